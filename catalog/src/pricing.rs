@@ -1,0 +1,118 @@
+//! Prices. Money is whole taka in `i64`. A product has a list price
+//! (`price_before`) and a regular selling price (`price_now`); while a flash
+//! sale that lists it is running, the sale's discount applies to `price_now`.
+//! A schedule runs from `starts_at` (inclusive) to `ends_at` (exclusive).
+//!
+//! The same rule is needed inside SQL (to filter and sort listings by the price
+//! a shopper pays), so [`effective_price_sql`] writes it as an expression; the
+//! Rust functions and the SQL are tested against each other.
+
+/// A sale price: `price` less `discount_percent`, rounded to the nearest taka.
+pub fn discounted(price: i64, discount_percent: i64) -> i64 {
+    let d = discount_percent.clamp(0, 100);
+    (price * (100 - d) + 50) / 100
+}
+
+/// Whether a schedule is running at `now` (unix seconds).
+pub fn schedule_running(is_active: bool, starts_at: i64, ends_at: i64, now: i64) -> bool {
+    is_active && starts_at <= now && now < ends_at
+}
+
+/// Percent off the list price, rounded, for the `local_discount` field.
+pub fn discount_percent(price_before: i64, price_now: i64) -> i64 {
+    if price_before <= 0 {
+        0
+    } else {
+        ((price_before - price_now) * 100 + price_before / 2) / price_before
+    }
+}
+
+/// An SQL expression for the price a shopper pays at `now` for the product
+/// aliased `p`. `now` is written into the SQL as a number (it is an integer, so
+/// nothing can be injected), which keeps the expression free of placeholders
+/// and so usable inside any query builder. The largest discount of the running
+/// schedules wins.
+pub fn effective_price_sql(now: i64) -> String {
+    format!(
+        "COALESCE((SELECT (p.price_now * (100 - MAX(fi.discount_percent)) + 50) / 100 \
+         FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
+         WHERE fi.product_id = p.id AND fs.is_active = 1 \
+         AND fs.starts_at <= {now} AND fs.ends_at > {now}), p.price_now)"
+    )
+}
+
+/// The next instant after `now` at which a running or coming flash sale starts
+/// or ends: no cached price may outlive it.
+pub async fn next_price_change(
+    pool: &crate::db::Pool,
+    now: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT MIN(t) FROM (
+             SELECT starts_at AS t FROM flash_schedule WHERE is_active = 1 AND starts_at > $1
+             UNION ALL
+             SELECT ends_at AS t FROM flash_schedule WHERE is_active = 1 AND ends_at > $1
+         )",
+    )
+    .bind(now)
+    .fetch_one(pool)
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{connect, migrate, PoolConfig};
+
+    #[test]
+    fn discount_rounds_to_the_nearest_taka() {
+        assert_eq!(discounted(12_345, 10), 11_111); // 11110.5 rounds up
+        assert_eq!(discounted(999, 0), 999);
+        assert_eq!(discounted(999, 150), 0);
+        assert_eq!(discount_percent(10_000, 8_500), 15);
+        assert_eq!(discount_percent(0, 0), 0);
+    }
+
+    #[test]
+    fn a_schedule_runs_from_its_start_inclusive_to_its_end_exclusive() {
+        assert!(!schedule_running(true, 100, 200, 99));
+        assert!(schedule_running(true, 100, 200, 100));
+        assert!(schedule_running(true, 100, 200, 199));
+        assert!(!schedule_running(true, 100, 200, 200));
+        assert!(!schedule_running(false, 100, 200, 150));
+    }
+
+    #[tokio::test]
+    async fn the_sql_expression_agrees_with_the_rust_rule_at_the_boundaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = connect(&PoolConfig::new(format!(
+            "sqlite:{}",
+            dir.path().join("p.db").display()
+        )))
+        .await
+        .unwrap();
+        migrate(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO product (id, title, product_code, sku, seo_url, price_before, price_now)
+             VALUES (1, 'Sofa', 'SF-1', 'S1', 'sofa', 50000, 45001);
+             INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (1, 'Sale', 1000, 2000);
+             INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES (1, 1, 20);",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for now in [999_i64, 1000, 1999, 2000] {
+            let sql = format!(
+                "SELECT {} FROM product p WHERE p.id = 1",
+                effective_price_sql(now)
+            );
+            let got: i64 = sqlx::query_scalar(&sql).fetch_one(&pool).await.unwrap();
+            let want = if schedule_running(true, 1000, 2000, now) {
+                discounted(45_001, 20)
+            } else {
+                45_001
+            };
+            assert_eq!(got, want, "at {now}");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Read queries shared by the origin's API and the generator's pages. Each
+//! returns typed rows whose serde names are the field names of SPEC.md §3 (and
+//! of the original shop's API where SPEC.md is silent), so the API can answer
+//! them as they are and the templates can render them.
+
+pub mod card;
+
+pub use card::{cards, ImageRef, ProductCard};

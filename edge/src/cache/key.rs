@@ -1,0 +1,227 @@
+//! The cache key: what makes two requests "the same" for the cache.
+//!
+//! A key is the method class, the host, the path, the normalised query (tracking parameters
+//! dropped, the rest sorted by name) and the encoding class the client accepts. Each part is
+//! length-prefixed so no two different tuples can frame into the same bytes. Nothing else from
+//! the request (cookies, `SELF-TOKEN`, `X-Forwarded-*`...) is part of it: the proxy strips
+//! those from cacheable fills instead, so they can never change what another visitor gets.
+
+use pingora::cache::CacheKey;
+
+/// Query parameters that only tell analytics where a visitor came from.
+const TRACKING_PARAMS: &[&str] = &[
+    "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid",
+    "_ga", "_gl", "igshid",
+];
+
+/// The three body encodings the origin stores (brotli, gzip, none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodingClass {
+    /// `br` is acceptable.
+    Brotli,
+    /// `gzip` is acceptable, `br` is not.
+    Gzip,
+    /// Neither.
+    Identity,
+}
+
+impl EncodingClass {
+    /// The `Accept-Encoding` value sent upstream for this class.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Brotli => "br",
+            Self::Gzip => "gzip",
+            Self::Identity => "identity",
+        }
+    }
+
+    /// Classify a request's `Accept-Encoding` header. A coding with `q=0` is refused.
+    pub fn from_accept_encoding(value: Option<&str>) -> Self {
+        let Some(value) = value else {
+            return Self::Identity;
+        };
+        let mut br = false;
+        let mut gzip = false;
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let refused = parts.any(|p| {
+                let p = p.trim();
+                p.strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            if refused {
+                continue;
+            }
+            match coding.as_str() {
+                "br" => br = true,
+                "gzip" | "x-gzip" => gzip = true,
+                "*" => {
+                    br = true;
+                    gzip = true;
+                }
+                _ => {}
+            }
+        }
+        if br {
+            Self::Brotli
+        } else if gzip {
+            Self::Gzip
+        } else {
+            Self::Identity
+        }
+    }
+}
+
+/// Which kind of resource a path is, for metrics and error pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RouteClass {
+    /// HTML pages (everything not below).
+    Page,
+    /// `/api/...` JSON.
+    Api,
+    /// Hashed static assets: scripts, styles, fonts.
+    Asset,
+    /// `/storage/...` images.
+    Image,
+}
+
+impl RouteClass {
+    /// Classify a request path.
+    pub fn of(path: &str) -> Self {
+        if path == "/api" || path.starts_with("/api/") {
+            Self::Api
+        } else if path.starts_with("/storage/") {
+            Self::Image
+        } else if path.starts_with("/assets/")
+            || [
+                ".js", ".css", ".woff2", ".woff", ".svg", ".ico", ".png", ".jpg", ".webp", ".map",
+            ]
+            .iter()
+            .any(|ext| path.ends_with(ext))
+        {
+            Self::Asset
+        } else {
+            Self::Page
+        }
+    }
+
+    /// The metric label.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Page => "page",
+            Self::Api => "api",
+            Self::Asset => "asset",
+            Self::Image => "image",
+        }
+    }
+}
+
+/// Drop tracking parameters and sort the rest by name (stable, so repeated names keep their
+/// order). Empty pairs are dropped. Returns the query without the leading `?`.
+pub fn normalise_query(query: Option<&str>) -> String {
+    let Some(query) = query else {
+        return String::new();
+    };
+    let mut pairs: Vec<&str> = query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .filter(|pair| {
+            let name = pair.split('=').next().unwrap_or("").to_ascii_lowercase();
+            !(name.starts_with("utm_") || TRACKING_PARAMS.contains(&name.as_str()))
+        })
+        .collect();
+    pairs.sort_by_key(|pair| pair.split('=').next().unwrap_or(""));
+    pairs.join("&")
+}
+
+/// The path and normalised query: what a purge by URL names.
+pub fn url_id(path: &str, query: Option<&str>) -> String {
+    let query = normalise_query(query);
+    if query.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+/// Lower-case the host and drop a default port.
+pub fn normalise_host(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    host.strip_suffix(":80")
+        .or_else(|| host.strip_suffix(":443"))
+        .unwrap_or(&host)
+        .to_string()
+}
+
+/// Build the primary key. `HEAD` shares the `GET` entry (a cache answers HEAD from a stored
+/// GET response), so the method class of every cacheable request is `GET`.
+pub fn cache_key(host: &str, url_id: &str, encoding: EncodingClass) -> CacheKey {
+    let mut primary = Vec::with_capacity(host.len() + url_id.len() + 32);
+    for part in ["GET", &normalise_host(host), url_id, encoding.as_str()] {
+        primary.extend_from_slice(part.len().to_string().as_bytes());
+        primary.push(b':');
+        primary.extend_from_slice(part.as_bytes());
+    }
+    CacheKey::new(primary, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pingora::cache::key::CacheHashKey;
+
+    #[test]
+    fn tracking_parameters_are_dropped_and_the_rest_sorted() {
+        assert_eq!(
+            normalise_query(Some("utm_source=x&page=2&fbclid=1&sort=price&gclid=9&UTM_MEDIUM=m")),
+            "page=2&sort=price"
+        );
+        assert_eq!(normalise_query(Some("b=1&a=2&a=1")), "a=2&a=1&b=1");
+        assert_eq!(normalise_query(Some("&&")), "");
+        assert_eq!(normalise_query(None), "");
+    }
+
+    #[test]
+    fn url_id_keeps_path_and_clean_query() {
+        assert_eq!(url_id("/p/chair", Some("utm_campaign=sale")), "/p/chair");
+        assert_eq!(url_id("/c/products", Some("page=2&keyword=bed")), "/c/products?keyword=bed&page=2");
+    }
+
+    #[test]
+    fn encoding_class_prefers_brotli_and_honours_q_zero() {
+        use EncodingClass::*;
+        assert_eq!(EncodingClass::from_accept_encoding(Some("gzip, deflate, br")), Brotli);
+        assert_eq!(EncodingClass::from_accept_encoding(Some("gzip, br;q=0")), Gzip);
+        assert_eq!(EncodingClass::from_accept_encoding(Some("deflate")), Identity);
+        assert_eq!(EncodingClass::from_accept_encoding(Some("*")), Brotli);
+        assert_eq!(EncodingClass::from_accept_encoding(None), Identity);
+    }
+
+    #[test]
+    fn keys_differ_by_host_path_query_and_encoding_only() {
+        let a = cache_key("shop.test", "/p/1", EncodingClass::Brotli).primary_bin();
+        assert_eq!(a, cache_key("SHOP.test:80", "/p/1", EncodingClass::Brotli).primary_bin());
+        assert_ne!(a, cache_key("shop.test", "/p/1", EncodingClass::Gzip).primary_bin());
+        assert_ne!(a, cache_key("shop.test", "/p/1?x=1", EncodingClass::Brotli).primary_bin());
+        assert_ne!(a, cache_key("other.test", "/p/1", EncodingClass::Brotli).primary_bin());
+    }
+
+    #[test]
+    fn key_framing_is_unambiguous() {
+        // Without length prefixes these two would concatenate to the same bytes.
+        let a = cache_key("ab", "/c", EncodingClass::Identity).primary_bin();
+        let b = cache_key("a", "b/c", EncodingClass::Identity).primary_bin();
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn route_classes() {
+        assert_eq!(RouteClass::of("/api/product/1"), RouteClass::Api);
+        assert_eq!(RouteClass::of("/storage/p/1.webp"), RouteClass::Image);
+        assert_eq!(RouteClass::of("/assets/app-1a2b.js"), RouteClass::Asset);
+        assert_eq!(RouteClass::of("/p/sofa"), RouteClass::Page);
+        assert_eq!(RouteClass::of("/apiary"), RouteClass::Page);
+    }
+}

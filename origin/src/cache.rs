@@ -1,0 +1,140 @@
+//! Cache headers, set in one place for every response.
+//!
+//! A handler whose answer is the same for every visitor wraps it with
+//! [`public`], naming its surrogate keys; the [`headers`] middleware then
+//! writes:
+//! - `Cache-Control: public, max-age=60` for browsers,
+//! - `CDN-Cache-Control: max-age=86400, stale-while-revalidate=60,
+//!   stale-if-error=86400` for the edge (RFC 9213; it wins there),
+//! - `Surrogate-Key: product:12 category:3 ...` for purges (the edge strips it).
+//!
+//! Neither max-age crosses the next flash-sale start or end: a response never
+//! outlives a known price change, and a capped response gets no
+//! stale-while-revalidate window. Everything else (anything per visitor, and
+//! every error) is `private, no-store`.
+//!
+//! Surrogate keys: `product:{id}`, `category:{id}`, `product_set:{id}`,
+//! `post:{id}`, `page:{id}`, `interior:{id}`, and the collection keys `products`
+//! (any product list), `categories`, `home`, `menu`, `setting`, `widget:{id}`,
+//! `flash`, `showrooms`, `districts`, `posts`, `interiors`, `sliders`,
+//! `product_sets`.
+
+use axum::extract::{Request, State};
+use axum::http::header::{HeaderName, HeaderValue, CACHE_CONTROL};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::state::AppState;
+
+/// Browser freshness of a public response, seconds.
+pub const BROWSER_TTL: i64 = 60;
+/// Edge freshness of a public response, seconds.
+pub const EDGE_TTL: i64 = 86_400;
+/// Window in which the edge may serve a stale copy while it revalidates.
+pub const STALE_WHILE_REVALIDATE: i64 = 60;
+/// Window in which the edge may serve a stale copy when the origin fails.
+pub const STALE_IF_ERROR: i64 = 86_400;
+
+/// The `CDN-Cache-Control` header (RFC 9213).
+pub static CDN_CACHE_CONTROL: HeaderName = HeaderName::from_static("cdn-cache-control");
+/// The `Surrogate-Key` header: space-separated purge tags.
+pub static SURROGATE_KEY: HeaderName = HeaderName::from_static("surrogate-key");
+
+/// Marks a response as public, tagged with `keys`.
+#[derive(Debug, Clone)]
+pub struct Public {
+    pub keys: Vec<String>,
+}
+
+/// Wraps a response that is the same for every visitor.
+pub fn public<I, K>(body: impl IntoResponse, keys: I) -> Response
+where
+    I: IntoIterator<Item = K>,
+    K: Into<String>,
+{
+    let mut response = body.into_response();
+    response.extensions_mut().insert(Public {
+        keys: keys.into_iter().map(Into::into).collect(),
+    });
+    response
+}
+
+/// The header values of a public response at `now`, given the next known
+/// price change. Returns (Cache-Control, CDN-Cache-Control).
+pub fn public_header_values(now: i64, next_price_change: Option<i64>) -> (String, String) {
+    let remaining = next_price_change.map(|t| (t - now).max(0));
+    let capped = remaining.is_some_and(|r| r < EDGE_TTL);
+    let edge = remaining.map_or(EDGE_TTL, |r| r.min(EDGE_TTL));
+    let browser = remaining.map_or(BROWSER_TTL, |r| r.min(BROWSER_TTL));
+    let browser_value = format!("public, max-age={browser}");
+    let edge_value = if capped {
+        format!("max-age={edge}, stale-if-error={STALE_IF_ERROR}")
+    } else {
+        format!("max-age={edge}, stale-while-revalidate={STALE_WHILE_REVALIDATE}, stale-if-error={STALE_IF_ERROR}")
+    };
+    (browser_value, edge_value)
+}
+
+/// Middleware writing the cache headers described at the top of this module.
+pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let public = response.extensions_mut().remove::<Public>();
+    let is_success = response.status().is_success();
+    let headers = response.headers_mut();
+    match public {
+        Some(public) if is_success => {
+            let now = catalog::clock::now_unix();
+            let next_change = match catalog::pricing::next_price_change(&state.pool, now).await {
+                Ok(t) => t,
+                Err(err) => {
+                    // Without the schedule we cannot promise a TTL: do not let caches keep it.
+                    tracing::warn!(cause = %err, "cannot read flash schedules; sending no-store");
+                    headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+                    return response;
+                }
+            };
+            let (browser, edge) = public_header_values(now, next_change);
+            let keys = public.keys.join(" ");
+            for (name, value) in [
+                (&CACHE_CONTROL, browser),
+                (&CDN_CACHE_CONTROL, edge),
+                (&SURROGATE_KEY, keys),
+            ] {
+                if let Ok(value) = HeaderValue::from_str(&value) {
+                    headers.insert(name.clone(), value);
+                }
+            }
+        }
+        _ => {
+            if !headers.contains_key(CACHE_CONTROL) {
+                headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+            }
+        }
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_coming_price_change_the_full_windows_apply() {
+        let (b, e) = public_header_values(1000, None);
+        assert_eq!(b, "public, max-age=60");
+        assert_eq!(
+            e,
+            "max-age=86400, stale-while-revalidate=60, stale-if-error=86400"
+        );
+    }
+
+    #[test]
+    fn a_coming_price_change_caps_both_ages_and_drops_stale_while_revalidate() {
+        let (b, e) = public_header_values(1000, Some(1030));
+        assert_eq!(b, "public, max-age=30");
+        assert_eq!(e, "max-age=30, stale-if-error=86400");
+        let (b, e) = public_header_values(1000, Some(1000 + 3600));
+        assert_eq!(b, "public, max-age=60");
+        assert_eq!(e, "max-age=3600, stale-if-error=86400");
+    }
+}

@@ -1,0 +1,81 @@
+//! The API's one error type. Every failure under `/api` becomes a JSON body
+//! `{"success": false, "message": ..., "errors": {...}}` with a fitting
+//! status; the cause of a 500 is logged once and never sent to the client.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Map, Value};
+
+/// An error answered to an API client.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: a parameter is missing, malformed or out of range. `errors` maps
+    /// field names to messages.
+    #[error("{message}")]
+    BadRequest {
+        message: String,
+        errors: Map<String, Value>,
+    },
+    /// 404: the id or slug names nothing.
+    #[error("{0}")]
+    NotFound(String),
+    /// 500: a bug or a database failure; the cause is logged, not shown.
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    /// A 400 about one field.
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let mut errors = Map::new();
+        errors.insert(field.to_string(), json!([message.clone()]));
+        ApiError::BadRequest { message, errors }
+    }
+
+    /// A 404 with a message such as "Product not found".
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::NotFound(message.into())
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        ApiError::Internal(err.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = match &self {
+            ApiError::BadRequest { message, errors } => {
+                json!({ "success": false, "message": message, "errors": errors })
+            }
+            ApiError::NotFound(message) => json!({ "success": false, "message": message }),
+            ApiError::Internal(cause) => {
+                tracing::error!(cause = %format!("{cause:#}"), "request failed");
+                json!({ "success": false, "message": "Something went wrong on our side. Please try again." })
+            }
+        };
+        let mut response = (status, Json(body)).into_response();
+        // Errors are never stored by a cache.
+        response.headers_mut().insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        );
+        response
+    }
+}
+
+/// The result of every handler.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,85 @@
+//! The origin: the JSON API of SPEC.md §7 ([`api`]), the images under
+//! `/storage/`, and the site the generator wrote. It declares cacheability
+//! with standard headers ([`cache`]); the edge in front of it obeys them.
+
+pub mod api;
+pub mod cache;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod state;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::Router;
+use tower_http::services::ServeDir;
+
+use crate::state::{AppState, Dirs};
+
+/// Largest request body accepted, bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The whole application: tests call it directly.
+pub fn app(state: AppState) -> Router {
+    let storage = ServeDir::new(&state.dirs.storage);
+    let site = ServeDir::new(&state.dirs.site);
+    Router::new()
+        .nest("/api", api::router())
+        .nest_service("/storage", storage)
+        .fallback_service(site)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cache::headers,
+        ))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            Duration::from_secs(30),
+        ))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Opens the database and serves until Ctrl-C or SIGTERM.
+pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
+    let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&args.db.database))
+        .await
+        .with_context(|| format!("opening {}", args.db.database))?;
+    catalog::db::migrate(&pool).await.context("migrating")?;
+    let state = AppState {
+        pool,
+        dirs: Arc::new(Dirs {
+            site: args.site,
+            storage: args.storage,
+        }),
+    };
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("binding {}", args.listen))?;
+    let addr: SocketAddr = listener.local_addr()?;
+    tracing::info!(%addr, "origin listening");
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut sig) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            sig.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}

@@ -1,0 +1,22 @@
+//! State shared by every request.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use catalog::db::Pool;
+
+/// What handlers need: the database and the directories served.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: Pool,
+    pub dirs: Arc<Dirs>,
+}
+
+/// Directories the origin serves files from.
+#[derive(Debug)]
+pub struct Dirs {
+    /// The generated site (`generator build --out`).
+    pub site: PathBuf,
+    /// Image storage, served as `/storage/...`.
+    pub storage: PathBuf,
+}

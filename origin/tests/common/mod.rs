@@ -1,0 +1,185 @@
+//! Test harness: a demo shop seeded once per test binary into a temp dir, and
+//! helpers that send requests through the real router.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+use origin::state::{AppState, Dirs};
+
+/// Products in the test shop: enough for several pages of listings.
+pub const TEST_PRODUCTS: u32 = 120;
+/// The test shop's seed.
+pub const TEST_SEED: u64 = 7;
+
+struct Seeded {
+    _dir: tempfile::TempDir,
+    db: PathBuf,
+    storage: PathBuf,
+    site: PathBuf,
+}
+
+static SEEDED: OnceLock<Seeded> = OnceLock::new();
+
+/// Seeds the shared test shop once (on its own runtime, since each test has its own).
+fn seeded() -> &'static Seeded {
+    SEEDED.get_or_init(|| {
+        std::thread::spawn(|| {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let db = dir.path().join("shop.db");
+            let storage = dir.path().join("storage");
+            let site = dir.path().join("site");
+            std::fs::create_dir_all(&site).expect("site dir");
+            let rt = tokio::runtime::Runtime::new().expect("runtime");
+            rt.block_on(async {
+                let pool = catalog::db::connect(&catalog::db::PoolConfig::new(format!(
+                    "sqlite:{}",
+                    db.display()
+                )))
+                .await
+                .expect("open test db");
+                catalog::db::migrate(&pool).await.expect("migrate test db");
+                catalog::seed::seed(
+                    &pool,
+                    &catalog::seed::SeedOptions {
+                        products: TEST_PRODUCTS,
+                        seed: TEST_SEED,
+                        storage_dir: storage.clone(),
+                        now: catalog::clock::now_unix(),
+                        progress: false,
+                    },
+                )
+                .await
+                .expect("seed test db");
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(&pool)
+                    .await
+                    .expect("checkpoint");
+                pool.close().await;
+            });
+            Seeded {
+                _dir: dir,
+                db,
+                storage,
+                site,
+            }
+        })
+        .join()
+        .expect("seeding thread")
+    })
+}
+
+/// A shop for one test: its own pool and router.
+pub struct TestShop {
+    pub state: AppState,
+    pub app: Router,
+    /// Keeps a private copy of the database alive (for tests that write).
+    _copy: Option<tempfile::TempDir>,
+}
+
+impl TestShop {
+    /// The shared seeded shop, read-only by convention: tests that write use [`TestShop::fresh`].
+    pub async fn open() -> TestShop {
+        let s = seeded();
+        Self::at(&s.db, None).await
+    }
+
+    /// A private copy of the seeded shop that the test may change.
+    pub async fn fresh() -> TestShop {
+        let s = seeded();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("shop.db");
+        std::fs::copy(&s.db, &db).expect("copy seeded db");
+        Self::at(&db, Some(dir)).await
+    }
+
+    async fn at(db: &Path, copy: Option<tempfile::TempDir>) -> TestShop {
+        let s = seeded();
+        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(format!(
+            "sqlite:{}",
+            db.display()
+        )))
+        .await
+        .expect("open test db");
+        let state = AppState {
+            pool,
+            dirs: Arc::new(Dirs {
+                site: s.site.clone(),
+                storage: s.storage.clone(),
+            }),
+        };
+        let app = origin::app(state.clone());
+        TestShop {
+            state,
+            app,
+            _copy: copy,
+        }
+    }
+
+    /// GET `uri`; returns the status, headers and body parsed as JSON
+    /// (`Value::Null` when the body is not JSON).
+    pub async fn get(&self, uri: &str) -> (StatusCode, HeaderMap, Value) {
+        self.send(Request::get(uri).body(Body::empty()).expect("request"))
+            .await
+    }
+
+    /// POST `body` as JSON to `uri`.
+    pub async fn post_json(&self, uri: &str, body: &Value) -> (StatusCode, HeaderMap, Value) {
+        let request = Request::post(uri)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .expect("request");
+        self.send(request).await
+    }
+
+    /// Sends any request.
+    pub async fn send(&self, request: Request<Body>) -> (StatusCode, HeaderMap, Value) {
+        let response = self
+            .app
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("router is infallible");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, headers, json)
+    }
+
+    /// Runs a scalar SQL query (for checking answers against the database).
+    pub async fn scalar_i64(&self, sql: &str) -> i64 {
+        sqlx::query_scalar(sql)
+            .fetch_one(&self.state.pool)
+            .await
+            .expect("scalar query")
+    }
+}
+
+/// Asserts an API error: the status, and a JSON body `{"success": false, "message": "..."}`.
+pub fn assert_api_error(status: StatusCode, headers: &HeaderMap, body: &Value, want: StatusCode) {
+    assert_eq!(status, want, "body: {body}");
+    assert_eq!(body["success"], Value::Bool(false), "body: {body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "body: {body}"
+    );
+    let ct = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    assert!(ct.starts_with("application/json"), "content-type {ct}");
+}

@@ -1,0 +1,36 @@
+# Shared by scripts/run and scripts/test: install what is missing and set up
+# the build environment. Sourced, not run.
+
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# One cargo target directory outside the clone, reused across runs and clones.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/furniture-shop/target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Debian packages the build and tests need: cmake builds Pingora's zlib-ng.
+APT_PACKAGES=(cmake pkg-config)
+
+install_apt() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}" "$@"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    step "installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+install_npm() {
+  if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+    step "installing npm packages (web/)"
+    (cd web && npm ci --no-audit --no-fund)
+  fi
+}
