@@ -1,26 +1,15 @@
-use clap::Parser;
+//! `edge --listen ADDR --admin ADDR --origin URL[,URL...]`: see `edge --help`.
 
-/// The shop's edge cache (Pingora) in front of the origin.
-#[derive(Debug, Parser)]
-#[command(name = "edge", version, about)]
-struct Config {
-    /// Public listener.
-    #[arg(long, env = "EDGE_LISTEN", default_value = "127.0.0.1:8080")]
-    listen: String,
-    /// Admin listener: /metrics, the dashboard, purge.
-    #[arg(long, env = "EDGE_ADMIN", default_value = "127.0.0.1:9080")]
-    admin: String,
-    /// Origins, comma-separated.
-    #[arg(
-        long,
-        env = "EDGE_ORIGIN",
-        default_value = "http://127.0.0.1:8081",
-        value_delimiter = ','
-    )]
-    origin: Vec<String>,
-}
+use clap::Parser;
+use edge::config::Config;
+use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
     let config = Config::parse();
-    anyhow::bail!("the edge is not built yet (see issue 'Edge'); asked for {config:?}")
+    edge::run(config)
 }

@@ -10,8 +10,8 @@ use pingora::cache::CacheKey;
 
 /// Query parameters that only tell analytics where a visitor came from.
 const TRACKING_PARAMS: &[&str] = &[
-    "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid",
-    "_ga", "_gl", "igshid",
+    "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid", "_ga",
+    "_gl", "igshid",
 ];
 
 /// The three body encodings the origin stores (brotli, gzip, none).
@@ -175,7 +175,9 @@ mod tests {
     #[test]
     fn tracking_parameters_are_dropped_and_the_rest_sorted() {
         assert_eq!(
-            normalise_query(Some("utm_source=x&page=2&fbclid=1&sort=price&gclid=9&UTM_MEDIUM=m")),
+            normalise_query(Some(
+                "utm_source=x&page=2&fbclid=1&sort=price&gclid=9&UTM_MEDIUM=m"
+            )),
             "page=2&sort=price"
         );
         assert_eq!(normalise_query(Some("b=1&a=2&a=1")), "a=2&a=1&b=1");
@@ -186,15 +188,27 @@ mod tests {
     #[test]
     fn url_id_keeps_path_and_clean_query() {
         assert_eq!(url_id("/p/chair", Some("utm_campaign=sale")), "/p/chair");
-        assert_eq!(url_id("/c/products", Some("page=2&keyword=bed")), "/c/products?keyword=bed&page=2");
+        assert_eq!(
+            url_id("/c/products", Some("page=2&keyword=bed")),
+            "/c/products?keyword=bed&page=2"
+        );
     }
 
     #[test]
     fn encoding_class_prefers_brotli_and_honours_q_zero() {
         use EncodingClass::*;
-        assert_eq!(EncodingClass::from_accept_encoding(Some("gzip, deflate, br")), Brotli);
-        assert_eq!(EncodingClass::from_accept_encoding(Some("gzip, br;q=0")), Gzip);
-        assert_eq!(EncodingClass::from_accept_encoding(Some("deflate")), Identity);
+        assert_eq!(
+            EncodingClass::from_accept_encoding(Some("gzip, deflate, br")),
+            Brotli
+        );
+        assert_eq!(
+            EncodingClass::from_accept_encoding(Some("gzip, br;q=0")),
+            Gzip
+        );
+        assert_eq!(
+            EncodingClass::from_accept_encoding(Some("deflate")),
+            Identity
+        );
         assert_eq!(EncodingClass::from_accept_encoding(Some("*")), Brotli);
         assert_eq!(EncodingClass::from_accept_encoding(None), Identity);
     }
@@ -202,10 +216,22 @@ mod tests {
     #[test]
     fn keys_differ_by_host_path_query_and_encoding_only() {
         let a = cache_key("shop.test", "/p/1", EncodingClass::Brotli).primary_bin();
-        assert_eq!(a, cache_key("SHOP.test:80", "/p/1", EncodingClass::Brotli).primary_bin());
-        assert_ne!(a, cache_key("shop.test", "/p/1", EncodingClass::Gzip).primary_bin());
-        assert_ne!(a, cache_key("shop.test", "/p/1?x=1", EncodingClass::Brotli).primary_bin());
-        assert_ne!(a, cache_key("other.test", "/p/1", EncodingClass::Brotli).primary_bin());
+        assert_eq!(
+            a,
+            cache_key("SHOP.test:80", "/p/1", EncodingClass::Brotli).primary_bin()
+        );
+        assert_ne!(
+            a,
+            cache_key("shop.test", "/p/1", EncodingClass::Gzip).primary_bin()
+        );
+        assert_ne!(
+            a,
+            cache_key("shop.test", "/p/1?x=1", EncodingClass::Brotli).primary_bin()
+        );
+        assert_ne!(
+            a,
+            cache_key("other.test", "/p/1", EncodingClass::Brotli).primary_bin()
+        );
     }
 
     #[test]

@@ -1,0 +1,279 @@
+//! Cacheability and freshness: whether a response may be stored, and for how long.
+//!
+//! `CDN-Cache-Control` (RFC 9213) targets this cache and wins over `Cache-Control` when
+//! present. A response is never stored when it sets a cookie, is `private` or `no-store`
+//! in the governing header, answers a request with `Authorization` without being
+//! explicitly public, has `Vary: *` or varies on a header outside the allow-list, is larger
+//! than the maximum object size, or has no explicit freshness (no heuristic caching).
+
+use http::HeaderMap;
+use pingora::cache::cache_control::{CacheControl, InterpretCacheControl};
+use std::time::Duration;
+
+/// Request headers a response may vary on and still be stored. `Accept-Encoding` is already
+/// part of the key through the encoding class.
+pub const VARY_ALLOWED: &[&str] = &["accept-encoding", "accept", "accept-language"];
+
+/// Status codes the edge stores when the origin gives explicit freshness.
+const STORABLE_STATUS: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 410];
+
+/// How long a stored response is fresh, and its stale windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Freshness {
+    /// Time to live from now.
+    pub ttl: Duration,
+    /// `stale-while-revalidate` window after expiry, in seconds.
+    pub stale_while_revalidate: u32,
+    /// `stale-if-error` window after expiry, in seconds.
+    pub stale_if_error: u32,
+}
+
+/// The verdict on one response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Store it.
+    Store(Freshness),
+    /// Do not store it, and why (a metric label and a log field).
+    Refuse(&'static str),
+}
+
+/// What the verdict needs to know about the request.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestFacts {
+    /// The request carried `Authorization`.
+    pub authorization: bool,
+}
+
+/// Decide whether a response may be stored (see the module doc for the rules).
+pub fn decide(
+    status: u16,
+    headers: &HeaderMap,
+    request: RequestFacts,
+    max_object_bytes: usize,
+) -> Verdict {
+    if !STORABLE_STATUS.contains(&status) {
+        return Verdict::Refuse("status");
+    }
+    if headers.contains_key(http::header::SET_COOKIE) {
+        return Verdict::Refuse("set-cookie");
+    }
+    if let Some(reason) = vary_refusal(headers) {
+        return Verdict::Refuse(reason);
+    }
+    let too_large = headers
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .is_some_and(|len| len > max_object_bytes);
+    if too_large {
+        return Verdict::Refuse("too-large");
+    }
+    let browser_cc = CacheControl::from_headers_named("cache-control", headers);
+    let cdn_cc = CacheControl::from_headers_named("cdn-cache-control", headers);
+    // Even when CDN-Cache-Control governs this cache, a `private` or `no-store` meant for
+    // browsers says the body is per-visitor: refuse rather than trust the override.
+    if browser_cc
+        .as_ref()
+        .is_some_and(|cc| cc.private() || cc.no_store())
+    {
+        return Verdict::Refuse("private");
+    }
+    let governing = cdn_cc.as_ref().or(browser_cc.as_ref());
+    let Some(cc) = governing else {
+        return Verdict::Refuse("no-freshness");
+    };
+    if cc.private() || cc.no_store() {
+        return Verdict::Refuse("private");
+    }
+    if cc.no_cache() {
+        return Verdict::Refuse("no-cache");
+    }
+    if request.authorization {
+        let public = |cc: &Option<CacheControl>| {
+            cc.as_ref()
+                .is_some_and(|cc| cc.public() || cc.has_key("s-maxage"))
+        };
+        if !public(&browser_cc) && !public(&cdn_cc) {
+            return Verdict::Refuse("authorization");
+        }
+    }
+    let ttl = if cdn_cc.is_some() {
+        cc.max_age().ok().flatten().map(u64::from)
+    } else {
+        cc.fresh_duration().map(|d| d.as_secs())
+    };
+    let Some(ttl) = ttl else {
+        return Verdict::Refuse("no-freshness");
+    };
+    let window =
+        |d: Option<Duration>| d.map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX));
+    Verdict::Store(Freshness {
+        ttl: Duration::from_secs(ttl),
+        stale_while_revalidate: window(cc.serve_stale_while_revalidate_duration()),
+        stale_if_error: window(cc.serve_stale_if_error_duration()),
+    })
+}
+
+/// `Vary: *` or a header outside [`VARY_ALLOWED`] makes a response unstorable.
+fn vary_refusal(headers: &HeaderMap) -> Option<&'static str> {
+    for name in vary_names(headers) {
+        if name == "*" {
+            return Some("vary-star");
+        }
+        if !VARY_ALLOWED.contains(&name.as_str()) {
+            return Some("vary-not-allowed");
+        }
+    }
+    None
+}
+
+/// The lower-cased header names listed in every `Vary` header.
+pub fn vary_names(headers: &HeaderMap) -> Vec<String> {
+    let mut names: Vec<String> = headers
+        .get_all(http::header::VARY)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|s| s.trim().to_ascii_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    const ANON: RequestFacts = RequestFacts {
+        authorization: false,
+    };
+    const AUTH: RequestFacts = RequestFacts {
+        authorization: true,
+    };
+
+    fn store(h: &HeaderMap) -> Freshness {
+        match decide(200, h, ANON, 1 << 20) {
+            Verdict::Store(f) => f,
+            Verdict::Refuse(why) => panic!("refused: {why}"),
+        }
+    }
+
+    #[test]
+    fn cdn_cache_control_wins() {
+        let h = headers(&[
+            ("cache-control", "public, max-age=60"),
+            (
+                "cdn-cache-control",
+                "max-age=86400, stale-while-revalidate=60, stale-if-error=86400",
+            ),
+        ]);
+        assert_eq!(
+            store(&h),
+            Freshness {
+                ttl: Duration::from_secs(86400),
+                stale_while_revalidate: 60,
+                stale_if_error: 86400
+            }
+        );
+    }
+
+    #[test]
+    fn plain_cache_control_with_s_maxage_has_no_stale_windows() {
+        let h = headers(&[(
+            "cache-control",
+            "public, max-age=60, s-maxage=120, stale-if-error=10",
+        )]);
+        let f = store(&h);
+        assert_eq!(f.ttl, Duration::from_secs(120));
+        assert_eq!(f.stale_if_error, 0);
+    }
+
+    #[test]
+    fn refusals() {
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (&[("cache-control", "private, no-store")], "private"),
+            (&[("cache-control", "no-store")], "private"),
+            (
+                &[
+                    ("cache-control", "public, max-age=60"),
+                    ("set-cookie", "a=b"),
+                ],
+                "set-cookie",
+            ),
+            (
+                &[("cache-control", "public, max-age=60"), ("vary", "*")],
+                "vary-star",
+            ),
+            (
+                &[("cache-control", "public, max-age=60"), ("vary", "Cookie")],
+                "vary-not-allowed",
+            ),
+            (&[("content-type", "text/html")], "no-freshness"),
+            (&[("cache-control", "no-cache, max-age=60")], "no-cache"),
+            (
+                &[
+                    ("cache-control", "max-age=60"),
+                    ("content-length", "5000000"),
+                ],
+                "too-large",
+            ),
+            (
+                &[
+                    ("cache-control", "private"),
+                    ("cdn-cache-control", "max-age=600"),
+                ],
+                "private",
+            ),
+        ];
+        for (pairs, why) in cases {
+            let mut h = HeaderMap::new();
+            for (n, v) in pairs.iter() {
+                h.append(
+                    http::HeaderName::from_bytes(n.as_bytes()).unwrap(),
+                    v.parse().unwrap(),
+                );
+            }
+            assert_eq!(
+                decide(200, &h, ANON, 1 << 20),
+                Verdict::Refuse(why),
+                "{pairs:?}"
+            );
+        }
+        let ok = headers(&[("cache-control", "max-age=60")]);
+        assert_eq!(decide(500, &ok, ANON, 1 << 20), Verdict::Refuse("status"));
+    }
+
+    #[test]
+    fn authorization_needs_explicit_public() {
+        let plain = headers(&[("cache-control", "max-age=60")]);
+        assert_eq!(
+            decide(200, &plain, AUTH, 1 << 20),
+            Verdict::Refuse("authorization")
+        );
+        let public = headers(&[("cache-control", "public, max-age=60")]);
+        assert!(matches!(
+            decide(200, &public, AUTH, 1 << 20),
+            Verdict::Store(_)
+        ));
+    }
+
+    #[test]
+    fn allowed_vary_is_stored() {
+        let h = headers(&[
+            ("cache-control", "max-age=60"),
+            ("vary", "Accept-Encoding, Accept"),
+        ]);
+        store(&h);
+        assert_eq!(vary_names(&h), vec!["accept", "accept-encoding"]);
+    }
+}

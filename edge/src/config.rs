@@ -1,0 +1,89 @@
+//! Command line and environment: every flag has an `EDGE_*` variable, and Pingora's own
+//! flags (`--daemon`, `--upgrade`, `--test`, `--conf`) are flattened in.
+
+use clap::Parser;
+use pingora::server::configuration::Opt;
+
+/// The shop's edge cache (Pingora) in front of the origin.
+#[derive(Debug, Parser)]
+#[command(name = "edge", version, about)]
+pub struct Config {
+    /// Public plain-HTTP listener.
+    #[arg(long, env = "EDGE_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: String,
+    /// Admin listener: the dashboard, /metrics, purge.
+    #[arg(long, env = "EDGE_ADMIN", default_value = "127.0.0.1:9080")]
+    pub admin: String,
+    /// Origins, comma-separated (`http://host:port`).
+    #[arg(
+        long,
+        env = "EDGE_ORIGIN",
+        default_value = "http://127.0.0.1:8081",
+        value_delimiter = ','
+    )]
+    pub origin: Vec<String>,
+    /// Public TLS listener (HTTP/2 and HTTP/1.1); needs --tls-cert and --tls-key.
+    #[arg(long, env = "EDGE_TLS_LISTEN")]
+    pub tls_listen: Option<String>,
+    /// PEM certificate chain for the TLS listener.
+    #[arg(long, env = "EDGE_TLS_CERT")]
+    pub tls_cert: Option<String>,
+    /// PEM private key for the TLS listener.
+    #[arg(long, env = "EDGE_TLS_KEY")]
+    pub tls_key: Option<String>,
+    /// Cache size bound in bytes (bodies, headers and bookkeeping).
+    #[arg(long, env = "EDGE_CACHE_BYTES", default_value_t = 512 * 1024 * 1024)]
+    pub cache_bytes: usize,
+    /// Largest object stored, in bytes; larger responses pass through.
+    #[arg(long, env = "EDGE_MAX_OBJECT_BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub max_object_bytes: usize,
+    /// Bearer token required by purge calls; purging is refused when unset.
+    #[arg(long, env = "EDGE_PURGE_TOKEN", hide_env_values = true)]
+    pub purge_token: Option<String>,
+    /// Admin URLs of the other edges of the deployment; every purge is pushed to them.
+    #[arg(long, env = "EDGE_PEERS", value_delimiter = ',')]
+    pub peers: Vec<String>,
+    /// Seconds given to open connections to finish after SIGTERM.
+    #[arg(long, env = "EDGE_GRACE_PERIOD", default_value_t = 5)]
+    pub grace_period: u64,
+    /// Path the origin health check asks for (any status below 500 is healthy).
+    #[arg(long, env = "EDGE_HEALTH_PATH", default_value = "/")]
+    pub health_path: String,
+    /// Milliseconds between health checks of each origin.
+    #[arg(long, env = "EDGE_HEALTH_INTERVAL_MS", default_value_t = 1000)]
+    pub health_interval_ms: u64,
+    /// Seconds to wait for an origin's response before giving up (504).
+    #[arg(long, env = "EDGE_ORIGIN_TIMEOUT", default_value_t = 10)]
+    pub origin_timeout: u64,
+    /// Seconds a request waits for another request's fill of the same object.
+    #[arg(long, env = "EDGE_LOCK_TIMEOUT", default_value_t = 5)]
+    pub lock_timeout: u64,
+    /// Sensitive calls allowed per client address per window.
+    #[arg(long, env = "EDGE_RATE_LIMIT", default_value_t = 10)]
+    pub rate_limit: isize,
+    /// Rate-limit window in seconds.
+    #[arg(long, env = "EDGE_RATE_WINDOW", default_value_t = 60)]
+    pub rate_window: u64,
+    /// Worker threads per listener (0: one per CPU).
+    #[arg(long, env = "EDGE_THREADS", default_value_t = 0)]
+    pub threads: usize,
+    /// Pingora's own flags.
+    #[command(flatten)]
+    pub pingora: Opt,
+}
+
+impl Config {
+    /// Check the combinations clap cannot.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.tls_listen.is_some() && (self.tls_cert.is_none() || self.tls_key.is_none()) {
+            anyhow::bail!("--tls-listen needs --tls-cert and --tls-key");
+        }
+        if self.origin.is_empty() {
+            anyhow::bail!("--origin needs at least one URL");
+        }
+        if self.max_object_bytes > self.cache_bytes / 4 {
+            anyhow::bail!("--max-object-bytes must be at most a quarter of --cache-bytes");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,362 @@
+//! Metrics: Prometheus counters for `/metrics`, and a one-second sampler that keeps the
+//! last minutes of hit ratio, request rates, origin latency and cache size for the
+//! dashboard.
+
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
+};
+use serde::Serialize;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Seconds of history the dashboard keeps.
+const HISTORY: usize = 600;
+/// Distinct URLs counted for "most missed".
+const MISSED_CAPACITY: usize = 5_000;
+
+/// Every metric the edge exports.
+pub struct Metrics {
+    registry: Registry,
+    /// Client requests by `cache` status and `route` class.
+    pub requests: IntCounterVec,
+    /// Requests sent to an origin, by origin and status class.
+    pub origin_requests: IntCounterVec,
+    /// Time to the origin's response header.
+    pub origin_latency: HistogramVec,
+    /// Requests that waited on another request's fill (cache lock).
+    pub coalesced_waits: IntCounter,
+    /// Stale responses served, by reason (`updating`, `error`).
+    pub stale_served: IntCounterVec,
+    /// Purges applied, by kind (url/tag/all), mode and source.
+    pub purges: IntCounterVec,
+    /// Requests refused by a rate limit, by path.
+    pub rate_limited: IntCounterVec,
+    /// Objects evicted for space.
+    pub evictions: IntGauge,
+    /// Bytes stored.
+    pub cache_bytes: IntGauge,
+    /// Objects stored.
+    pub cache_items: IntGauge,
+    /// 1 when an origin passes its health check.
+    pub origin_up: IntGaugeVec,
+    live: Live,
+}
+
+/// Counters the sampler turns into per-second points.
+#[derive(Default)]
+struct Live {
+    requests: AtomicU64,
+    hits: AtomicU64,
+    origin_requests: AtomicU64,
+    origin_latency_us: Mutex<Vec<u32>>,
+    missed: Mutex<HashMap<String, u64>>,
+    series: Mutex<VecDeque<Point>>,
+    last: Mutex<(u64, u64, u64)>,
+}
+
+/// One second of the dashboard's plots.
+#[derive(Debug, Clone, Serialize)]
+pub struct Point {
+    /// Unix seconds.
+    pub t: u64,
+    /// Hits over requests that second (0..1), `None` without requests.
+    pub hit_ratio: Option<f64>,
+    /// Client requests per second.
+    pub rps: u64,
+    /// Origin requests per second.
+    pub origin_rps: u64,
+    /// Origin latency percentiles in milliseconds, `None` without origin requests.
+    pub origin_p50_ms: Option<f64>,
+    /// 99th percentile.
+    pub origin_p99_ms: Option<f64>,
+    /// Bytes stored.
+    pub cache_bytes: u64,
+    /// Objects stored.
+    pub cache_items: u64,
+}
+
+fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    let metric = IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("metric registered once");
+    metric
+}
+
+fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
+    let metric = IntGauge::new(name, help).expect("valid metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("metric registered once");
+    metric
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// Register every metric in a fresh registry.
+    pub fn new() -> Self {
+        let registry = Registry::new();
+        let requests = counter_vec(
+            &registry,
+            "edge_requests_total",
+            "Client requests by cache status and route class",
+            &["cache", "route"],
+        );
+        let origin_requests = counter_vec(
+            &registry,
+            "edge_origin_requests_total",
+            "Requests sent to origins, by origin and status class",
+            &["origin", "status"],
+        );
+        let origin_latency = HistogramVec::new(
+            HistogramOpts::new(
+                "edge_origin_response_seconds",
+                "Time from sending a request to an origin to its response header",
+            )
+            .buckets(vec![
+                0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+            ]),
+            &["origin"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(origin_latency.clone()))
+            .expect("metric registered once");
+        let coalesced_waits = IntCounter::new(
+            "edge_coalesced_waits_total",
+            "Requests that waited for another request's fill instead of asking the origin",
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(coalesced_waits.clone()))
+            .expect("metric registered once");
+        let stale_served = counter_vec(
+            &registry,
+            "edge_stale_served_total",
+            "Stale responses served, by reason",
+            &["reason"],
+        );
+        let purges = counter_vec(
+            &registry,
+            "edge_purges_total",
+            "Purges applied, by kind, mode and source",
+            &["kind", "mode", "source"],
+        );
+        let rate_limited = counter_vec(
+            &registry,
+            "edge_rate_limited_total",
+            "Requests refused with 429, by path",
+            &["path"],
+        );
+        let evictions = gauge(
+            &registry,
+            "edge_cache_evictions_total",
+            "Objects evicted for space",
+        );
+        let cache_bytes = gauge(&registry, "edge_cache_bytes", "Bytes stored in the cache");
+        let cache_items = gauge(&registry, "edge_cache_items", "Objects stored in the cache");
+        let origin_up = IntGaugeVec::new(
+            Opts::new(
+                "edge_origin_up",
+                "1 when the origin passes its health check",
+            ),
+            &["origin"],
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(origin_up.clone()))
+            .expect("metric registered once");
+        Self {
+            registry,
+            requests,
+            origin_requests,
+            origin_latency,
+            coalesced_waits,
+            stale_served,
+            purges,
+            rate_limited,
+            evictions,
+            cache_bytes,
+            cache_items,
+            origin_up,
+            live: Live::default(),
+        }
+    }
+
+    /// Count one client request for the live plots.
+    pub fn observe_request(&self, hit: bool) {
+        self.live.requests.fetch_add(1, Ordering::Relaxed);
+        if hit {
+            self.live.hits.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Count one origin response for the live plots and the histogram.
+    pub fn observe_origin(&self, origin: &str, status: u16, latency: Duration) {
+        self.live.origin_requests.fetch_add(1, Ordering::Relaxed);
+        let class = match status {
+            100..=199 => "1xx",
+            200..=299 => "2xx",
+            300..=399 => "3xx",
+            400..=499 => "4xx",
+            _ => "5xx",
+        };
+        self.origin_requests
+            .with_label_values(&[origin, class])
+            .inc();
+        self.origin_latency
+            .with_label_values(&[origin])
+            .observe(latency.as_secs_f64());
+        let mut samples = self
+            .live
+            .origin_latency_us
+            .lock()
+            .expect("latency lock poisoned");
+        if samples.len() < 100_000 {
+            samples.push(u32::try_from(latency.as_micros()).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// Count a miss for "most missed URLs".
+    pub fn observe_miss(&self, url: &str) {
+        let mut missed = self.live.missed.lock().expect("missed lock poisoned");
+        if let Some(count) = missed.get_mut(url) {
+            *count += 1;
+            return;
+        }
+        if missed.len() >= MISSED_CAPACITY {
+            // Forget the URLs missed only once so far to make room.
+            missed.retain(|_, count| *count > 1);
+            if missed.len() >= MISSED_CAPACITY {
+                missed.clear();
+            }
+        }
+        missed.insert(url.to_string(), 1);
+    }
+
+    /// The `n` most missed URLs with their counts.
+    pub fn most_missed(&self, n: usize) -> Vec<(String, u64)> {
+        let missed = self.live.missed.lock().expect("missed lock poisoned");
+        let mut list: Vec<(String, u64)> = missed.iter().map(|(u, c)| (u.clone(), *c)).collect();
+        list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        list.truncate(n);
+        list
+    }
+
+    /// Take one second's sample (called every second by the sampler task).
+    pub fn sample(&self, unix_secs: u64, cache_bytes: u64, cache_items: u64) {
+        let requests = self.live.requests.load(Ordering::Relaxed);
+        let hits = self.live.hits.load(Ordering::Relaxed);
+        let origin = self.live.origin_requests.load(Ordering::Relaxed);
+        let (d_req, d_hit, d_origin) = {
+            let mut last = self.live.last.lock().expect("sample lock poisoned");
+            let delta = (
+                requests.saturating_sub(last.0),
+                hits.saturating_sub(last.1),
+                origin.saturating_sub(last.2),
+            );
+            *last = (requests, hits, origin);
+            delta
+        };
+        let mut samples = std::mem::take(
+            &mut *self
+                .live
+                .origin_latency_us
+                .lock()
+                .expect("latency lock poisoned"),
+        );
+        samples.sort_unstable();
+        let point = Point {
+            t: unix_secs,
+            hit_ratio: (d_req > 0).then(|| d_hit as f64 / d_req as f64),
+            rps: d_req,
+            origin_rps: d_origin,
+            origin_p50_ms: percentile(&samples, 0.50),
+            origin_p99_ms: percentile(&samples, 0.99),
+            cache_bytes,
+            cache_items,
+        };
+        let mut series = self.live.series.lock().expect("series lock poisoned");
+        series.push_back(point);
+        while series.len() > HISTORY {
+            series.pop_front();
+        }
+    }
+
+    /// The sampled history, oldest first.
+    pub fn series(&self) -> Vec<Point> {
+        self.live
+            .series
+            .lock()
+            .expect("series lock poisoned")
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = Vec::new();
+        TextEncoder::new()
+            .encode(&self.registry.gather(), &mut out)
+            .expect("text encoding into a Vec cannot fail");
+        String::from_utf8(out).expect("the text encoder writes UTF-8")
+    }
+}
+
+/// Nearest-rank percentile of sorted microsecond samples, in milliseconds.
+fn percentile(sorted_us: &[u32], q: f64) -> Option<f64> {
+    if sorted_us.is_empty() {
+        return None;
+    }
+    let rank = ((q * sorted_us.len() as f64).ceil() as usize).clamp(1, sorted_us.len());
+    Some(f64::from(sorted_us[rank - 1]) / 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let samples: Vec<u32> = (1..=100).map(|i| i * 1000).collect();
+        assert_eq!(percentile(&samples, 0.5), Some(50.0));
+        assert_eq!(percentile(&samples, 0.99), Some(99.0));
+        assert_eq!(percentile(&[], 0.5), None);
+    }
+
+    #[test]
+    fn samples_are_per_second_deltas() {
+        let m = Metrics::new();
+        m.observe_request(true);
+        m.observe_request(false);
+        m.observe_origin("o", 200, Duration::from_millis(3));
+        m.sample(1, 10, 1);
+        m.observe_request(true);
+        m.sample(2, 10, 1);
+        let s = m.series();
+        assert_eq!(s[0].rps, 2);
+        assert_eq!(s[0].hit_ratio, Some(0.5));
+        assert_eq!(s[0].origin_p50_ms, Some(3.0));
+        assert_eq!(s[1].rps, 1);
+        assert_eq!(s[1].origin_rps, 0);
+        assert!(m.render().contains("edge_origin_requests_total"));
+    }
+
+    #[test]
+    fn most_missed_orders_by_count() {
+        let m = Metrics::new();
+        for url in ["/a", "/b", "/b", "/c", "/c", "/c"] {
+            m.observe_miss(url);
+        }
+        assert_eq!(m.most_missed(2), vec![("/c".into(), 3), ("/b".into(), 2)]);
+    }
+}

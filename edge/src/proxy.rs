@@ -1,0 +1,580 @@
+//! The proxy: one [`Edge`] implementing Pingora's `ProxyHttp`, its filters in phase order,
+//! per-request state in [`Ctx`]. Decisions live in small pure functions elsewhere
+//! (`cache::key`, `cache::policy`, `cache::status`, `purge`, `ratelimit`); this file wires
+//! them to the request's life.
+
+use crate::cache::key::{cache_key, url_id, EncodingClass, RouteClass};
+use crate::cache::policy::{self, RequestFacts, Verdict, VARY_ALLOWED};
+use crate::cache::status::{cache_status, CacheOutcome};
+use crate::cache::storage::{MemoryHit, URL_HEADER};
+use crate::purge::Mode;
+use crate::ratelimit;
+use crate::State;
+use async_trait::async_trait;
+use bytes::Bytes;
+use pingora::cache::key::HashBinary;
+use pingora::cache::{
+    CacheKey, CacheMeta, CacheOptionOverrides, CachePhase, ForcedFreshness, HitHandler,
+    NoCacheReason, RespCacheable, VarianceBuilder,
+};
+use pingora::http::{RequestHeader, ResponseHeader};
+use pingora::proxy::{FailToProxy, ProxyHttp, Session};
+use pingora::upstreams::peer::HttpPeer;
+use pingora::{Error, ErrorSource, ErrorType, Result};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Request headers that must never reach the origin: they would let one visitor change
+/// what the origin believes about the request (host, scheme, URL, method) without being
+/// part of the cache key.
+const UNKEYED_REQUEST_HEADERS: &[&str] = &[
+    "x-forwarded-host",
+    "x-forwarded-server",
+    "x-forwarded-port",
+    "x-forwarded-scheme",
+    "x-forwarded-prefix",
+    "x-host",
+    "x-original-url",
+    "x-original-host",
+    "x-rewrite-url",
+    "x-http-method-override",
+    "x-http-method",
+    "x-method-override",
+    "forwarded",
+];
+
+/// Identity headers dropped from cacheable fills of non-API routes, so a public page can
+/// never be rendered for one visitor and then served to all.
+const IDENTITY_HEADERS: &[&str] = &["cookie", "self-token"];
+
+/// Response headers for this edge only.
+const INTERNAL_RESPONSE_HEADERS: &[&str] = &[
+    "surrogate-key",
+    "surrogate-control",
+    "cdn-cache-control",
+    URL_HEADER,
+];
+
+/// The edge's proxy logic.
+pub struct Edge {
+    /// Everything shared.
+    pub state: &'static State,
+    /// Whether this listener is the TLS one (for `X-Forwarded-Proto`).
+    pub tls: bool,
+}
+
+/// Per-request state.
+#[derive(Debug)]
+pub struct Ctx {
+    request_id: String,
+    route: RouteClass,
+    url: String,
+    encoding: EncodingClass,
+    /// A background revalidation, not a client request.
+    subrequest: bool,
+    tried: Vec<usize>,
+    origin: Option<usize>,
+    upstream_sent: Option<Instant>,
+    refusal: Option<&'static str>,
+    outcome: Option<CacheOutcome>,
+    limited: bool,
+}
+
+static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A new request id: time and a process-wide counter, hex.
+fn new_request_id() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let n = REQUEST_COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{nanos:016x}{:06x}", n & 0xff_ffff)
+}
+
+/// Accept a client's request id only when it is short and printable.
+fn valid_request_id(id: &[u8]) -> bool {
+    !id.is_empty() && id.len() <= 128 && id.iter().all(|b| b.is_ascii_graphic())
+}
+
+fn header_str<'a>(req: &'a RequestHeader, name: &str) -> Option<&'a str> {
+    req.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+fn host_of(req: &RequestHeader) -> &str {
+    header_str(req, "host")
+        .or_else(|| req.uri.authority().map(|a| a.as_str()))
+        .unwrap_or("")
+}
+
+/// Remaining freshness of a stored object in whole seconds (negative when stale).
+fn ttl_of(meta: &CacheMeta) -> i64 {
+    let now = SystemTime::now();
+    match meta.fresh_until().duration_since(now) {
+        Ok(left) => left.as_secs() as i64,
+        Err(past) => -(past.duration().as_secs() as i64),
+    }
+}
+
+/// The cache outcome from Pingora's cache phase.
+fn outcome_of(session: &Session) -> CacheOutcome {
+    if !session.cache.enabled() {
+        return CacheOutcome::Bypass;
+    }
+    match session.cache.phase() {
+        CachePhase::Hit => CacheOutcome::Hit,
+        CachePhase::Stale => CacheOutcome::Stale { error: true },
+        CachePhase::StaleUpdating => CacheOutcome::Stale { error: false },
+        CachePhase::Revalidated | CachePhase::RevalidatedNoCache(_) => CacheOutcome::Revalidated,
+        CachePhase::Miss | CachePhase::Expired => CacheOutcome::Miss,
+        _ => CacheOutcome::Bypass,
+    }
+}
+
+/// The body of an error the edge generates: JSON for the API, a small page otherwise.
+fn error_body(route: RouteClass, status: u16) -> (&'static str, String) {
+    let message = match status {
+        429 => "Too many attempts. Please wait a moment and try again.",
+        503 => "The shop is busy or down for maintenance. Please try again shortly.",
+        504 => "The shop took too long to answer. Please try again.",
+        _ => "The shop could not be reached. Please try again shortly.",
+    };
+    if route == RouteClass::Api {
+        let body = serde_json::json!({"success": false, "message": message, "errors": {}});
+        ("application/json", body.to_string())
+    } else {
+        let page = format!(
+            "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+             <title>{status}</title><body style=\"font-family:sans-serif;max-width:30rem;margin:3rem auto;padding:0 1rem\">\
+             <h1>Sorry</h1><p>{message}</p><p><a href=\"/\">Home</a></p></body></html>"
+        );
+        ("text/html; charset=utf-8", page)
+    }
+}
+
+impl Edge {
+    async fn respond(
+        &self,
+        session: &mut Session,
+        ctx: &Ctx,
+        status: u16,
+        extra: &[(&'static str, String)],
+    ) -> Result<()> {
+        let (content_type, body) = error_body(ctx.route, status);
+        let mut resp = ResponseHeader::build(status, Some(6))?;
+        resp.insert_header("content-type", content_type)?;
+        resp.insert_header("content-length", body.len())?;
+        resp.insert_header("cache-control", "no-store")?;
+        resp.insert_header("x-request-id", &ctx.request_id)?;
+        resp.insert_header("x-cache", CacheOutcome::Bypass.label())?;
+        for (name, value) in extra {
+            resp.insert_header(*name, value)?;
+        }
+        let head_only = session.req_header().method == http::Method::HEAD;
+        session
+            .write_response_header(Box::new(resp), head_only)
+            .await?;
+        if !head_only {
+            session
+                .write_response_body(Some(Bytes::from(body)), true)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ProxyHttp for Edge {
+    type CTX = Ctx;
+
+    fn new_ctx(&self) -> Ctx {
+        Ctx {
+            request_id: String::new(),
+            route: RouteClass::Page,
+            url: String::new(),
+            encoding: EncodingClass::Identity,
+            subrequest: false,
+            tried: Vec::new(),
+            origin: None,
+            upstream_sent: None,
+            refusal: None,
+            outcome: None,
+            limited: false,
+        }
+    }
+
+    async fn request_filter(&self, session: &mut Session, ctx: &mut Ctx) -> Result<bool> {
+        ctx.subrequest = session.subrequest_ctx.is_some();
+        let req = session.req_header();
+        ctx.request_id = match req.headers.get("x-request-id") {
+            Some(id) if valid_request_id(id.as_bytes()) => {
+                String::from_utf8_lossy(id.as_bytes()).into_owned()
+            }
+            _ => new_request_id(),
+        };
+        let path = req.uri.path().to_string();
+        ctx.route = RouteClass::of(&path);
+        ctx.url = url_id(&path, req.uri.query());
+        ctx.encoding = EncodingClass::from_accept_encoding(header_str(req, "accept-encoding"));
+        let method = req.method.clone();
+        session
+            .req_header_mut()
+            .insert_header("x-request-id", &ctx.request_id)?;
+
+        if !ctx.subrequest && ratelimit::is_limited(&method, &path) {
+            let client = session
+                .client_addr()
+                .and_then(|a| a.as_inet())
+                .map(|a| a.ip());
+            if let Some(client) = client {
+                if let Err(retry_after) = self.state.limiter.check(client, &path) {
+                    ctx.limited = true;
+                    self.state
+                        .metrics
+                        .rate_limited
+                        .with_label_values(&[path.trim_end_matches('/')])
+                        .inc();
+                    self.respond(
+                        session,
+                        ctx,
+                        429,
+                        &[("retry-after", retry_after.to_string())],
+                    )
+                    .await?;
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn request_cache_filter(&self, session: &mut Session, _ctx: &mut Ctx) -> Result<()> {
+        let req = session.req_header();
+        let cacheable_method = matches!(req.method, http::Method::GET | http::Method::HEAD);
+        if !cacheable_method || req.headers.contains_key("upgrade") {
+            return Ok(());
+        }
+        let state = self.state;
+        session.cache.enable(
+            state.storage,
+            Some(state.eviction),
+            Some(state.predictor),
+            Some(state.cache_lock),
+            Some({
+                let mut overrides = CacheOptionOverrides::default();
+                overrides.wait_timeout = Some(state.settings.lock_timeout);
+                overrides
+            }),
+        );
+        session
+            .cache
+            .set_max_file_size_bytes(state.settings.max_object_bytes);
+        Ok(())
+    }
+
+    fn cache_key_callback(&self, session: &Session, ctx: &mut Ctx) -> Result<CacheKey> {
+        Ok(cache_key(
+            host_of(session.req_header()),
+            &ctx.url,
+            ctx.encoding,
+        ))
+    }
+
+    async fn cache_hit_filter(
+        &self,
+        _session: &mut Session,
+        _meta: &CacheMeta,
+        hit_handler: &mut HitHandler,
+        _is_fresh: bool,
+        ctx: &mut Ctx,
+    ) -> Result<Option<ForcedFreshness>> {
+        let Some(hit) = hit_handler.as_any().downcast_ref::<MemoryHit>() else {
+            return Ok(None);
+        };
+        Ok(
+            match self
+                .state
+                .purges
+                .verdict(hit.stored_at(), &ctx.url, hit.tags())
+            {
+                None => None,
+                Some((Mode::Hard, _)) => Some(ForcedFreshness::ForceMiss),
+                Some((Mode::Soft, at)) => Some(ForcedFreshness::ForceExpiredServeStale {
+                    expired_at: Some(at),
+                }),
+            },
+        )
+    }
+
+    fn response_cache_filter(
+        &self,
+        session: &Session,
+        resp: &ResponseHeader,
+        ctx: &mut Ctx,
+    ) -> Result<RespCacheable> {
+        let facts = RequestFacts {
+            authorization: session.req_header().headers.contains_key("authorization"),
+        };
+        match policy::decide(
+            resp.status.as_u16(),
+            &resp.headers,
+            facts,
+            self.state.settings.max_object_bytes,
+        ) {
+            Verdict::Store(freshness) => {
+                let now = SystemTime::now();
+                let fresh_until = if freshness.ttl.is_zero() {
+                    now - Duration::from_secs(1)
+                } else {
+                    now + freshness.ttl
+                };
+                let mut header = resp.clone();
+                header.insert_header(URL_HEADER, &ctx.url)?;
+                Ok(RespCacheable::Cacheable(CacheMeta::new(
+                    fresh_until,
+                    now,
+                    freshness.stale_while_revalidate,
+                    freshness.stale_if_error,
+                    header,
+                )))
+            }
+            Verdict::Refuse(reason) => {
+                ctx.refusal = Some(reason);
+                Ok(RespCacheable::Uncacheable(NoCacheReason::Custom(reason)))
+            }
+        }
+    }
+
+    fn cache_vary_filter(
+        &self,
+        meta: &CacheMeta,
+        _ctx: &mut Ctx,
+        req: &RequestHeader,
+    ) -> Option<HashBinary> {
+        let names = policy::vary_names(meta.headers());
+        let mut variance = VarianceBuilder::new();
+        for name in &names {
+            // Accept-Encoding is in the key already, as the encoding class.
+            if name == "accept-encoding" || !VARY_ALLOWED.contains(&name.as_str()) {
+                continue;
+            }
+            let value = req
+                .headers
+                .get(name.as_str())
+                .map_or(&[][..], |v| v.as_bytes());
+            variance.add_value(name, value);
+        }
+        variance.finalize()
+    }
+
+    async fn upstream_peer(&self, _session: &mut Session, ctx: &mut Ctx) -> Result<Box<HttpPeer>> {
+        let pool = self.state.pool;
+        let Some(index) = pool.select(&ctx.tried) else {
+            let mut e = Error::explain(ErrorType::HTTPStatus(503), "no healthy origin");
+            e.esource = ErrorSource::Upstream;
+            return Err(e);
+        };
+        ctx.tried.push(index);
+        ctx.origin = Some(index);
+        let origin = &pool.origins[index];
+        let mut peer = HttpPeer::new(origin.addr.as_str(), origin.tls, origin.host.clone());
+        let timeout = self.state.settings.origin_timeout;
+        peer.options.connection_timeout = Some(Duration::from_secs(1));
+        peer.options.total_connection_timeout = Some(Duration::from_secs(2));
+        peer.options.read_timeout = Some(timeout);
+        peer.options.write_timeout = Some(timeout);
+        peer.options.idle_timeout = Some(Duration::from_secs(60));
+        Ok(Box::new(peer))
+    }
+
+    fn fail_to_connect(
+        &self,
+        _session: &mut Session,
+        _peer: &HttpPeer,
+        ctx: &mut Ctx,
+        mut e: Box<Error>,
+    ) -> Box<Error> {
+        if let Some(index) = ctx.origin {
+            self.state.pool.mark_down(index);
+            tracing::warn!(origin = %self.state.pool.origins[index].addr, cause = %e, "origin connect failed");
+        }
+        if ctx.tried.len() < self.state.pool.origins.len() {
+            e.set_retry(true);
+        }
+        e
+    }
+
+    async fn upstream_request_filter(
+        &self,
+        session: &mut Session,
+        upstream: &mut RequestHeader,
+        ctx: &mut Ctx,
+    ) -> Result<()> {
+        for name in UNKEYED_REQUEST_HEADERS {
+            upstream.remove_header(*name);
+        }
+        if session.cache.enabled() {
+            // The fill must be exactly what the key says: one encoding class, the
+            // normalised query, and no visitor identity on public routes.
+            upstream.insert_header("accept-encoding", ctx.encoding.as_str())?;
+            let uri: http::Uri = ctx
+                .url
+                .parse()
+                .map_err(|e| Error::because(ErrorType::InternalError, "normalised URL", e))?;
+            upstream.set_uri(uri);
+            if ctx.route != RouteClass::Api {
+                for name in IDENTITY_HEADERS {
+                    upstream.remove_header(*name);
+                }
+            }
+        }
+        if let Some(client) = session.client_addr().and_then(|a| a.as_inet()) {
+            upstream.insert_header("x-forwarded-for", client.ip().to_string())?;
+        }
+        upstream.insert_header("x-forwarded-proto", if self.tls { "https" } else { "http" })?;
+        upstream.insert_header("x-request-id", &ctx.request_id)?;
+        ctx.upstream_sent = Some(Instant::now());
+        Ok(())
+    }
+
+    async fn upstream_response_filter(
+        &self,
+        _session: &mut Session,
+        upstream: &mut ResponseHeader,
+        ctx: &mut Ctx,
+    ) -> Result<()> {
+        if let (Some(sent), Some(index)) = (ctx.upstream_sent, ctx.origin) {
+            self.state.metrics.observe_origin(
+                &self.state.pool.origins[index].addr,
+                upstream.status.as_u16(),
+                sent.elapsed(),
+            );
+        }
+        Ok(())
+    }
+
+    async fn response_filter(
+        &self,
+        session: &mut Session,
+        resp: &mut ResponseHeader,
+        ctx: &mut Ctx,
+    ) -> Result<()> {
+        let outcome = outcome_of(session);
+        ctx.outcome = Some(outcome);
+        let ttl = session.cache.maybe_cache_meta().map(ttl_of);
+        let ttl = match outcome {
+            CacheOutcome::Bypass => None,
+            _ => ttl,
+        };
+        resp.insert_header("x-cache", outcome.label())?;
+        resp.insert_header("cache-status", cache_status(outcome, ttl, ctx.refusal))?;
+        if !resp.headers.contains_key("age") {
+            resp.insert_header("age", "0")?;
+        }
+        resp.insert_header("x-request-id", &ctx.request_id)?;
+        for name in INTERNAL_RESPONSE_HEADERS {
+            resp.remove_header(*name);
+        }
+        Ok(())
+    }
+
+    fn should_serve_stale(
+        &self,
+        _session: &mut Session,
+        _ctx: &mut Ctx,
+        error: Option<&Error>,
+    ) -> bool {
+        match error {
+            // stale-while-revalidate
+            None => true,
+            Some(e) => {
+                e.esource() == &ErrorSource::Upstream
+                    || matches!(e.etype(), ErrorType::HTTPStatus(code) if *code >= 500)
+            }
+        }
+    }
+
+    async fn fail_to_proxy(&self, session: &mut Session, e: &Error, ctx: &mut Ctx) -> FailToProxy {
+        let code = match e.etype() {
+            ErrorType::HTTPStatus(code) => *code,
+            ErrorType::ConnectTimedout | ErrorType::ReadTimedout | ErrorType::WriteTimedout => 504,
+            _ => match e.esource() {
+                ErrorSource::Upstream => 502,
+                ErrorSource::Downstream => match e.etype() {
+                    ErrorType::WriteError | ErrorType::ReadError | ErrorType::ConnectionClosed => 0,
+                    _ => 400,
+                },
+                ErrorSource::Internal | ErrorSource::Unset => 500,
+            },
+        };
+        if code > 0 && session.response_written().is_none() {
+            if let Err(write_error) = self.respond(session, ctx, code, &[]).await {
+                tracing::debug!(cause = %write_error, "could not send the error response");
+            }
+        }
+        FailToProxy {
+            error_code: code,
+            can_reuse_downstream: false,
+        }
+    }
+
+    async fn logging(&self, session: &mut Session, e: Option<&Error>, ctx: &mut Ctx) {
+        if ctx.subrequest {
+            return;
+        }
+        let metrics = &self.state.metrics;
+        let label = if ctx.limited {
+            "LIMITED"
+        } else if let Some(outcome) = ctx.outcome {
+            outcome.label()
+        } else if e.is_some() {
+            "ERROR"
+        } else {
+            CacheOutcome::Bypass.label()
+        };
+        metrics
+            .requests
+            .with_label_values(&[label, ctx.route.as_str()])
+            .inc();
+        let from_cache = ctx.outcome.is_some_and(CacheOutcome::from_cache);
+        metrics.observe_request(from_cache);
+        match ctx.outcome {
+            Some(CacheOutcome::Miss) => metrics.observe_miss(&ctx.url),
+            Some(CacheOutcome::Stale { error }) => metrics
+                .stale_served
+                .with_label_values(&[if error { "error" } else { "updating" }])
+                .inc(),
+            _ => {}
+        }
+        if session.cache.lock_duration().is_some() && from_cache {
+            metrics.coalesced_waits.inc();
+        }
+        if let Some(e) = e {
+            tracing::debug!(request_id = %ctx.request_id, cause = %e, "request failed");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids() {
+        assert!(valid_request_id(b"abc-123"));
+        assert!(!valid_request_id(b""));
+        assert!(!valid_request_id(b"has space"));
+        assert!(!valid_request_id(&[b'a'; 200]));
+        assert_ne!(new_request_id(), new_request_id());
+    }
+
+    #[test]
+    fn api_errors_are_json() {
+        let (content_type, body) = error_body(RouteClass::Api, 502);
+        assert_eq!(content_type, "application/json");
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(json["success"], false);
+        let (content_type, _) = error_body(RouteClass::Page, 503);
+        assert!(content_type.starts_with("text/html"));
+    }
+}
