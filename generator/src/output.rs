@@ -1,0 +1,435 @@
+//! The generated site directory: where each page's file goes, precompression,
+//! atomic writes, and the manifest that makes rebuilds incremental.
+//!
+//! A page at URL path `/product/sofa` is written as `product/sofa/index.html`
+//! with `index.html.br` and `index.html.gz` beside it; a path with a file
+//! extension (`/sitemap.xml`, `/404.html`) is written as that file. Every file
+//! is written to a temporary name in the same directory and renamed into
+//! place, so a reader (the origin) never sees half a page.
+//!
+//! `manifest.json` maps each path to its content hash and surrogate keys. A
+//! rebuild writes only the pages whose hash changed, removes the pages that
+//! are gone, and reports both with their keys: that report is what the edge
+//! purges.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+
+/// The manifest's file name inside the site directory.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// How hard to compress. The defaults were chosen from measured bytes and
+/// seconds (see the generator's notes in the README).
+#[derive(Debug, Clone, Copy)]
+pub struct Compression {
+    /// Brotli quality, 0–11.
+    pub brotli_quality: u32,
+    /// Brotli window, log2 bytes (10–24).
+    pub brotli_window: u32,
+    /// Gzip level 0–9; `None` writes no `.gz` copy.
+    pub gzip_level: Option<u32>,
+}
+
+impl Default for Compression {
+    fn default() -> Self {
+        Compression {
+            brotli_quality: 6,
+            brotli_window: 20,
+            gzip_level: Some(6),
+        }
+    }
+}
+
+/// One file of the site.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// URL path, e.g. `/`, `/product/sofa`, `/sitemap.xml`.
+    pub path: String,
+    pub body: Vec<u8>,
+    /// Surrogate keys: what a change to this page's data must purge.
+    pub keys: Vec<String>,
+}
+
+/// What the manifest records of a page.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Entry {
+    /// BLAKE3 of the uncompressed body, hex; also the page's ETag.
+    pub hash: String,
+    pub keys: Vec<String>,
+}
+
+/// Every page of the site, by URL path.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Manifest {
+    pub pages: BTreeMap<String, Entry>,
+}
+
+impl Manifest {
+    /// Reads `dir/manifest.json`; an absent file is an empty manifest.
+    pub fn load(dir: &Path) -> anyhow::Result<Manifest> {
+        let file = dir.join(MANIFEST_FILE);
+        match fs::read(&file) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .with_context(|| format!("parsing {}", file.display())),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Manifest::default()),
+            Err(err) => Err(err).with_context(|| format!("reading {}", file.display())),
+        }
+    }
+
+    /// Writes `dir/manifest.json` atomically.
+    pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
+        let bytes = serde_json::to_vec(self).context("serialising the manifest")?;
+        write_atomic(&dir.join(MANIFEST_FILE), &bytes)
+    }
+}
+
+/// What a write of pages changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Paths written because they are new or their content changed.
+    pub written: Vec<String>,
+    /// Paths whose content was unchanged (not rewritten).
+    pub unchanged: usize,
+    /// Paths removed because they are no longer generated.
+    pub removed: Vec<String>,
+    /// The surrogate keys of every written or removed page.
+    pub keys: BTreeSet<String>,
+    /// Bytes written: uncompressed, brotli, gzip.
+    pub bytes: (u64, u64, u64),
+}
+
+/// The outcome of writing one page.
+#[derive(Debug)]
+pub enum PageOutcome {
+    Unchanged,
+    Written { raw: u64, br: u64, gz: u64 },
+}
+
+/// The file a URL path is written to, relative to the site directory.
+/// Refuses paths that could escape it.
+pub fn file_for(path: &str) -> anyhow::Result<PathBuf> {
+    let trimmed = path.trim_start_matches('/');
+    let rel = Path::new(trimmed);
+    if !path.starts_with('/') || rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        bail!("page path {path:?} is not a clean absolute URL path");
+    }
+    let last = trimmed.rsplit('/').next().unwrap_or("");
+    if trimmed.is_empty() || trimmed.ends_with('/') {
+        Ok(rel.join("index.html"))
+    } else if last.contains('.') {
+        Ok(rel.to_path_buf())
+    } else {
+        Ok(rel.join("index.html"))
+    }
+}
+
+/// The content hash of a body.
+pub fn hash(body: &[u8]) -> String {
+    blake3::hash(body).to_hex().to_string()
+}
+
+/// Writes `page` under `dir` with its compressed copies, unless `old` says the
+/// same content is already there. Safe to call from many threads at once.
+pub fn write_page(
+    dir: &Path,
+    page: &Page,
+    old: Option<&Entry>,
+    compression: Compression,
+) -> anyhow::Result<(Entry, PageOutcome)> {
+    let entry = Entry {
+        hash: hash(&page.body),
+        keys: page.keys.clone(),
+    };
+    let file = dir.join(file_for(&page.path)?);
+    if old.is_some_and(|o| o.hash == entry.hash) && file.exists() {
+        return Ok((entry, PageOutcome::Unchanged));
+    }
+    let br = brotli_bytes(&page.body, compression)?;
+    write_atomic(&with_suffix(&file, ".br"), &br)?;
+    let gz = match compression.gzip_level {
+        Some(level) => {
+            let gz = gzip_bytes(&page.body, level)?;
+            write_atomic(&with_suffix(&file, ".gz"), &gz)?;
+            gz.len() as u64
+        }
+        None => 0,
+    };
+    // The uncompressed file goes last: its presence marks the page complete.
+    write_atomic(&file, &page.body)?;
+    Ok((
+        entry,
+        PageOutcome::Written {
+            raw: page.body.len() as u64,
+            br: br.len() as u64,
+            gz,
+        },
+    ))
+}
+
+/// Whether a write covers the whole site (pages it does not name are gone)
+/// or only some pages (the rest stay as they are).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Full,
+    Partial,
+}
+
+/// Writes `pages` into `dir` in parallel, updates the manifest, and, for a
+/// full build, removes pages that are no longer generated. Returns what changed.
+pub fn write_pages(
+    dir: &Path,
+    pages: &[Page],
+    compression: Compression,
+    scope: Scope,
+) -> anyhow::Result<WriteReport> {
+    use rayon::prelude::*;
+
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut manifest = Manifest::load(dir)?;
+    let outcomes: Vec<(Entry, PageOutcome)> = pages
+        .par_iter()
+        .map(|page| write_page(dir, page, manifest.pages.get(&page.path), compression))
+        .collect::<anyhow::Result<_>>()?;
+
+    let mut report = WriteReport::default();
+    let mut seen = BTreeSet::new();
+    for (page, (entry, outcome)) in pages.iter().zip(outcomes) {
+        seen.insert(page.path.clone());
+        match outcome {
+            PageOutcome::Unchanged => report.unchanged += 1,
+            PageOutcome::Written { raw, br, gz } => {
+                report.written.push(page.path.clone());
+                report.keys.extend(entry.keys.iter().cloned());
+                report.bytes.0 += raw;
+                report.bytes.1 += br;
+                report.bytes.2 += gz;
+            }
+        }
+        manifest.pages.insert(page.path.clone(), entry);
+    }
+    if scope == Scope::Full {
+        let gone: Vec<String> = manifest
+            .pages
+            .keys()
+            .filter(|p| !seen.contains(*p))
+            .cloned()
+            .collect();
+        for path in gone {
+            remove_page(dir, &path)?;
+            if let Some(entry) = manifest.pages.remove(&path) {
+                report.keys.extend(entry.keys);
+            }
+            report.removed.push(path);
+        }
+    }
+    manifest.save(dir)?;
+    Ok(report)
+}
+
+/// Removes a page's files (the page and its compressed copies).
+pub fn remove_page(dir: &Path, path: &str) -> anyhow::Result<()> {
+    let file = dir.join(file_for(path)?);
+    for f in [with_suffix(&file, ".br"), with_suffix(&file, ".gz"), file] {
+        match fs::remove_file(&f) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(err).with_context(|| format!("removing {}", f.display())),
+        }
+    }
+    Ok(())
+}
+
+/// Brotli-compresses `body`.
+pub fn brotli_bytes(body: &[u8], compression: Compression) -> anyhow::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(body.len() / 4);
+    let mut w = brotli::CompressorWriter::new(
+        &mut out,
+        16 * 1024,
+        compression.brotli_quality,
+        compression.brotli_window,
+    );
+    w.write_all(body).context("brotli")?;
+    w.flush().context("brotli")?;
+    drop(w);
+    Ok(out)
+}
+
+/// Gzip-compresses `body` at `level`.
+pub fn gzip_bytes(body: &[u8], level: u32) -> anyhow::Result<Vec<u8>> {
+    let mut w = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 3),
+        flate2::Compression::new(level),
+    );
+    w.write_all(body).context("gzip")?;
+    w.finish().context("gzip")
+}
+
+fn with_suffix(file: &Path, suffix: &str) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Writes `bytes` to `file` through a temporary file and a rename.
+pub fn write_atomic(file: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = file
+        .parent()
+        .context("a site file has a parent directory")?;
+    fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(parent)
+        .with_context(|| format!("temp file in {}", parent.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", file.display()))?;
+    tmp.persist(file)
+        .with_context(|| format!("renaming into {}", file.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn page(path: &str, body: &str, keys: &[&str]) -> Page {
+        Page {
+            path: path.into(),
+            body: body.as_bytes().to_vec(),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn paths_map_to_index_files_or_named_files_and_never_escape() {
+        assert_eq!(file_for("/").unwrap(), PathBuf::from("index.html"));
+        assert_eq!(
+            file_for("/product/sofa").unwrap(),
+            PathBuf::from("product/sofa/index.html")
+        );
+        assert_eq!(
+            file_for("/c/beds/").unwrap(),
+            PathBuf::from("c/beds/index.html")
+        );
+        assert_eq!(
+            file_for("/sitemap.xml").unwrap(),
+            PathBuf::from("sitemap.xml")
+        );
+        assert!(file_for("/../etc/passwd").is_err());
+        assert!(file_for("relative").is_err());
+        assert!(file_for("/a/./b").is_ok_and(|p| p == Path::new("a/b/index.html")));
+    }
+
+    #[test]
+    fn a_page_is_written_with_brotli_and_gzip_copies_that_decompress_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = "<!doctype html><title>Sofa</title>".repeat(50);
+        let (entry, outcome) = write_page(
+            dir.path(),
+            &page("/product/sofa", &body, &["product:1"]),
+            None,
+            Compression::default(),
+        )
+        .unwrap();
+        assert!(matches!(outcome, PageOutcome::Written { .. }));
+        assert_eq!(entry.hash, hash(body.as_bytes()));
+        let base = dir.path().join("product/sofa/index.html");
+        assert_eq!(fs::read_to_string(&base).unwrap(), body);
+        let mut br = Vec::new();
+        brotli::Decompressor::new(fs::File::open(with_suffix(&base, ".br")).unwrap(), 4096)
+            .read_to_end(&mut br)
+            .unwrap();
+        assert_eq!(br, body.as_bytes());
+        let mut gz = String::new();
+        flate2::read::GzDecoder::new(fs::File::open(with_suffix(&base, ".gz")).unwrap())
+            .read_to_string(&mut gz)
+            .unwrap();
+        assert_eq!(gz, body);
+    }
+
+    #[test]
+    fn an_unchanged_page_is_not_rewritten_and_a_changed_one_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = page("/", "<p>home</p>", &["home"]);
+        let (entry, _) = write_page(dir.path(), &p, None, Compression::default()).unwrap();
+        let (_, outcome) =
+            write_page(dir.path(), &p, Some(&entry), Compression::default()).unwrap();
+        assert!(matches!(outcome, PageOutcome::Unchanged));
+        let (_, outcome) = write_page(
+            dir.path(),
+            &page("/", "<p>new home</p>", &["home"]),
+            Some(&entry),
+            Compression::default(),
+        )
+        .unwrap();
+        assert!(matches!(outcome, PageOutcome::Written { .. }));
+        assert_eq!(
+            fs::read_to_string(dir.path().join("index.html")).unwrap(),
+            "<p>new home</p>"
+        );
+    }
+
+    #[test]
+    fn a_full_rebuild_reports_written_and_removed_pages_with_their_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Compression::default();
+        let first = [
+            page("/", "home", &["home"]),
+            page("/product/a", "a", &["product:1"]),
+            page("/product/b", "b", &["product:2"]),
+        ];
+        let r = write_pages(dir.path(), &first, c, Scope::Full).unwrap();
+        assert_eq!(r.written.len(), 3);
+        // b's price changed, a is gone, home is the same.
+        let second = [
+            page("/", "home", &["home"]),
+            page("/product/b", "b2", &["product:2"]),
+        ];
+        let r = write_pages(dir.path(), &second, c, Scope::Full).unwrap();
+        assert_eq!(r.written, vec!["/product/b".to_string()]);
+        assert_eq!(r.removed, vec!["/product/a".to_string()]);
+        assert_eq!(r.unchanged, 1);
+        assert_eq!(
+            r.keys.into_iter().collect::<Vec<_>>(),
+            vec!["product:1".to_string(), "product:2".to_string()]
+        );
+        assert!(!dir.path().join("product/a/index.html").exists());
+        // A partial write leaves pages it does not name alone.
+        let r = write_pages(
+            dir.path(),
+            &[page("/product/c", "c", &["product:3"])],
+            c,
+            Scope::Partial,
+        )
+        .unwrap();
+        assert!(r.removed.is_empty());
+        assert_eq!(Manifest::load(dir.path()).unwrap().pages.len(), 3);
+    }
+
+    #[test]
+    fn removing_a_page_removes_its_copies_and_the_manifest_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let (entry, _) = write_page(
+            dir.path(),
+            &page("/blogs/a", "x", &["post:1"]),
+            None,
+            Compression::default(),
+        )
+        .unwrap();
+        remove_page(dir.path(), "/blogs/a").unwrap();
+        assert!(!dir.path().join("blogs/a/index.html").exists());
+        assert!(!dir.path().join("blogs/a/index.html.br").exists());
+        remove_page(dir.path(), "/blogs/a").unwrap(); // idempotent
+        let mut m = Manifest::default();
+        m.pages.insert("/blogs/a".into(), entry);
+        m.save(dir.path()).unwrap();
+        assert_eq!(Manifest::load(dir.path()).unwrap(), m);
+        assert_eq!(
+            Manifest::load(&dir.path().join("absent")).unwrap(),
+            Manifest::default()
+        );
+    }
+}
