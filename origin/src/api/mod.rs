@@ -30,6 +30,8 @@ pub fn router() -> Router<AppState> {
 /// Liveness and readiness for load balancers and the edge's health checks:
 /// 200 when the database answers.
 async fn get_health(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(&state.pool).await?;
+    sqlx::query_scalar::<_, i64>("SELECT 1")
+        .fetch_one(&state.pool)
+        .await?;
     Ok(Json(json!({ "success": true, "status": "ok" })))
 }
