@@ -269,11 +269,10 @@ impl Edge {
             "2",
             "--health-interval-ms",
             "200",
-            "--grace-period",
-            "0",
         ])
         .args(extra)
         .env("RUST_LOG", "warn")
+        .env("EDGE_GRACE_PERIOD", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(if std::env::var_os("EDGE_TEST_LOG").is_some() {
@@ -349,6 +348,22 @@ impl Edge {
             .filter(|l| l.starts_with(name) && !l.starts_with('#'))
             .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
             .sum()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Wait up to `within` for the process to exit; returns whether it did.
+    pub fn wait_exit(&mut self, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
     }
 
     pub fn stop(&mut self) {
