@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Cache-hit throughput of our edge, nginx proxy_cache and Varnish, side by side, in one run.
+#
+# Same origin (nginx serving 1,000 static ~30 KB pages with the shop's cache headers), same
+# load command (wrk, 64 connections, one thread). Each cache runs on CPU 0 with one worker;
+# wrk runs on CPU 1. Two scenarios: one hot URL, and a random mix over the 1,000 pages
+# (every page warmed first, so both measure hits).
+#
+# Usage: edge/bench/run.sh [seconds per run, default 10]
+# Needs: nginx, varnish, wrk, curl (Debian packages; `apt-get install -y nginx varnish wrk`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DURATION="${1:-10}"
+CONNS="${BENCH_CONNECTIONS:-64}"
+SERVER_CPU="${BENCH_SERVER_CPU:-0}"
+CLIENT_CPU="${BENCH_CLIENT_CPU:-1}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/furniture-shop/target}"
+
+for tool in nginx varnishd wrk curl taskset; do
+  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y nginx varnish wrk curl)"; exit 1; }
+done
+cargo build -p edge --release --quiet
+EDGE_BIN="$CARGO_TARGET_DIR/release/edge"
+
+DIR="$(mktemp -d /tmp/edge-bench.XXXXXX)"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$DIR"
+}
+trap cleanup EXIT
+
+ORIGIN_PORT=18181 EDGE_PORT=18180 EDGE_ADMIN=19180 NGINX_PORT=18182 VARNISH_PORT=18183
+
+# 1,000 pages of ~30 KB.
+mkdir -p "$DIR/site/p"
+python3 - "$DIR/site/p" <<'PY'
+import random, sys
+random.seed(1)
+words = "sofa chair table bed wardrobe teak oak shelf desk lamp rug cushion drawer mirror".split()
+for i in range(1000):
+    body = " ".join(random.choice(words) for _ in range(5200))
+    html = f"<!doctype html><html><head><title>Product {i}</title></head><body><h1>Product {i}</h1><p>{body}</p></body></html>\n"
+    open(f"{sys.argv[1]}/{i}.html", "w").write(html[:30720] if len(html) > 30720 else html)
+PY
+
+fill() { sed -e "s#@DIR@#$DIR#g" -e "s#@PORT@#$2#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" "edge/bench/$1"; }
+fill nginx-origin.conf "$ORIGIN_PORT" > "$DIR/origin.conf"
+fill nginx-cache.conf "$NGINX_PORT" > "$DIR/nginx.conf"
+fill varnish.vcl "$VARNISH_PORT" > "$DIR/varnish.vcl"
+mkdir -p "$DIR/nginx-cache"
+
+taskset -c "$CLIENT_CPU" nginx -c "$DIR/origin.conf" -e "$DIR/origin-error.log" & PIDS+=($!)
+taskset -c "$SERVER_CPU" "$EDGE_BIN" --listen "127.0.0.1:$EDGE_PORT" --admin "127.0.0.1:$EDGE_ADMIN" \
+  --origin "http://127.0.0.1:$ORIGIN_PORT" --threads 1 --health-path /p/0.html >"$DIR/edge.log" 2>&1 & PIDS+=($!)
+taskset -c "$SERVER_CPU" nginx -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" & PIDS+=($!)
+taskset -c "$SERVER_CPU" varnishd -F -n "$DIR/varnish" -a "127.0.0.1:$VARNISH_PORT" -f "$DIR/varnish.vcl" \
+  -s malloc,512m -p http_gzip_support=off -p thread_pools=1 >"$DIR/varnish.log" 2>&1 & PIDS+=($!)
+
+for port in $ORIGIN_PORT $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
+  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/p/0.html" && break; sleep 0.1; done
+done
+
+declare -A NAME=([$EDGE_PORT]="edge (Pingora)" [$NGINX_PORT]="nginx proxy_cache" [$VARNISH_PORT]="varnish")
+echo "warming 1,000 pages in each cache..."
+for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
+  seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html"
+  seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html"
+  printf '  %-18s X-Cache on a warmed page: %s\n' "${NAME[$port]}" \
+    "$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/p/7.html" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')"
+done
+
+run() { # port scenario
+  local args=(-t1 -c"$CONNS" -d"${DURATION}s" --latency)
+  local out
+  if [ "$2" = hot ]; then
+    out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" "http://127.0.0.1:$1/p/42.html")"
+  else
+    out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" -s edge/bench/random.lua "http://127.0.0.1:$1")"
+  fi
+  local rps p99 errors
+  rps="$(awk '/Requests\/sec/{print $2}' <<<"$out")"
+  p99="$(awk '$1=="99%"{print $2}' <<<"$out")"
+  errors="$(awk '/Non-2xx|Socket errors/{print}' <<<"$out" | tr '\n' ' ')"
+  printf '| %-18s | %-9s | %12s | %8s | %s\n' "${NAME[$1]}" "$2" "$rps" "$p99" "$errors"
+}
+
+echo
+echo "wrk -t1 -c$CONNS -d${DURATION}s, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU, ~30 KB pages"
+printf '| %-18s | %-9s | %12s | %8s |\n' "cache" "scenario" "requests/s" "p99"
+printf '|%s|%s|%s|%s|\n' "--------------------" "-----------" "--------------" "----------"
+for scenario in hot random; do
+  for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
+    run "$port" "$scenario"
+  done
+done
+echo
+echo "edge hit ratio check:"
+curl -s "http://127.0.0.1:$EDGE_ADMIN/metrics" | grep '^edge_requests_total' || true
