@@ -23,11 +23,12 @@ cargo build -p edge --release --quiet
 EDGE_BIN="$CARGO_TARGET_DIR/release/edge"
 
 DIR="$(mktemp -d /tmp/edge-bench.XXXXXX)"
+chmod 755 "$DIR" # nginx workers run as www-data
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$DIR"
+  [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"
 }
 trap cleanup EXIT
 
@@ -65,8 +66,9 @@ done
 declare -A NAME=([$EDGE_PORT]="edge (Pingora)" [$NGINX_PORT]="nginx proxy_cache" [$VARNISH_PORT]="varnish")
 echo "warming 1,000 pages in each cache..."
 for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
-  seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html"
-  seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html"
+  for _ in 1 2; do
+    seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html" || true
+  done
   printf '  %-18s X-Cache on a warmed page: %s\n' "${NAME[$port]}" \
     "$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/p/7.html" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')"
 done
