@@ -1,5 +1,18 @@
 //! The static-site generator: renders every public page to HTML with
-//! compile-time templates and writes the site directory ([`output`]). The
-//! origin reuses the renderer for on-demand listing pages.
+//! compile-time templates (askama) and writes the site directory
+//! ([`output`]). The origin reuses the renderer for on-demand listing pages.
+//!
+//! - [`build`]: the pipeline of timed steps behind `generator build`;
+//! - [`pages`]: one module per page type;
+//! - [`render`]: the page frame (head, chrome, scripts); [`chrome`]: the
+//!   header, drawer and footer every page shares;
+//! - [`islands`]: island markup and Vite's manifest; [`format`]: taka,
+//!   responsive widths, JSON for scripts.
 
+pub mod build;
+pub mod chrome;
+pub mod format;
+pub mod islands;
 pub mod output;
+pub mod pages;
+pub mod render;

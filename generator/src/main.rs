@@ -1,4 +1,10 @@
+//! The `generator` command: `build` renders the whole site; `watch` keeps it current.
+
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
+use generator::build::{build, BuildOptions};
+use generator::output::Compression;
 
 /// Renders every public page of the shop to static, precompressed HTML.
 #[derive(Debug, Parser)]
@@ -8,30 +14,91 @@ struct Config {
     command: Command,
 }
 
+#[derive(Debug, clap::Args)]
+struct BuildArgs {
+    /// Database URL, e.g. sqlite:var/shop.db.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite:var/shop.db")]
+    database: String,
+    /// Output directory of the site.
+    #[arg(long, env = "SITE_DIR", default_value = "var/site")]
+    out: PathBuf,
+    /// The shop's public origin, for canonical links and the sitemap.
+    #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
+    base_url: String,
+    /// Vite's output directory (its .vite/manifest.json names the island scripts).
+    #[arg(long, env = "WEB_DIST", default_value = "web/dist")]
+    web_dist: PathBuf,
+    /// Brotli quality (0-11).
+    #[arg(long, env = "BROTLI_QUALITY", default_value_t = Compression::default().brotli_quality)]
+    brotli: u32,
+    /// Gzip level (1-9); 0 writes no .gz copies.
+    #[arg(long, env = "GZIP_LEVEL", default_value_t = Compression::default().gzip_level.unwrap_or(0))]
+    gzip: u32,
+    /// Pages rendered and written per batch.
+    #[arg(long, env = "BUILD_BATCH", default_value_t = 2000)]
+    batch: usize,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Render and precompress every page, write the manifest, report what changed.
-    Build {
-        /// Database URL, e.g. sqlite:var/shop.db.
-        #[arg(long, env = "DATABASE_URL", default_value = "sqlite:var/shop.db")]
-        database: String,
-        /// Output directory of the site.
-        #[arg(long, env = "SITE_DIR", default_value = "var/site")]
-        out: std::path::PathBuf,
-    },
+    Build(BuildArgs),
     /// Keep the site current from the change log and purge the edge.
     Watch {
-        #[arg(long, env = "DATABASE_URL", default_value = "sqlite:var/shop.db")]
-        database: String,
-        #[arg(long, env = "SITE_DIR", default_value = "var/site")]
-        out: std::path::PathBuf,
+        #[command(flatten)]
+        build: BuildArgs,
         /// The edge's admin URL, e.g. http://127.0.0.1:9080.
         #[arg(long, env = "EDGE_ADMIN")]
         edge_admin: Option<String>,
     },
 }
 
-fn main() -> anyhow::Result<()> {
-    let config = Config::parse();
-    anyhow::bail!("the generator is not built yet (see issue 'Generator'); asked for {config:?}")
+impl BuildArgs {
+    fn options(&self) -> BuildOptions {
+        BuildOptions {
+            database: self.database.clone(),
+            out: self.out.clone(),
+            base_url: self.base_url.clone(),
+            web_dist: self.web_dist.clone(),
+            compression: Compression {
+                brotli_quality: self.brotli.min(11),
+                gzip_level: (self.gzip > 0).then_some(self.gzip.min(9)),
+                ..Compression::default()
+            },
+            progress: !self.quiet,
+            now: catalog::clock::now_unix(),
+            batch: self.batch,
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match Config::parse().command {
+        Command::Build(args) => {
+            let report = build(&args.options()).await?;
+            eprint!("{}", report.summary());
+            // The changed paths and keys, one per line, on stdout: what to purge.
+            for path in report.write.written.iter().chain(&report.write.removed) {
+                println!("path {path}");
+            }
+            for key in &report.write.keys {
+                println!("key {key}");
+            }
+            Ok(())
+        }
+        Command::Watch { .. } => {
+            anyhow::bail!("`generator watch` is not built yet; run `generator build` after changes")
+        }
+    }
 }

@@ -187,48 +187,91 @@ pub fn write_pages(
     compression: Compression,
     scope: Scope,
 ) -> anyhow::Result<WriteReport> {
-    use rayon::prelude::*;
+    let mut writer = SiteWriter::open(dir, compression)?;
+    writer.write(pages)?;
+    writer.finish(scope)
+}
 
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut manifest = Manifest::load(dir)?;
-    let outcomes: Vec<(Entry, PageOutcome)> = pages
-        .par_iter()
-        .map(|page| write_page(dir, page, manifest.pages.get(&page.path), compression))
-        .collect::<anyhow::Result<_>>()?;
+/// Writes a site in batches, so a large build never holds every page in
+/// memory: [`SiteWriter::write`] as many times as needed, then
+/// [`SiteWriter::finish`] once (which removes what is gone, for a full build,
+/// and saves the manifest).
+#[derive(Debug)]
+pub struct SiteWriter {
+    dir: PathBuf,
+    compression: Compression,
+    manifest: Manifest,
+    seen: BTreeSet<String>,
+    report: WriteReport,
+}
 
-    let mut report = WriteReport::default();
-    let mut seen = BTreeSet::new();
-    for (page, (entry, outcome)) in pages.iter().zip(outcomes) {
-        seen.insert(page.path.clone());
-        match outcome {
-            PageOutcome::Unchanged => report.unchanged += 1,
-            PageOutcome::Written { raw, br, gz } => {
-                report.written.push(page.path.clone());
-                report.keys.extend(entry.keys.iter().cloned());
-                report.bytes.0 += raw;
-                report.bytes.1 += br;
-                report.bytes.2 += gz;
+impl SiteWriter {
+    /// Opens `dir` (created when absent) and reads its manifest.
+    pub fn open(dir: &Path, compression: Compression) -> anyhow::Result<SiteWriter> {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        Ok(SiteWriter {
+            dir: dir.to_path_buf(),
+            compression,
+            manifest: Manifest::load(dir)?,
+            seen: BTreeSet::new(),
+            report: WriteReport::default(),
+        })
+    }
+
+    /// The manifest entry of `path` as it was before this write.
+    pub fn previous(&self, path: &str) -> Option<&Entry> {
+        self.manifest.pages.get(path)
+    }
+
+    /// Writes a batch of pages in parallel (compressing those that changed).
+    pub fn write(&mut self, pages: &[Page]) -> anyhow::Result<()> {
+        use rayon::prelude::*;
+
+        let manifest = &self.manifest;
+        let (dir, compression) = (&self.dir, self.compression);
+        let outcomes: Vec<(Entry, PageOutcome)> = pages
+            .par_iter()
+            .map(|page| write_page(dir, page, manifest.pages.get(&page.path), compression))
+            .collect::<anyhow::Result<_>>()?;
+        for (page, (entry, outcome)) in pages.iter().zip(outcomes) {
+            self.seen.insert(page.path.clone());
+            match outcome {
+                PageOutcome::Unchanged => self.report.unchanged += 1,
+                PageOutcome::Written { raw, br, gz } => {
+                    self.report.written.push(page.path.clone());
+                    self.report.keys.extend(entry.keys.iter().cloned());
+                    self.report.bytes.0 += raw;
+                    self.report.bytes.1 += br;
+                    self.report.bytes.2 += gz;
+                }
+            }
+            self.manifest.pages.insert(page.path.clone(), entry);
+        }
+        Ok(())
+    }
+
+    /// Removes the pages not written by a full build, saves the manifest and
+    /// returns what changed.
+    pub fn finish(mut self, scope: Scope) -> anyhow::Result<WriteReport> {
+        if scope == Scope::Full {
+            let gone: Vec<String> = self
+                .manifest
+                .pages
+                .keys()
+                .filter(|p| !self.seen.contains(*p))
+                .cloned()
+                .collect();
+            for path in gone {
+                remove_page(&self.dir, &path)?;
+                if let Some(entry) = self.manifest.pages.remove(&path) {
+                    self.report.keys.extend(entry.keys);
+                }
+                self.report.removed.push(path);
             }
         }
-        manifest.pages.insert(page.path.clone(), entry);
+        self.manifest.save(&self.dir)?;
+        Ok(self.report)
     }
-    if scope == Scope::Full {
-        let gone: Vec<String> = manifest
-            .pages
-            .keys()
-            .filter(|p| !seen.contains(*p))
-            .cloned()
-            .collect();
-        for path in gone {
-            remove_page(dir, &path)?;
-            if let Some(entry) = manifest.pages.remove(&path) {
-                report.keys.extend(entry.keys);
-            }
-            report.removed.push(path);
-        }
-    }
-    manifest.save(dir)?;
-    Ok(report)
 }
 
 /// Removes a page's files (the page and its compressed copies).

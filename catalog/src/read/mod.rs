@@ -4,5 +4,6 @@
 //! them as they are and the templates can render them.
 
 pub mod card;
+pub mod site;
 
 pub use card::{cards, ImageRef, ProductCard};

@@ -1,0 +1,230 @@
+//! `generator build`: a flat list of timed steps. Each step loads its rows
+//! (async, sqlx), renders its pages in parallel (rayon) and hands them to the
+//! site writer, which compresses and writes only what changed. Large page
+//! types go in batches so memory stays flat at 100,000 products.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::chrome::ChromeData;
+use crate::islands::Assets;
+use crate::output::{Compression, Page, Scope, SiteWriter, WriteReport};
+use crate::pages::{self, crawl::SitemapUrl};
+use crate::render::Site;
+
+/// What to build and how.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Database URL (`sqlite:var/shop.db`).
+    pub database: String,
+    /// The site directory.
+    pub out: PathBuf,
+    /// The public origin for canonical links and the sitemap, no trailing slash.
+    pub base_url: String,
+    /// Vite's output directory (`web/dist`), for the islands' script tags.
+    pub web_dist: PathBuf,
+    pub compression: Compression,
+    /// Draw a progress bar (only on a terminal).
+    pub progress: bool,
+    /// The instant prices are computed at (unix seconds).
+    pub now: i64,
+    /// Pages rendered and written per batch.
+    pub batch: usize,
+}
+
+/// One timed step of a build.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub name: &'static str,
+    pub elapsed: Duration,
+    /// Pages the step produced.
+    pub pages: usize,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Default)]
+pub struct BuildReport {
+    pub steps: Vec<Step>,
+    /// Pages generated (written or unchanged).
+    pub pages: usize,
+    pub write: WriteReport,
+    pub elapsed: Duration,
+}
+
+impl BuildReport {
+    /// Pages per second over the whole build.
+    pub fn pages_per_second(&self) -> f64 {
+        self.pages as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The per-step timing summary and what changed, for a terminal.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        for step in &self.steps {
+            s.push_str(&format!(
+                "  {:<14} {:>8.2} s  {:>7} pages\n",
+                step.name,
+                step.elapsed.as_secs_f64(),
+                step.pages
+            ));
+        }
+        let (raw, br, gz) = self.write.bytes;
+        s.push_str(&format!(
+            "  {:<14} {:>8.2} s  {:>7} pages  ({:.0} pages/s)\n",
+            "total",
+            self.elapsed.as_secs_f64(),
+            self.pages,
+            self.pages_per_second()
+        ));
+        s.push_str(&format!(
+            "written {} (raw {} KB, br {} KB, gz {} KB), unchanged {}, removed {}\n",
+            self.write.written.len(),
+            raw / 1024,
+            br / 1024,
+            gz / 1024,
+            self.write.unchanged,
+            self.write.removed.len()
+        ));
+        s
+    }
+}
+
+/// The state a build carries from step to step.
+pub struct Ctx {
+    pub pool: catalog::db::Pool,
+    pub site: Site,
+    pub now: i64,
+    pub batch: usize,
+    writer: SiteWriter,
+    progress: ProgressBar,
+    /// Every indexable URL, for the sitemap.
+    pub sitemap: Vec<SitemapUrl>,
+    pages: usize,
+}
+
+impl Ctx {
+    /// Writes rendered pages (in parallel) and counts them.
+    pub fn emit(&mut self, pages: Vec<Page>) -> anyhow::Result<usize> {
+        let n = pages.len();
+        tokio::task::block_in_place(|| self.writer.write(&pages))?;
+        self.progress.inc(n as u64);
+        self.pages += n;
+        Ok(n)
+    }
+
+    /// Adds to the expected total of the progress bar.
+    pub fn expect(&self, pages: usize) {
+        self.progress.inc_length(pages as u64);
+    }
+
+    /// Lists a URL in the sitemap.
+    pub fn index(&mut self, path: String, updated_at: i64) {
+        self.sitemap.push(SitemapUrl { path, updated_at });
+    }
+}
+
+/// Renders items in parallel on rayon's pool.
+pub fn render_all<T: Sync>(
+    items: &[T],
+    render: impl Fn(&T) -> anyhow::Result<Page> + Sync + Send,
+) -> anyhow::Result<Vec<Page>> {
+    use rayon::prelude::*;
+    tokio::task::block_in_place(|| items.par_iter().map(render).collect())
+}
+
+/// Builds the whole site.
+pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
+    let started = Instant::now();
+    let mut steps = Vec::new();
+    let mut timer = Instant::now();
+    let mut done = 0usize;
+    let mut lap = |name: &'static str, total: usize, steps: &mut Vec<Step>| {
+        steps.push(Step {
+            name,
+            elapsed: timer.elapsed(),
+            pages: total - done,
+        });
+        done = total;
+        timer = Instant::now();
+    };
+
+    let pool = catalog::db::connect(&catalog::db::PoolConfig {
+        url: options.database.clone(),
+        max_connections: 4,
+        create_if_missing: false,
+    })
+    .await
+    .with_context(|| format!("opening {}", options.database))?;
+    let writer = SiteWriter::open(&options.out, options.compression)?;
+    lap("open", 0, &mut steps);
+
+    let chrome_data = ChromeData::load(&pool).await?;
+    let chrome = chrome_data.render()?;
+    let assets = Assets::load(&options.web_dist)?;
+    let progress = if options.progress && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg:<12} [{bar:30}] {pos}/{len} pages {per_sec} eta {eta}",
+            )
+            .expect("the progress template is valid")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut ctx = Ctx {
+        pool,
+        site: Site {
+            base_url: options.base_url.trim_end_matches('/').to_string(),
+            chrome,
+            assets,
+        },
+        now: options.now,
+        batch: options.batch.max(1),
+        writer,
+        progress,
+        sitemap: Vec::new(),
+        pages: 0,
+    };
+    let helpful: Vec<(String, String)> = chrome_data
+        .top
+        .iter()
+        .map(|n| (n.label.clone(), n.link.clone()))
+        .collect();
+    lap("chrome", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("fixed pages");
+    let mut fixed = pages::errors::pages(&ctx.site, &helpful)?;
+    fixed.extend(pages::shells::pages(&ctx.site)?);
+    fixed.push(pages::crawl::robots(&ctx.site.base_url));
+    ctx.expect(fixed.len());
+    ctx.emit(fixed)?;
+    lap("fixed pages", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("sitemap");
+    let sitemaps = pages::crawl::sitemaps(
+        &ctx.site.base_url,
+        &ctx.sitemap,
+        pages::crawl::SITEMAP_PART_URLS,
+    );
+    ctx.expect(sitemaps.len());
+    ctx.emit(sitemaps)?;
+    lap("sitemap", ctx.pages, &mut steps);
+
+    ctx.progress.finish_and_clear();
+    let pages = ctx.pages;
+    let write = tokio::task::block_in_place(|| ctx.writer.finish(Scope::Full))?;
+    lap("finish", pages, &mut steps);
+    Ok(BuildReport {
+        steps,
+        pages,
+        write,
+        elapsed: started.elapsed(),
+    })
+}

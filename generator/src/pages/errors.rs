@@ -1,0 +1,40 @@
+//! The error pages: not-found (SPEC.md §2's texts, exactly) and server error.
+//! The origin serves `/404.html` with status 404 for every unknown path, and
+//! `/500.html` when it fails.
+
+use askama::Template;
+
+use crate::output::Page;
+use crate::render::{Meta, Site};
+
+/// Path of the not-found page in the site directory.
+pub const NOT_FOUND_PATH: &str = "/404.html";
+/// Path of the server-error page in the site directory.
+pub const SERVER_ERROR_PATH: &str = "/500.html";
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorTemplate<'a> {
+    not_found: bool,
+    links: &'a [(String, String)],
+}
+
+/// The not-found and server-error pages. Their helpful links are the top
+/// menu's (the "links below").
+pub fn pages(site: &Site, links: &[(String, String)]) -> anyhow::Result<Vec<Page>> {
+    let mut out = Vec::new();
+    for (path, not_found, title) in [
+        (NOT_FOUND_PATH, true, "This page could not be found"),
+        (SERVER_ERROR_PATH, false, "Unexpected error"),
+    ] {
+        let main = ErrorTemplate { not_found, links }.render()?;
+        let meta = Meta {
+            title: format!("{title} | {}", site.chrome.company),
+            path: path.to_string(),
+            noindex: true,
+            ..Meta::default()
+        };
+        out.push(site.page(&meta, &main, vec!["errors".into()])?);
+    }
+    Ok(out)
+}

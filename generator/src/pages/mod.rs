@@ -1,0 +1,6 @@
+//! The page types. Each module turns rows from `catalog::read` into pages:
+//! its `<main>` content through its own template, then [`crate::render::Site::page`].
+
+pub mod crawl;
+pub mod errors;
+pub mod shells;
