@@ -79,7 +79,9 @@ pub fn public_header_values(now: i64, next_price_change: Option<i64>) -> (String
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let public = response.extensions_mut().remove::<Public>();
-    let is_success = response.status().is_success();
+    // A 304 revalidates a public page: it carries the same headers.
+    let is_success =
+        response.status().is_success() || response.status() == axum::http::StatusCode::NOT_MODIFIED;
     let headers = response.headers_mut();
     match public {
         Some(public) if is_success => {

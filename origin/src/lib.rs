@@ -7,6 +7,7 @@ pub mod cache;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod site;
 pub mod state;
 
 use std::net::SocketAddr;
@@ -25,7 +26,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// The whole application: tests call it directly.
 pub fn app(state: AppState) -> Router {
     let storage = ServeDir::new(&state.dirs.storage);
-    let site = ServeDir::new(&state.dirs.site);
+    let site = site::service(state.dirs.site.clone());
     Router::new()
         .nest("/api", api::router())
         .nest_service("/storage", storage)

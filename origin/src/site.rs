@@ -1,0 +1,441 @@
+//! Serving the site the generator wrote (`generator build --out DIR`).
+//!
+//! A path is looked up in the site's manifest (`manifest.json`, reread when
+//! it changes): `/product/sofa` is `product/sofa/index.html`, with
+//! `index.html.br` and `index.html.gz` beside it. The copy sent is chosen by
+//! `Accept-Encoding` (brotli, then gzip, then none) with `Vary:
+//! Accept-Encoding`; the ETag is the manifest's content hash (per encoding),
+//! and a matching `If-None-Match` gets a 304. Pages are public and tagged with
+//! the manifest's surrogate keys through [`crate::cache::public`], so the
+//! cache headers are written in one place. Per-visitor pages with a variable
+//! last segment (`/user/{view}`, `/product/review/{id}`) get their shell;
+//! hashed assets under `/assets/` are served as files, cacheable forever;
+//! every other path gets the not-found page with status 404.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::SystemTime;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{
+    HeaderValue, ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG,
+    IF_NONE_MATCH, VARY,
+};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use generator::output::{file_for, Entry, Manifest, MANIFEST_FILE};
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
+
+/// Where hashed web assets live, in URLs and inside the site directory.
+pub const ASSETS_PREFIX: &str = "/assets/";
+/// Browser and edge lifetime of a hashed asset: a year, never revalidated.
+pub const ASSET_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
+/// The site directory and its manifest, reloaded when the file changes.
+#[derive(Debug)]
+pub struct SiteFiles {
+    dir: PathBuf,
+    manifest: RwLock<Loaded>,
+}
+
+#[derive(Debug, Default)]
+struct Loaded {
+    stamp: Option<(SystemTime, u64)>,
+    manifest: Arc<Manifest>,
+}
+
+impl SiteFiles {
+    /// The site at `dir` (the manifest is read on first use).
+    pub fn new(dir: impl Into<PathBuf>) -> SiteFiles {
+        SiteFiles {
+            dir: dir.into(),
+            manifest: RwLock::new(Loaded::default()),
+        }
+    }
+
+    /// The current manifest: reread when `manifest.json` changed on disk (the
+    /// generator replaces it atomically after writing the pages).
+    pub async fn manifest(&self) -> Arc<Manifest> {
+        let file = self.dir.join(MANIFEST_FILE);
+        let stamp = tokio::fs::metadata(&file)
+            .await
+            .ok()
+            .map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()));
+        {
+            let loaded = self.manifest.read().unwrap_or_else(|e| e.into_inner());
+            if loaded.stamp == stamp {
+                return loaded.manifest.clone();
+            }
+        }
+        let dir = self.dir.clone();
+        let manifest = tokio::task::spawn_blocking(move || Manifest::load(&dir))
+            .await
+            .map_err(anyhow::Error::from)
+            .and_then(|r| r);
+        let manifest = match manifest {
+            Ok(m) => Arc::new(m),
+            Err(err) => {
+                tracing::warn!(cause = %err, dir = %self.dir.display(), "cannot read the site manifest");
+                Arc::new(Manifest::default())
+            }
+        };
+        let mut loaded = self.manifest.write().unwrap_or_else(|e| e.into_inner());
+        *loaded = Loaded {
+            stamp,
+            manifest: manifest.clone(),
+        };
+        manifest
+    }
+}
+
+/// The service answering every path the other routes do not: the site.
+pub fn service(dir: impl Into<PathBuf>) -> Router {
+    Router::new()
+        .fallback(serve_site)
+        .with_state(Arc::new(SiteFiles::new(dir)))
+}
+
+/// A content coding the client accepts, in order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+impl Coding {
+    fn suffix(self) -> &'static str {
+        match self {
+            Coding::Brotli => ".br",
+            Coding::Gzip => ".gz",
+            Coding::Identity => "",
+        }
+    }
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Coding::Brotli => Some("br"),
+            Coding::Gzip => Some("gzip"),
+            Coding::Identity => None,
+        }
+    }
+}
+
+/// The codings `Accept-Encoding` allows, best first (brotli, gzip, identity).
+pub fn accepted_codings(headers: &HeaderMap) -> Vec<Coding> {
+    let mut br = false;
+    let mut gzip = false;
+    for value in headers.get_all(ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .filter_map(|q| q.trim().parse::<f32>().ok())
+                .next()
+                .unwrap_or(1.0);
+            if q <= 0.0 {
+                continue;
+            }
+            match name.as_str() {
+                "br" => br = true,
+                "gzip" | "x-gzip" => gzip = true,
+                "*" => {
+                    br = true;
+                    gzip = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(3);
+    if br {
+        out.push(Coding::Brotli);
+    }
+    if gzip {
+        out.push(Coding::Gzip);
+    }
+    out.push(Coding::Identity);
+    out
+}
+
+/// The ETag of a page in a coding: the manifest hash, shortened, with the
+/// coding named so each representation has its own strong tag.
+pub fn etag(entry: &Entry, coding: Coding) -> String {
+    let short = &entry.hash[..entry.hash.len().min(20)];
+    match coding.name() {
+        Some(name) => format!("\"{short}-{name}\""),
+        None => format!("\"{short}\""),
+    }
+}
+
+/// Whether `If-None-Match` names the page's current content (in any coding:
+/// the content is the same).
+pub fn not_modified(headers: &HeaderMap, entry: &Entry) -> bool {
+    let short = &entry.hash[..entry.hash.len().min(20)];
+    headers.get_all(IF_NONE_MATCH).iter().any(|v| {
+        v.to_str().is_ok_and(|v| {
+            v.split(',').any(|tag| {
+                let tag = tag.trim();
+                let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
+                tag == "*" || tag.split('-').next() == Some(short)
+            })
+        })
+    })
+}
+
+fn content_type(path: &str) -> &'static str {
+    let last = path.rsplit('/').next().unwrap_or("");
+    match last.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("xml") => "application/xml; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("json") => "application/json",
+        _ => "text/html; charset=utf-8",
+    }
+}
+
+/// The manifest path a request path is served from, if any.
+pub fn page_for<'a>(manifest: &'a Manifest, path: &str) -> Option<(&'a str, &'a Entry)> {
+    let trimmed = if path.len() > 1 {
+        path.trim_end_matches('/')
+    } else {
+        path
+    };
+    let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
+    if let Some((k, e)) = manifest.pages.get_key_value(trimmed) {
+        return Some((k.as_str(), e));
+    }
+    let shell = generator::pages::shells::shell_for_prefix(trimmed)?;
+    manifest
+        .pages
+        .get_key_value(shell)
+        .map(|(k, e)| (k.as_str(), e))
+}
+
+async fn serve_site(State(site): State<Arc<SiteFiles>>, request: Request) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed").into_response();
+    }
+    let head = request.method() == Method::HEAD;
+    let manifest = site.manifest().await;
+    let path = request.uri().path().to_string();
+    if let Some((page, entry)) = page_for(&manifest, &path) {
+        return match send_page(&site.dir, page, entry, request.headers(), head).await {
+            Ok(response) => crate::cache::public(response, entry.keys.iter().cloned()),
+            Err(err) => {
+                tracing::error!(cause = %err, path = %page, "cannot read a site page");
+                error_page(
+                    &site.dir,
+                    &manifest,
+                    request.headers(),
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    head,
+                )
+                .await
+            }
+        };
+    }
+    let headers = request.headers().clone();
+    if path.starts_with(ASSETS_PREFIX) && !path.contains("..") {
+        let mut response = ServeDir::new(&site.dir)
+            .precompressed_br()
+            .precompressed_gzip()
+            .oneshot(request)
+            .await
+            .map(IntoResponse::into_response)
+            .unwrap_or_else(|e| match e {});
+        if response.status().is_success() {
+            response
+                .headers_mut()
+                .insert(CACHE_CONTROL, HeaderValue::from_static(ASSET_CACHE_CONTROL));
+            return response;
+        }
+    }
+    error_page(
+        &site.dir,
+        &manifest,
+        &headers,
+        StatusCode::NOT_FOUND,
+        head,
+    )
+    .await
+}
+
+/// The not-found (404) or server-error page with `status`; plain text when
+/// the site has none.
+async fn error_page(
+    dir: &Path,
+    manifest: &Manifest,
+    headers: &HeaderMap,
+    status: StatusCode,
+    head: bool,
+) -> Response {
+    let page = if status == StatusCode::NOT_FOUND {
+        generator::pages::errors::NOT_FOUND_PATH
+    } else {
+        generator::pages::errors::SERVER_ERROR_PATH
+    };
+    if manifest.pages.contains_key(page) {
+        if let Ok(mut response) = send_body(dir, page, headers, head).await {
+            *response.status_mut() = status;
+            return response;
+        }
+    }
+    let text = if status == StatusCode::NOT_FOUND {
+        "This page could not be found"
+    } else {
+        "Unexpected error"
+    };
+    (status, text).into_response()
+}
+
+/// Sends a page, or a 304 when the client has it.
+async fn send_page(
+    dir: &Path,
+    page: &str,
+    entry: &Entry,
+    headers: &HeaderMap,
+    head: bool,
+) -> anyhow::Result<Response> {
+    let codings = accepted_codings(headers);
+    if not_modified(headers, entry) {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        let h = response.headers_mut();
+        h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+        if let Ok(v) = HeaderValue::from_str(&etag(entry, codings[0])) {
+            h.insert(ETAG, v);
+        }
+        return Ok(response);
+    }
+    let (mut response, coding) = read_best(dir, page, &codings, head).await?;
+    if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
+        response.headers_mut().insert(ETAG, v);
+    }
+    Ok(response)
+}
+
+async fn send_body(
+    dir: &Path,
+    page: &str,
+    headers: &HeaderMap,
+    head: bool,
+) -> anyhow::Result<Response> {
+    let codings = accepted_codings(headers);
+    Ok(read_best(dir, page, &codings, head).await?.0)
+}
+
+/// Reads the best copy of `page` the client accepts (a missing compressed copy
+/// falls back to the next coding).
+async fn read_best(
+    dir: &Path,
+    page: &str,
+    codings: &[Coding],
+    head: bool,
+) -> anyhow::Result<(Response, Coding)> {
+    let base = dir.join(file_for(page)?);
+    let mut last_err = None;
+    for coding in codings {
+        let mut file = base.clone().into_os_string();
+        file.push(coding.suffix());
+        match tokio::fs::read(&file).await {
+            Ok(bytes) => {
+                let len = bytes.len();
+                let body = if head {
+                    Body::empty()
+                } else {
+                    Body::from(bytes)
+                };
+                let mut response = Response::new(body);
+                let h = response.headers_mut();
+                h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(page)));
+                h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+                h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
+                if let Some(name) = coding.name() {
+                    h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
+                }
+                return Ok((response, *coding));
+            }
+            Err(err) => last_err = Some(err),
+        }
+    }
+    Err(anyhow::anyhow!(
+        "no copy of {} readable: {:?}",
+        base.display(),
+        last_err
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn brotli_is_preferred_then_gzip_and_q0_refuses() {
+        use Coding::*;
+        assert_eq!(
+            accepted_codings(&headers(&[("accept-encoding", "gzip, deflate, br")])),
+            [Brotli, Gzip, Identity]
+        );
+        assert_eq!(
+            accepted_codings(&headers(&[("accept-encoding", "gzip;q=0.8, br;q=0")])),
+            [Gzip, Identity]
+        );
+        assert_eq!(accepted_codings(&headers(&[])), [Identity]);
+        assert_eq!(
+            accepted_codings(&headers(&[("accept-encoding", "*")])),
+            [Brotli, Gzip, Identity]
+        );
+    }
+
+    #[test]
+    fn if_none_match_matches_the_hash_in_any_coding() {
+        let entry = Entry {
+            hash: "0123456789abcdef0123456789abcdef".into(),
+            keys: vec![],
+        };
+        let tag = etag(&entry, Coding::Brotli);
+        assert_eq!(tag, "\"0123456789abcdef0123-br\"");
+        assert!(not_modified(&headers(&[("if-none-match", &tag)]), &entry));
+        assert!(not_modified(
+            &headers(&[("if-none-match", "W/\"0123456789abcdef0123\", \"x\"")]),
+            &entry
+        ));
+        assert!(!not_modified(
+            &headers(&[("if-none-match", "\"abc-br\"")]),
+            &entry
+        ));
+        assert!(!not_modified(&headers(&[]), &entry));
+    }
+
+    #[test]
+    fn trailing_slashes_and_variable_segments_find_their_page() {
+        let mut m = Manifest::default();
+        for p in ["/", "/c/beds", "/user"] {
+            m.pages.insert(
+                p.into(),
+                Entry {
+                    hash: "h".into(),
+                    keys: vec![],
+                },
+            );
+        }
+        assert_eq!(page_for(&m, "/").unwrap().0, "/");
+        assert_eq!(page_for(&m, "/c/beds/").unwrap().0, "/c/beds");
+        assert_eq!(page_for(&m, "/user/orders").unwrap().0, "/user");
+        assert!(page_for(&m, "/nope").is_none());
+    }
+}
