@@ -10,6 +10,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use std::collections::HashMap;
+
+use catalog::read::site as q;
+
+use crate::catalogue::Catalogue;
 use crate::chrome::ChromeData;
 use crate::islands::Assets;
 use crate::output::{Compression, Page, Scope, SiteWriter, WriteReport};
@@ -127,6 +132,21 @@ impl Ctx {
     }
 }
 
+/// The cards of `ids` by id (one batch query, the API's card query).
+pub async fn card_map(
+    pool: &catalog::db::Pool,
+    ids: &[i64],
+    now: i64,
+) -> anyhow::Result<HashMap<i64, catalog::read::ProductCard>> {
+    let mut map = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(500) {
+        for card in catalog::read::cards(pool, chunk, now).await? {
+            map.insert(card.id, card);
+        }
+    }
+    Ok(map)
+}
+
 /// Renders items in parallel on rayon's pool.
 pub fn render_all<T: Sync>(
     items: &[T],
@@ -206,6 +226,130 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     ctx.expect(fixed.len());
     ctx.emit(fixed)?;
     lap("fixed pages", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("catalogue");
+    let catalogue = Catalogue::load(&ctx.pool, ctx.now).await?;
+    let product_ids: Vec<i64> = {
+        let mut ids: Vec<i64> = catalogue.placements.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    };
+    ctx.expect(product_ids.len() + catalogue.categories.len() + 1);
+    lap("catalogue", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("products");
+    for batch in product_ids.chunks(ctx.batch) {
+        let data = pages::product::load(&ctx.pool, &catalogue, batch, ctx.now).await?;
+        let site = &ctx.site;
+        let rendered = render_all(&data, |d| pages::product::render(site, d))?;
+        for d in &data {
+            ctx.index(format!("/product/{}", d.row.seo_url), d.row.updated_at);
+        }
+        ctx.emit(rendered)?;
+    }
+    lap("products", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("categories");
+    let shared = pages::listing::ListingData {
+        filters: q::filter_values(&ctx.pool).await?,
+        tag_gallery: q::tag_gallery(&ctx.pool).await?,
+        sets: q::product_sets(&ctx.pool).await?,
+    };
+    let mut listed: Vec<i64> = catalogue
+        .categories
+        .iter()
+        .flat_map(|c| pages::listing::first_page(&catalogue, c))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    let cards = card_map(&ctx.pool, &listed, ctx.now).await?;
+    let site = &ctx.site;
+    let rendered = render_all(&catalogue.categories, |c| {
+        pages::listing::render(site, &catalogue, &shared, c, &cards)
+    })?;
+    for c in &catalogue.categories {
+        ctx.index(format!("/c/{}", c.seo_url), c.updated_at);
+    }
+    ctx.emit(rendered)?;
+    lap("categories", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("home");
+    let (top_offers, pre_bookings, new_arrivals) =
+        q::home_strips(&ctx.pool, ctx.now, pages::home::STRIP as i64 * 3).await?;
+    let flash = q::flash_sale(&ctx.pool, ctx.now).await?;
+    let blogs = q::posts(&ctx.pool, "blog").await?;
+    let news = q::posts(&ctx.pool, "news").await?;
+    let home = pages::home::HomeData {
+        sliders: q::sliders(&ctx.pool).await?,
+        tag_gallery: shared.tag_gallery.clone(),
+        flash: flash.clone(),
+        top_offers: top_offers.clone(),
+        pre_bookings: pre_bookings.clone(),
+        new_arrivals,
+        blogs: blogs.clone(),
+        news: news.clone(),
+    };
+    let mut ids: Vec<i64> = home
+        .top_offers
+        .iter()
+        .chain(&home.pre_bookings)
+        .chain(&home.new_arrivals)
+        .chain(home.flash.iter().flat_map(|(_, ids)| ids))
+        .copied()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let cards = card_map(&ctx.pool, &ids, ctx.now).await?;
+    let page = pages::home::render(&ctx.site, &catalogue, &home, &cards, ctx.now)?;
+    ctx.index("/".into(), 0);
+    ctx.emit(vec![page])?;
+    lap("home", ctx.pages, &mut steps);
+
+    ctx.progress.set_message("content");
+    let (fabrics, set_infos) = q::product_set_extras(&ctx.pool).await?;
+    let content = pages::content::ContentData {
+        blogs,
+        news,
+        interiors: q::interiors(&ctx.pool).await?,
+        interior_images: q::interior_images(&ctx.pool).await?,
+        pages: q::cms_pages(&ctx.pool).await?,
+        sets: shared.sets.clone(),
+        set_items: q::product_set_items(&ctx.pool).await?,
+        fabrics,
+        set_infos,
+        showrooms: q::showrooms(&ctx.pool).await?,
+        flash,
+        top_offers,
+        pre_bookings,
+    };
+    let mut ids: Vec<i64> = content
+        .set_items
+        .iter()
+        .map(|x| x.1)
+        .chain(content.top_offers.iter().copied())
+        .chain(content.pre_bookings.iter().copied())
+        .chain(
+            content
+                .flash
+                .iter()
+                .flat_map(|(_, ids)| ids.iter().copied()),
+        )
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let cards = card_map(&ctx.pool, &ids, ctx.now).await?;
+    let mut urls = Vec::new();
+    let rendered = tokio::task::block_in_place(|| {
+        pages::content::render_all(&ctx.site, &content, &cards, ctx.now, &mut |path, at| {
+            urls.push((path, at))
+        })
+    })?;
+    for (path, at) in urls {
+        ctx.index(path, at);
+    }
+    ctx.expect(rendered.len());
+    ctx.emit(rendered)?;
+    lap("content", ctx.pages, &mut steps);
 
     ctx.progress.set_message("sitemap");
     let sitemaps = pages::crawl::sitemaps(

@@ -47,6 +47,8 @@ pub struct Chrome {
     pub footer: String,
     /// The advert modal island (empty when the advert is off).
     pub advert: String,
+    /// The site settings (name → value).
+    pub settings: BTreeMap<String, String>,
 }
 
 #[derive(Template)]
@@ -213,6 +215,7 @@ impl ChromeData {
             header,
             footer,
             advert,
+            settings: self.settings.clone(),
         })
     }
 }

@@ -10,6 +10,8 @@
 //!   responsive widths, JSON for scripts.
 
 pub mod build;
+pub mod cards;
+pub mod catalogue;
 pub mod chrome;
 pub mod format;
 pub mod islands;

@@ -1,0 +1,486 @@
+//! Product pages, `/product/{seo_url}`: title, sub-title, code, price now and
+//! before, the first image as the largest paint, thumbnails, video and 360
+//! entry points, attributes, variations, the EMI summary, related lists, the
+//! first questions and comments, the reviews summary, breadcrumbs, and
+//! JSON-LD (Product with an Offer in BDT, BreadcrumbList).
+
+use std::collections::HashMap;
+
+use askama::Template;
+use catalog::read::site::{
+    AttributeRow, EmiRow, GalleryImage, MediaRow, ProductRow, ReviewSummary, TalkRow, VariationRow,
+};
+use catalog::read::ProductCard;
+use serde_json::json;
+
+use crate::cards::CardView;
+use crate::catalogue::Catalogue;
+use crate::format::{escape, image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
+use crate::islands::island;
+use crate::output::Page;
+use crate::render::{Meta, Site, Trail};
+
+/// Questions and comments shown on the page (the rest through the API).
+pub const FIRST_TALK: i64 = 5;
+/// Thumbnails in the fallback gallery.
+pub const THUMBS: usize = 6;
+
+/// Everything one product page shows.
+#[derive(Debug, Clone)]
+pub struct ProductData {
+    pub row: ProductRow,
+    pub images: Vec<GalleryImage>,
+    pub media: MediaRow,
+    pub attributes: Vec<AttributeRow>,
+    pub variations: Vec<VariationRow>,
+    pub emi: Vec<EmiRow>,
+    pub questions: Vec<TalkRow>,
+    pub comments: Vec<TalkRow>,
+    pub reviews: ReviewSummary,
+    pub related: Vec<(&'static str, Vec<CardView>)>,
+    pub trail: Trail,
+    /// Category ids on the trail, for surrogate keys.
+    pub categories: Vec<i64>,
+    /// When a running flash sale lowers the price: its end (unix seconds).
+    pub flash_ends: Option<i64>,
+}
+
+/// The lowest monthly instalment over the EMI offers, whole taka rounded up:
+/// the price plus simple yearly interest over the term, divided by the months.
+pub fn emi_monthly(price: i64, offers: &[EmiRow]) -> Option<i64> {
+    offers
+        .iter()
+        .filter(|o| o.months > 0)
+        .map(|o| {
+            let total = price * (120_000 + o.interest_bp * o.months) / 120_000;
+            (total + o.months - 1) / o.months
+        })
+        .min()
+}
+
+/// Titled lists of related product ids.
+type Related = Vec<(&'static str, Vec<i64>)>;
+
+/// Loads the pages of `ids` in a few batch queries.
+pub async fn load(
+    pool: &catalog::db::Pool,
+    catalogue: &Catalogue,
+    ids: &[i64],
+    now: i64,
+) -> anyhow::Result<Vec<ProductData>> {
+    use catalog::read::site as q;
+    let rows = q::products(pool, ids, now).await?;
+    let mut images = q::gallery_images(pool, ids).await?;
+    let mut media = q::media(pool, ids).await?;
+    let mut attributes = q::attributes(pool, ids).await?;
+    let mut variations = q::variations(pool, ids).await?;
+    let mut emi = q::emi_offers(pool, ids).await?;
+    let mut questions = q::questions(pool, ids, FIRST_TALK).await?;
+    let mut comments = q::comments(pool, ids, FIRST_TALK).await?;
+    let mut reviews = q::review_summaries(pool, ids).await?;
+    let flash = flash_ends(pool, ids, now).await?;
+    // One card query for every related product of the batch.
+    let related: Vec<(i64, Related)> = ids.iter().map(|id| (*id, catalogue.related(*id))).collect();
+    let mut all: Vec<i64> = related
+        .iter()
+        .flat_map(|(_, lists)| lists.iter().flat_map(|(_, l)| l.iter().copied()))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let cards: HashMap<i64, ProductCard> = catalog::read::cards(pool, &all, now)
+        .await?
+        .into_iter()
+        .map(|c| (c.id, c))
+        .collect();
+    let mut related: HashMap<i64, Related> = related.into_iter().collect();
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let id = row.id;
+            let (trail, categories) = trail(catalogue, row.category_id, &row.title, &row.seo_url);
+            ProductData {
+                images: images.remove(&id).unwrap_or_default(),
+                media: media
+                    .remove(&id)
+                    .and_then(|m| m.into_iter().next())
+                    .unwrap_or_default(),
+                attributes: attributes.remove(&id).unwrap_or_default(),
+                variations: variations.remove(&id).unwrap_or_default(),
+                emi: emi.remove(&id).unwrap_or_default(),
+                questions: questions.remove(&id).unwrap_or_default(),
+                comments: comments.remove(&id).unwrap_or_default(),
+                reviews: reviews
+                    .remove(&id)
+                    .and_then(|r| r.into_iter().next())
+                    .unwrap_or_default(),
+                related: related
+                    .remove(&id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(title, ids)| {
+                        (
+                            title,
+                            ids.iter()
+                                .filter_map(|i| cards.get(i))
+                                .map(CardView::from_card)
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+                flash_ends: flash
+                    .get(&id)
+                    .copied()
+                    .filter(|_| row.effective_price < row.price_now),
+                trail,
+                categories,
+                row,
+            }
+        })
+        .collect())
+}
+
+async fn flash_ends(
+    pool: &catalog::db::Pool,
+    ids: &[i64],
+    now: i64,
+) -> anyhow::Result<HashMap<i64, i64>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let rows: Vec<(i64, i64)> = sqlx::query_as(&format!(
+        "SELECT fi.product_id, MIN(fs.ends_at) FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
+         WHERE fs.is_active = 1 AND fs.starts_at <= {now} AND fs.ends_at > {now} AND fi.product_id IN ({list}) \
+         GROUP BY fi.product_id"
+    ))
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The breadcrumb trail of a product: home, its category chain, itself.
+fn trail(
+    catalogue: &Catalogue,
+    category: Option<i64>,
+    title: &str,
+    slug: &str,
+) -> (Trail, Vec<i64>) {
+    let mut trail = vec![("Home".to_string(), "/".to_string())];
+    let mut ids = Vec::new();
+    if let Some(c) = category {
+        for node in catalogue.ancestry(c) {
+            trail.push((node.name.clone(), format!("/c/{}", node.seo_url)));
+            ids.push(node.id);
+        }
+    }
+    trail.push((title.to_string(), format!("/product/{slug}")));
+    (trail, ids)
+}
+
+#[derive(Template)]
+#[template(path = "product.html")]
+struct ProductTemplate<'a> {
+    p: &'a ProductRow,
+    crumbs: &'a str,
+    gallery: &'a str,
+    price: String,
+    before: Option<String>,
+    emi: Option<String>,
+    flash: &'a str,
+    buy: &'a str,
+    /// (label, code, price)
+    variations: Vec<(String, String, String)>,
+    attributes: Vec<(&'a str, String)>,
+    reviews: (i64, String),
+    talk: &'a str,
+    related: &'a [(&'static str, Vec<CardView>)],
+}
+
+/// Renders one product page.
+pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
+    let p = &d.row;
+    let path = format!("/product/{}", p.seo_url);
+    let (crumbs, crumbs_ld) = site.breadcrumbs(&d.trail);
+    let gallery = gallery(d);
+    let in_stock = p.stock > 0;
+    let buy = island(
+        "buy-buttons",
+        "visible",
+        Some(&json!({
+            "id": p.id, "code": p.product_code, "title": p.title, "price": p.effective_price,
+            "in_stock": in_stock, "pre_booking": p.pre_booking, "disable_buy": p.disable_buy,
+        })),
+        &format!(
+            "<form method=\"post\" action=\"/api/cart/add-to-cart\"><input type=\"hidden\" name=\"pid\" value=\"{}\"><input type=\"hidden\" name=\"pcode\" value=\"{}\"><input type=\"hidden\" name=\"qty\" value=\"1\"><button class=\"btn\"{}>{}</button> <a class=\"btn alt\" href=\"/compare\">Compare</a> <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></form>",
+            p.id,
+            escape(&p.product_code),
+            if p.disable_buy { " disabled" } else { "" },
+            if p.pre_booking { "Pre-book now" } else { "Add to cart" }
+        ),
+    );
+    let flash = match d.flash_ends {
+        Some(ends) => island(
+            "flash-countdown",
+            "visible",
+            Some(&json!({ "ends_at": ends })),
+            &format!(
+                "<p class=\"pr\">Flash sale until {}</p>",
+                catalog::clock::in_dhaka(ends).format("%-d %b %Y, %H:%M")
+            ),
+        ),
+        None => String::new(),
+    };
+    let talk = talk(p, &d.questions, &d.comments);
+    let attributes: Vec<(&str, String)> = {
+        let mut out: Vec<(&str, String)> = Vec::new();
+        for a in &d.attributes {
+            match out.iter_mut().find(|(k, _)| *k == a.field_label) {
+                Some((_, v)) => {
+                    v.push_str(", ");
+                    v.push_str(&a.value);
+                }
+                None => out.push((&a.field_label, a.value.clone())),
+            }
+        }
+        out
+    };
+    let reviews = (
+        d.reviews.count,
+        format!("{:.1}", d.reviews.average_x100 as f64 / 100.0),
+    );
+    let main = ProductTemplate {
+        p,
+        crumbs: &crumbs,
+        gallery: &gallery,
+        price: taka(p.effective_price),
+        before: (p.price_before > p.effective_price).then(|| taka(p.price_before)),
+        emi: if p.emi_available {
+            emi_monthly(p.effective_price, &d.emi).map(taka)
+        } else {
+            None
+        },
+        flash: &flash,
+        buy: &buy,
+        variations: d
+            .variations
+            .iter()
+            .map(|v| {
+                (
+                    format!("{}: {}", v.attribute, v.value),
+                    v.product_code.clone(),
+                    taka(v.price_now),
+                )
+            })
+            .collect(),
+        attributes,
+        reviews,
+        talk: &talk,
+        related: &d.related,
+    }
+    .render()?;
+
+    let description = p
+        .seo_description
+        .clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            let source = if p.short_description.is_empty() {
+                &p.description
+            } else {
+                &p.short_description
+            };
+            let text = plain_text(source, 150);
+            if text.is_empty() {
+                format!(
+                    "{} {} – {} at {}",
+                    p.title,
+                    p.sub_title,
+                    taka(p.effective_price),
+                    site.chrome.company
+                )
+            } else {
+                text
+            }
+        });
+    let availability = if p.pre_booking {
+        "https://schema.org/PreOrder"
+    } else if in_stock {
+        "https://schema.org/InStock"
+    } else {
+        "https://schema.org/OutOfStock"
+    };
+    let mut product_ld = json!({
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": p.title,
+        "sku": p.sku,
+        "mpn": p.product_code,
+        "description": description,
+        "brand": {"@type": "Brand", "name": site.chrome.company},
+        "image": d.images.iter().take(3).map(|i| site.url(&image_url(&i.full_size_directory, 1200))).collect::<Vec<_>>(),
+        "offers": {
+            "@type": "Offer",
+            "url": site.url(&path),
+            "priceCurrency": "BDT",
+            "price": p.effective_price.to_string(),
+            "availability": availability,
+            "itemCondition": "https://schema.org/NewCondition",
+        },
+    });
+    if d.reviews.count > 0 {
+        product_ld["aggregateRating"] = json!({
+            "@type": "AggregateRating",
+            "ratingValue": format!("{:.1}", d.reviews.average_x100 as f64 / 100.0),
+            "reviewCount": d.reviews.count,
+        });
+    }
+    let title = p
+        .seo_title
+        .clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| format!("{} | {}", p.title, site.chrome.company));
+    let meta = Meta {
+        title,
+        description,
+        path,
+        og_type: "product",
+        image: d.images.first().map(|i| i.full_size_directory.clone()),
+        noindex: false,
+        json_ld: vec![product_ld, crumbs_ld],
+    };
+    let mut keys = vec![format!("product:{}", p.id)];
+    keys.extend(d.categories.iter().map(|c| format!("category:{c}")));
+    for (_, cards) in &d.related {
+        keys.extend(cards.iter().map(|c| format!("product:{}", c.id)));
+    }
+    if d.flash_ends.is_some() {
+        keys.push("flash".into());
+    }
+    keys.sort();
+    keys.dedup();
+    site.page(&meta, &main, keys)
+}
+
+/// The gallery island: the first image (the largest paint: eager, high
+/// priority, a srcset by the width rule), thumbnails linking to the full
+/// images, and links to the video and the 360-degree view.
+fn gallery(d: &ProductData) -> String {
+    let p = &d.row;
+    let mut html = String::new();
+    if let Some(first) = d.images.first() {
+        let (w, h) = if first.width > 0 && first.height > 0 {
+            (first.width, first.height)
+        } else {
+            (800, 800)
+        };
+        html.push_str(&format!(
+            "<img src=\"{}\" srcset=\"{}\" sizes=\"(min-width:576px) 50vw, 100vw\" width=\"{w}\" height=\"{h}\" alt=\"{}\" fetchpriority=\"high\">",
+            image_url(&first.full_size_directory, 800),
+            srcset(&first.full_size_directory, &SRCSET_WIDTHS, first.width.max(0) as u32),
+            escape(&p.title)
+        ));
+    }
+    if d.images.len() > 1 {
+        html.push_str("<ul class=\"thumbs\">");
+        for (i, img) in d.images.iter().take(THUMBS).enumerate() {
+            html.push_str(&format!(
+                "<li><a href=\"{}\"><img src=\"{}\" width=\"64\" height=\"64\" alt=\"{} – image {}\" loading=\"lazy\"></a></li>",
+                image_url(&img.full_size_directory, 1200),
+                image_url(&img.full_size_directory, 100),
+                escape(&p.title),
+                i + 1
+            ));
+        }
+        html.push_str("</ul>");
+    }
+    let mut links = Vec::new();
+    if let Some(url) = &d.media.video_url {
+        links.push(format!(
+            "<a href=\"{}\" rel=\"noopener\">▶ Watch the video</a>",
+            escape(url)
+        ));
+    }
+    if d.media.frames_360 > 0 {
+        links.push(format!(
+            "<a href=\"/api/product/360degreeImages?product_id={}\" rel=\"nofollow\">360° view</a>",
+            p.id
+        ));
+    }
+    if !links.is_empty() {
+        html.push_str(&format!("<p>{}</p>", links.join(" · ")));
+    }
+    let props = json!({
+        "id": p.id,
+        "images": d.images.iter().map(|i| &i.full_size_directory).collect::<Vec<_>>(),
+        "video": d.media.video_url,
+        "frames_360": d.media.frames_360,
+    });
+    island("product-gallery", "visible", Some(&props), &html)
+}
+
+/// The first questions and comments, with the forms' island.
+fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> String {
+    let mut html = String::from("<h2>Questions</h2>");
+    if questions.is_empty() {
+        html.push_str("<p class=\"muted\">No questions yet.</p>");
+    } else {
+        html.push_str("<ul>");
+        for q in questions {
+            html.push_str(&format!(
+                "<li><p><strong>{}</strong>: {}</p>{}</li>",
+                escape(&q.username),
+                escape(&q.text),
+                q.answer
+                    .as_ref()
+                    .map(|a| format!("<p class=\"muted\">Answer: {}</p>", escape(a)))
+                    .unwrap_or_default()
+            ));
+        }
+        html.push_str("</ul>");
+    }
+    if p.enable_comment {
+        html.push_str("<h2>Comments</h2>");
+        if comments.is_empty() {
+            html.push_str("<p class=\"muted\">No comments yet.</p>");
+        } else {
+            html.push_str("<ul>");
+            for c in comments {
+                html.push_str(&format!(
+                    "<li><p><strong>{}</strong>: {}</p></li>",
+                    escape(&c.username),
+                    escape(&c.text)
+                ));
+            }
+            html.push_str("</ul>");
+        }
+    }
+    island(
+        "product-questions",
+        "visible",
+        Some(&json!({ "product_id": p.id, "enable_comment": p.enable_comment })),
+        &format!("{html}<p><a href=\"/user/login\">Sign in</a> to ask a question or comment.</p>"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emi_is_the_lowest_monthly_instalment_rounded_up() {
+        let offer = |months, interest_bp| EmiRow {
+            product_id: 1,
+            bank: "B".into(),
+            months,
+            interest_bp,
+        };
+        assert_eq!(
+            emi_monthly(12_000, &[offer(3, 0), offer(12, 0)]),
+            Some(1000)
+        );
+        // 9% a year over 12 months: 12,000 + 1,080 = 13,080 / 12 = 1,090.
+        assert_eq!(emi_monthly(12_000, &[offer(12, 900)]), Some(1090));
+        assert_eq!(emi_monthly(1000, &[offer(3, 0)]), Some(334));
+        assert_eq!(emi_monthly(1000, &[]), None);
+    }
+}

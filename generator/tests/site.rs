@@ -1,0 +1,353 @@
+//! Whole-site tests: the fixture shop (`tests/fixtures/shop.sql`) built into a
+//! temp dir, every page type checked for its key content, a link check over
+//! the whole output, and an incremental rebuild after a price change.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use generator::build::{build, BuildOptions, BuildReport};
+use generator::output::Manifest;
+
+struct Shop {
+    dir: tempfile::TempDir,
+    pool: catalog::db::Pool,
+}
+
+impl Shop {
+    async fn open() -> Shop {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(Self::url_in(dir.path())))
+            .await
+            .unwrap();
+        catalog::db::migrate(&pool).await.unwrap();
+        sqlx::raw_sql(include_str!("fixtures/shop.sql"))
+            .execute(&pool)
+            .await
+            .unwrap();
+        Shop { dir, pool }
+    }
+
+    fn url_in(dir: &Path) -> String {
+        format!("sqlite:{}", dir.join("shop.db").display())
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("site")
+    }
+
+    async fn build(&self) -> BuildReport {
+        build(&BuildOptions {
+            database: Self::url_in(self.dir.path()),
+            out: self.out(),
+            base_url: "https://shop.example".into(),
+            web_dist: self.dir.path().join("no-web"),
+            compression: Default::default(),
+            progress: false,
+            now: 1_750_000_000,
+            batch: 2,
+        })
+        .await
+        .unwrap()
+    }
+
+    fn page(&self, path: &str) -> String {
+        let file = self.out().join(generator::output::file_for(path).unwrap());
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+    }
+}
+
+/// The JSON-LD objects of a page.
+fn json_ld(html: &str) -> Vec<serde_json::Value> {
+    html.split("<script type=\"application/ld+json\">")
+        .skip(1)
+        .map(|s| serde_json::from_str(&s[..s.find("</script>").unwrap()]).unwrap())
+        .collect()
+}
+
+fn ld_types(html: &str) -> Vec<String> {
+    json_ld(html)
+        .iter()
+        .map(|v| v["@type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn assert_has(html: &str, needles: &[&str]) {
+    for n in needles {
+        assert!(html.contains(n), "missing {n:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_type_has_its_key_content() {
+    let shop = Shop::open().await;
+    let report = shop.build().await;
+    assert!(report.pages > 40, "{}", report.summary());
+
+    let p = shop.page("/product/teak-bed");
+    assert_has(
+        &p,
+        &[
+            "<title>Teak Bed | Regal Furniture</title>",
+            r#"<link rel="canonical" href="https://shop.example/product/teak-bed">"#,
+            r#"<meta property="og:type" content="product">"#,
+            "<h1>Teak Bed</h1>",
+            "King size, solid teak",
+            "Code: BED-101",
+            "৳85,000<s>৳95,000</s>",
+            "EMI available from ৳7,084/month",
+            r#"fetchpriority="high""#,
+            "/storage/uploads/fullsize/bed.webp?w=400 400w",
+            r#"data-island="product-gallery""#,
+            r#"data-island="buy-buttons""#,
+            "Watch the video",
+            "360° view",
+            "<th>Material</th><td>Teak</td>",
+            "Colour: Walnut",
+            "Is assembly included?",
+            "Yes, free in Dhaka.",
+            "Great finish &lt;3",
+            "Rated 5.0 out of 5 from 1 review",
+            r#"<a href="/c/beds">Beds</a>"#,
+            "Similar products",
+            r#"href="/product/oak-bed""#,
+        ],
+    );
+    assert_eq!(ld_types(&p), ["Product", "BreadcrumbList"]);
+    let product = &json_ld(&p)[0];
+    assert_eq!(product["offers"]["priceCurrency"], "BDT");
+    assert_eq!(product["offers"]["price"], "85000");
+    assert_eq!(
+        product["offers"]["availability"],
+        "https://schema.org/InStock"
+    );
+    assert_eq!(
+        json_ld(&shop.page("/product/oak-bed"))[0]["offers"]["availability"],
+        "https://schema.org/OutOfStock"
+    );
+    // The flash sale's price and countdown data.
+    let sofa = shop.page("/product/linen-sofa");
+    assert_has(
+        &sofa,
+        &["৳63,000<s>৳75,000</s>", r#"data-island="flash-countdown""#],
+    );
+
+    let c = shop.page("/c/beds");
+    assert_has(
+        &c,
+        &[
+            "<h1>Beds</h1>",
+            r#"<link rel="canonical" href="https://shop.example/c/beds">"#,
+            "৳85,000",
+            r#"href="/c/beds?filterby_material=teak""#,
+            r#"data-island="category-filters""#,
+        ],
+    );
+    assert_eq!(ld_types(&c), ["BreadcrumbList", "ItemList"]);
+    let all = shop.page("/c/products");
+    assert_has(
+        &all,
+        &[
+            "All Products",
+            "Teak Bed",
+            "Leather Sofa",
+            r#"href="/c/bedroom""#,
+        ],
+    );
+    assert_has(
+        &shop.page("/c/bedroom"),
+        &[
+            "Teak Bedroom Set",
+            "Calm bedrooms",
+            r#"href="/c/wardrobes""#,
+        ],
+    );
+
+    let home = shop.page("/");
+    assert_has(
+        &home,
+        &[
+            r#"<link rel="canonical" href="https://shop.example/">"#,
+            "/storage/uploads/fullsize/banner.webp?w=800",
+            "Eid Flash Sale",
+            "Top offers",
+            "New arrivals",
+            "Choosing a bed",
+            "New showroom in Sylhet",
+            "Cosy corners",
+        ],
+    );
+    assert_eq!(ld_types(&home), ["WebSite"]);
+
+    let post = shop.page("/blogs/choosing-a-bed");
+    assert_has(
+        &post,
+        &["<h1>Choosing a bed</h1>", "Measure first.", "Ayesha"],
+    );
+    assert_eq!(ld_types(&post), ["BreadcrumbList", "Article"]);
+    assert_has(&shop.page("/news-event/sylhet-showroom"), &["Come visit."]);
+    assert_has(&shop.page("/blogs"), &[r#"href="/blogs/choosing-a-bed""#]);
+    assert_has(
+        &shop.page("/news-event"),
+        &[r#"href="/news-event/sylhet-showroom""#],
+    );
+    assert_has(&shop.page("/gallery"), &[r#"href="/gallery/gulshan-flat""#]);
+    assert_has(
+        &shop.page("/gallery/gulshan-flat"),
+        &["A bright flat.", "Morning light"],
+    );
+    assert_has(&shop.page("/page/about-us"), &["Since 1984."]);
+    let set = shop.page("/product-set/teak-bedroom-set");
+    assert_has(
+        &set,
+        &["Teak Bedroom Set", "Velvet Blue", "Dimensions", "৳195,000"],
+    );
+    assert_has(
+        &shop.page("/page/flash-sale"),
+        &["Eid Flash Sale", "Linen Sofa"],
+    );
+    assert_has(&shop.page("/page/top-offers"), &["৳"]);
+    assert_has(&shop.page("/page/prebooking"), &["Walnut Wardrobe"]);
+    assert_has(&shop.page("/page/bundle-offers"), &["Teak Bedroom Set"]);
+    assert_has(&shop.page("/page/showrooms"), &["Road 11, Gulshan"]);
+    assert_has(&shop.page("/page/chatbuy"), &["Chat Dhaka"]);
+    assert_has(&shop.page("/page/contact"), &["09612-000000"]);
+    let cart = shop.page("/cart");
+    assert_has(
+        &cart,
+        &[
+            r#"data-island="cart-page""#,
+            r#"<meta name="robots" content="noindex">"#,
+        ],
+    );
+    assert_has(
+        &shop.page("/404.html"),
+        &[
+            "Oops! Something went wrong :(",
+            "The page you are looking for can't be found.",
+        ],
+    );
+
+    // Shared chrome on every page.
+    for page in [&p, &c, &home, &cart] {
+        assert_has(
+            page,
+            &[
+                r#"<form action="/c/products" method="get" role="search">"#,
+                r#"<a href="/c/products">All Products</a>"#,
+                "Shop All Bedroom",
+                r#"href="/cart" aria-label="Cart""#,
+                "Facebook",
+                "© Regal Furniture",
+            ],
+        );
+    }
+    // No script tags until the web build has island code.
+    assert!(!p.contains("<script type=\"module\""));
+
+    let robots = shop.page("/robots.txt");
+    assert_has(
+        &robots,
+        &[
+            "Disallow: /api/cart/",
+            "Sitemap: https://shop.example/sitemap.xml",
+        ],
+    );
+    let index = shop.page("/sitemap.xml");
+    assert_has(&index, &["<loc>https://shop.example/sitemap-1.xml</loc>"]);
+    let part = shop.page("/sitemap-1.xml");
+    assert_has(
+        &part,
+        &[
+            "<loc>https://shop.example/product/teak-bed</loc>",
+            "<loc>https://shop.example/c/beds</loc>",
+            "<loc>https://shop.example/blogs/choosing-a-bed</loc>",
+        ],
+    );
+    assert!(!part.contains("/cart<"));
+}
+
+/// Every root-relative link and image of every page leads to a page of the
+/// site (or to the API, or to images under /storage/).
+#[tokio::test(flavor = "multi_thread")]
+async fn no_internal_link_is_broken() {
+    let shop = Shop::open().await;
+    shop.build().await;
+    let manifest = Manifest::load(&shop.out()).unwrap();
+    let mut broken = BTreeSet::new();
+    let mut checked = 0;
+    for path in manifest
+        .pages
+        .keys()
+        .filter(|p| !p.contains('.') || p.ends_with(".html"))
+    {
+        let html = shop.page(path);
+        for attr in ["href=\"", "src=\""] {
+            for piece in html.split(attr).skip(1) {
+                let link = &piece[..piece.find('"').unwrap()];
+                if !link.starts_with('/') || link.starts_with("//") {
+                    continue;
+                }
+                let target = link.split(['?', '#']).next().unwrap();
+                checked += 1;
+                if target.starts_with("/storage/") || target.starts_with("/api/") {
+                    continue;
+                }
+                let ok = manifest.pages.contains_key(target)
+                    || generator::pages::shells::shell_for_prefix(target)
+                        .is_some_and(|s| manifest.pages.contains_key(s));
+                if !ok {
+                    broken.insert(format!("{path} -> {link}"));
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} links");
+    assert!(broken.is_empty(), "broken links: {broken:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_price_change_rewrites_exactly_the_pages_that_show_it_and_reports_their_keys() {
+    let shop = Shop::open().await;
+    let first = shop.build().await;
+    assert!(first.write.written.len() > 40);
+    let again = shop.build().await;
+    assert!(again.write.written.is_empty(), "{:?}", again.write.written);
+    assert!(again.write.keys.is_empty());
+
+    let before = Manifest::load(&shop.out()).unwrap();
+    sqlx::query("UPDATE product SET price_now = 59000 WHERE id = 2")
+        .execute(&shop.pool)
+        .await
+        .unwrap();
+    let report = shop.build().await;
+    let written: BTreeSet<&str> = report.write.written.iter().map(String::as_str).collect();
+    assert!(written.contains("/product/oak-bed"));
+    assert!(written.contains("/c/beds"), "the category lists it");
+    assert!(report.write.removed.is_empty());
+    assert!(report.write.keys.contains("product:2"));
+    // Every rewritten page is tagged with the product (so a purge by tag
+    // reaches it), and every page that shows the new price was rewritten.
+    for path in &written {
+        if path.starts_with("/sitemap") {
+            continue;
+        }
+        assert!(
+            before.pages[*path].keys.iter().any(|k| k == "product:2"),
+            "{path} rewritten without showing product 2"
+        );
+    }
+    let after = Manifest::load(&shop.out()).unwrap();
+    for (path, entry) in &after.pages {
+        if path.ends_with(".xml") || path.ends_with(".txt") {
+            continue;
+        }
+        let html = shop.page(path);
+        if html.contains("৳59,000") {
+            assert!(
+                written.contains(path.as_str()),
+                "{path} shows the price but was not rewritten"
+            );
+            assert!(entry.keys.iter().any(|k| k == "product:2"), "{path}");
+        }
+    }
+}
