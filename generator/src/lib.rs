@@ -15,6 +15,7 @@ pub mod catalogue;
 pub mod chrome;
 pub mod format;
 pub mod islands;
+pub mod measure;
 pub mod output;
 pub mod pages;
 pub mod render;

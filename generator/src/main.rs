@@ -46,6 +46,17 @@ struct BuildArgs {
 enum Command {
     /// Render and precompress every page, write the manifest, report what changed.
     Build(BuildArgs),
+    /// Build, then print page sizes per page type and the compression trade-off.
+    Measure {
+        #[command(flatten)]
+        build: BuildArgs,
+        /// Product pages compressed at each level for the trade-off table.
+        #[arg(long, default_value_t = 300)]
+        sample: usize,
+        /// Pages the trade-off table extrapolates to.
+        #[arg(long, default_value_t = 100_000)]
+        scale: u64,
+    },
     /// Keep the site current from the change log and purge the edge.
     Watch {
         #[command(flatten)]
@@ -95,6 +106,24 @@ async fn main() -> anyhow::Result<()> {
             for key in &report.write.keys {
                 println!("key {key}");
             }
+            Ok(())
+        }
+        Command::Measure {
+            build: args,
+            sample,
+            scale,
+        } => {
+            let report = build(&args.options()).await?;
+            println!("## build\n```\n{}```", report.summary());
+            println!(
+                "\n## sizes (bytes)\n{}",
+                generator::measure::size_table(&args.out)?
+            );
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+            println!(
+                "\n## compression\n{}",
+                generator::measure::compression_table(&args.out, sample, scale, cores)?
+            );
             Ok(())
         }
         Command::Watch { .. } => {
