@@ -20,7 +20,31 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Seed(args) => {
-            anyhow::bail!("seeding is not built yet (args: {args:?})")
+            let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&args.db.database))
+                .await
+                .with_context(|| format!("opening {}", args.db.database))?;
+            catalog::db::migrate(&pool).await.context("migrating")?;
+            let options = catalog::seed::SeedOptions {
+                products: args.products,
+                seed: args.seed,
+                storage_dir: args.storage.clone(),
+                now: catalog::clock::now_unix(),
+                progress: true,
+            };
+            let report = catalog::seed::seed(&pool, &options)
+                .await
+                .with_context(|| format!("seeding {}", args.db.database))?;
+            println!(
+                "seeded {}: {} products, {} categories, {} images in {}, {} rows in {:.1} s",
+                args.db.database,
+                report.products,
+                report.categories,
+                report.images,
+                args.storage.display(),
+                report.rows,
+                report.seconds
+            );
+            Ok(())
         }
         Command::Serve(args) => origin::serve(args).await,
     }

@@ -1,0 +1,394 @@
+//! The shoppers of the demo shop: a few accounts (argon2id password hashes),
+//! their addresses, orders with details and status history, reviews of
+//! delivered products, product questions with answers, comments and
+//! newsletter subscribers.
+
+use anyhow::Context;
+use argon2::password_hash::{PasswordHasher, SaltString};
+use argon2::Argon2;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::catalogue::Catalogue;
+use super::{row, SeedOptions, Table, DEMO_EMAIL, DEMO_PASSWORD};
+
+/// Demo accounts: name, email, phone, password.
+const USERS: [(&str, &str, &str, &str); 4] = [
+    ("Demo Shopper", DEMO_EMAIL, "01712345678", DEMO_PASSWORD),
+    (
+        "Rahim Uddin",
+        "rahim@example.com",
+        "01811223344",
+        "rahim-password-1",
+    ),
+    (
+        "Ayesha Siddiqua",
+        "ayesha@example.com",
+        "01911556677",
+        "ayesha-password-1",
+    ),
+    (
+        "Kamal Hossain",
+        "kamal@example.com",
+        "01611889900",
+        "kamal-password-1",
+    ),
+];
+
+const ADDRESSES: [(&str, &str, &str, &str); 4] = [
+    ("House 8, Road 27, Dhanmondi", "Dhaka", "Dhaka", "Dhanmondi"),
+    (
+        "Flat 4B, 12 Agrabad C/A",
+        "Chattogram",
+        "Chattogram",
+        "Double Mooring",
+    ),
+    ("Holding 77, Zindabazar", "Sylhet", "Sylhet", "Kotwali"),
+    ("Road 3, Sonadanga R/A", "Khulna", "Khulna", "Sonadanga"),
+];
+
+const QUESTIONS: [&str; 6] = [
+    "Is this available in a darker colour?",
+    "Do you deliver to Cumilla, and how long does it take?",
+    "Is the wood treated against termites?",
+    "Can I pay in EMI with a City Bank card?",
+    "What are the exact dimensions?",
+    "Is assembly included?",
+];
+
+const ANSWERS: [&str; 6] = [
+    "Yes, it also comes in walnut and dark brown.",
+    "Yes, outside Dhaka delivery takes 3 to 5 working days.",
+    "Yes, every piece is seasoned and treated against termites.",
+    "Yes, 0% EMI for 3 and 6 months on orders from ৳20,000.",
+    "The dimensions are listed under Additional information.",
+    "Yes, our team assembles it free of charge.",
+];
+
+pub(super) struct People {
+    pub tables: Vec<Table>,
+    /// Statements run after every table is inserted (references that go both ways).
+    pub after_insert: Vec<String>,
+}
+
+pub(super) fn build(
+    rng: &mut ChaCha8Rng,
+    options: &SeedOptions,
+    cat: &Catalogue,
+) -> anyhow::Result<People> {
+    let now = options.now;
+    let mut users = Table::new(
+        "app_user",
+        &[
+            "id",
+            "name",
+            "email",
+            "phone",
+            "emergency_phone",
+            "password_hash",
+            "district",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut addresses = Table::new(
+        "address",
+        &[
+            "id", "user_id", "name", "phone", "address", "region", "district", "thana",
+        ],
+    );
+    let mut after_insert = Vec::new();
+    for (i, (name, email, phone, password)) in USERS.iter().enumerate() {
+        let id = i as i64 + 1;
+        let mut salt = [0u8; 16];
+        rng.fill(&mut salt);
+        let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+        let hash = Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map_err(|e| anyhow::anyhow!("hashing a demo password: {e}"))
+            .context("argon2id")?
+            .to_string();
+        let (addr, region, district, thana) = ADDRESSES[i % ADDRESSES.len()];
+        let created = now - 200 * 86_400 + id * 86_400;
+        users.push(row![
+            id,
+            *name,
+            *email,
+            *phone,
+            format!("0155{:07}", 1_000_000 + id * 1234),
+            hash,
+            district,
+            created,
+            created
+        ]);
+        addresses.push(row![
+            id * 10,
+            id,
+            *name,
+            *phone,
+            addr,
+            region,
+            district,
+            thana
+        ]);
+        addresses.push(row![
+            id * 10 + 1,
+            id,
+            *name,
+            *phone,
+            "Office: Level 5, Gulshan Avenue",
+            "Dhaka",
+            "Dhaka",
+            "Gulshan"
+        ]);
+        after_insert.push(format!(
+            "UPDATE app_user SET default_billing_address_id = {}, default_shipping_address_id = {} WHERE id = {id}",
+            id * 10,
+            id * 10
+        ));
+    }
+
+    let mut orders = Table::new(
+        "order_master",
+        &[
+            "id",
+            "order_random",
+            "order_key",
+            "user_id",
+            "customer_name",
+            "phone",
+            "emergency_phone",
+            "email",
+            "address",
+            "division",
+            "district",
+            "thana",
+            "payment_method",
+            "payment_term_status",
+            "order_status",
+            "total_amount",
+            "delivery_fee",
+            "grand_total",
+            "amount_paid",
+            "ordered_at",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut details = Table::new(
+        "order_detail",
+        &[
+            "order_id",
+            "product_id",
+            "product_code",
+            "name",
+            "sub_title",
+            "qty",
+            "local_selling_price",
+            "local_purchase_price",
+            "total_purchase_price",
+            "od_status",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut history = Table::new(
+        "order_status_history",
+        &["order_id", "status", "note", "created_at", "updated_at"],
+    );
+    let mut reviews = Table::new(
+        "review",
+        &[
+            "product_id",
+            "user_id",
+            "rating",
+            "comment",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut reviewed = std::collections::HashSet::new();
+    let mut order_id = 1;
+    for (u, (name, email, phone, _)) in USERS.iter().enumerate() {
+        let user_id = u as i64 + 1;
+        let (addr, region, district, thana) = ADDRESSES[u % ADDRESSES.len()];
+        for k in 0..3 {
+            let delivered = k < 2;
+            let ordered_at = now - (90 - 30 * k as i64) * 86_400 - rng.gen_range(0..86_400);
+            let count = rng.gen_range(1..=3);
+            let lines: Vec<_> = cat.products.choose_multiple(rng, count).cloned().collect();
+            let total: i64 = lines.iter().map(|p| p.price_now).sum();
+            let fee = match (district == "Dhaka", total) {
+                (true, t) if t >= 3000 => 0,
+                (true, _) => 200,
+                (false, t) if t >= 5000 => 0,
+                (false, _) => 300,
+            };
+            let status = if delivered { "delivered" } else { "processing" };
+            orders.push(row![
+                order_id,
+                format!("{}", 10_000_000 + order_id * 7919 % 9_000_000),
+                format!("{:032x}", rng.gen::<u128>()),
+                user_id,
+                *name,
+                *phone,
+                format!("0155{:07}", 1_000_000 + user_id * 1234),
+                *email,
+                addr,
+                region,
+                district,
+                thana,
+                "cash_on_delivery",
+                "COD",
+                status,
+                total,
+                fee,
+                total + fee,
+                if delivered { total + fee } else { 0 },
+                ordered_at,
+                ordered_at,
+                ordered_at
+            ]);
+            for p in &lines {
+                details.push(row![
+                    order_id,
+                    p.id,
+                    p.code.as_str(),
+                    p.title.as_str(),
+                    p.sub_title.as_str(),
+                    1,
+                    p.price_before,
+                    p.price_now,
+                    p.price_now,
+                    status,
+                    ordered_at,
+                    ordered_at
+                ]);
+                if delivered && reviewed.insert((user_id, p.id)) {
+                    let rating = rng.gen_range(3..=5);
+                    let text = [
+                        "Sturdy and beautiful, delivered on time.",
+                        "Good finish, assembly was quick.",
+                        "Exactly as in the pictures.",
+                        "Worth the price; the wood feels solid.",
+                    ][rng.gen_range(0..4)];
+                    reviews.push(row![
+                        p.id,
+                        user_id,
+                        rating,
+                        text,
+                        ordered_at + 5 * 86_400,
+                        ordered_at + 5 * 86_400
+                    ]);
+                }
+            }
+            history.push(row![
+                order_id,
+                "placed",
+                "Order placed (cash on delivery)",
+                ordered_at,
+                ordered_at
+            ]);
+            history.push(row![
+                order_id,
+                "processing",
+                "Confirmed by phone",
+                ordered_at + 3600,
+                ordered_at + 3600
+            ]);
+            if delivered {
+                history.push(row![
+                    order_id,
+                    "delivered",
+                    "Delivered and assembled",
+                    ordered_at + 3 * 86_400,
+                    ordered_at + 3 * 86_400
+                ]);
+            }
+            order_id += 1;
+        }
+    }
+
+    let mut questions = Table::new(
+        "product_question",
+        &[
+            "id",
+            "product_id",
+            "user_id",
+            "username",
+            "description",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut answers = Table::new(
+        "product_question_answer",
+        &["question_id", "description", "created_at", "updated_at"],
+    );
+    let mut comments = Table::new(
+        "product_comment",
+        &[
+            "product_id",
+            "user_id",
+            "username",
+            "comment",
+            "created_at",
+            "updated_at",
+        ],
+    );
+    let mut question_id = 1;
+    for p in cat.products.iter().take(60) {
+        for _ in 0..rng.gen_range(0..=3) {
+            let q = rng.gen_range(0..QUESTIONS.len());
+            let u = rng.gen_range(0..USERS.len());
+            let at = now - rng.gen_range(1..120) * 86_400;
+            questions.push(row![
+                question_id,
+                p.id,
+                u as i64 + 1,
+                USERS[u].0,
+                QUESTIONS[q],
+                at,
+                at
+            ]);
+            if rng.gen_bool(0.8) {
+                answers.push(row![question_id, ANSWERS[q], at + 7200, at + 7200]);
+            }
+            question_id += 1;
+        }
+        if rng.gen_bool(0.4) {
+            let u = rng.gen_range(0..USERS.len());
+            let at = now - rng.gen_range(1..60) * 86_400;
+            comments.push(row![
+                p.id,
+                u as i64 + 1,
+                USERS[u].0,
+                "Saw this at the Gulshan showroom — even better in person.",
+                at,
+                at
+            ]);
+        }
+    }
+
+    let mut subscribers = Table::new("newsletter_subscriber", &["email"]);
+    for (_, email, _, _) in USERS.iter().skip(1) {
+        subscribers.push(row![*email]);
+    }
+
+    Ok(People {
+        tables: vec![
+            users,
+            addresses,
+            orders,
+            details,
+            history,
+            reviews,
+            questions,
+            answers,
+            comments,
+            subscribers,
+        ],
+        after_insert,
+    })
+}

@@ -1,0 +1,222 @@
+//! The demo catalogue, seeded into real SQLite files: deterministic, complete,
+//! and consistent with the shop's rules.
+
+use std::path::Path;
+
+use catalog::db::{connect, migrate, Pool, PoolConfig};
+use catalog::seed::{seed, SeedOptions};
+
+const NOW: i64 = 1_795_000_000; // a fixed instant: the same seed and now make the same shop
+
+async fn seeded(dir: &Path, name: &str, products: u32, seed_value: u64) -> Pool {
+    let pool = connect(&PoolConfig::new(format!(
+        "sqlite:{}",
+        dir.join(name).display()
+    )))
+    .await
+    .unwrap();
+    migrate(&pool).await.unwrap();
+    let options = SeedOptions {
+        products,
+        seed: seed_value,
+        storage_dir: dir.join("storage"),
+        now: NOW,
+        progress: false,
+    };
+    let report = seed(&pool, &options).await.unwrap();
+    assert_eq!(report.products, u64::from(products));
+    pool
+}
+
+async fn scalar(pool: &Pool, sql: &str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+}
+
+/// A digest of a table's rows, in id order (everything but nothing else).
+async fn dump(pool: &Pool, sql: &str) -> String {
+    let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await.unwrap();
+    rows.into_iter().map(|r| r.0).collect::<Vec<_>>().join("\n")
+}
+
+const DIGEST_QUERIES: [&str; 5] = [
+    "SELECT id || title || sub_title || product_code || sku || seo_url || price_before || price_now || stock || created_at FROM product ORDER BY id",
+    "SELECT product_id || ',' || image_file_id || ',' || sort FROM product_image ORDER BY id",
+    "SELECT product_id || ',' || attribute_value_id FROM product_attribute ORDER BY product_id, attribute_value_id",
+    "SELECT schedule_id || ',' || product_id || ',' || discount_percent FROM flash_item ORDER BY id",
+    "SELECT order_random || customer_name || grand_total || password_hash FROM order_master JOIN app_user u ON u.id = user_id ORDER BY order_master.id",
+];
+
+#[tokio::test]
+async fn the_same_seed_makes_the_same_shop_and_another_seed_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = seeded(dir.path(), "a.db", 150, 3).await;
+    let b = seeded(dir.path(), "b.db", 150, 3).await;
+    let c = seeded(dir.path(), "c.db", 150, 4).await;
+    for q in DIGEST_QUERIES {
+        assert_eq!(dump(&a, q).await, dump(&b, q).await, "{q}");
+    }
+    assert_ne!(
+        dump(&a, DIGEST_QUERIES[0]).await,
+        dump(&c, DIGEST_QUERIES[0]).await
+    );
+}
+
+#[tokio::test]
+async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = seeded(dir.path(), "shop.db", 300, 1).await;
+
+    // Every product has 3 to 6 images, and the files exist and decode.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM (SELECT product_id, COUNT(*) n FROM product_image GROUP BY product_id HAVING n BETWEEN 3 AND 6)").await, 300);
+    let paths: Vec<(String,)> = sqlx::query_as(
+        "SELECT DISTINCT f.full_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    for (p,) in &paths {
+        // Paths are relative to the site root; the storage dir is served as /storage/.
+        let file = dir.path().join(p);
+        let img = image::open(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(img.width() >= 400);
+    }
+    // Some products turn in 360 degrees, with exactly 36 frames.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM (SELECT product_id, COUNT(*) n FROM product_360_frame GROUP BY product_id HAVING n <> 36)").await, 0);
+    // Prices: taka, discounted never above the list price; codes and slugs unique (the schema insists too).
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM product WHERE price_now > price_before OR price_now < 500"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(DISTINCT product_code) FROM product").await,
+        300
+    );
+    // Every product's primary category is a sub-category of a top-level category under the root.
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(*) FROM product_category pc JOIN category c ON c.id = pc.category_id JOIN category t ON t.id = c.parent WHERE pc.is_primary = 1 AND t.parent = 1").await,
+        300
+    );
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT seo_url = 'products' AND parent IS NULL FROM category WHERE id = 1"
+        )
+        .await,
+        1
+    );
+    // The 64 districts in 8 divisions, Dhaka the only one inside Dhaka.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM district").await, 64);
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM division").await, 8);
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM district WHERE delivery_zone = 'inside_dhaka' AND name = 'Dhaka'"
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM district WHERE aliases LIKE '%Chittagong%'"
+        )
+        .await,
+        1
+    );
+    // Exactly one flash sale runs at `now`, and one starts later.
+    assert_eq!(scalar(&pool, &format!("SELECT COUNT(*) FROM flash_schedule WHERE is_active = 1 AND starts_at <= {NOW} AND ends_at > {NOW}")).await, 1);
+    assert_eq!(
+        scalar(
+            &pool,
+            &format!("SELECT COUNT(*) FROM flash_schedule WHERE starts_at > {NOW}")
+        )
+        .await,
+        1
+    );
+    assert!(scalar(&pool, &format!("SELECT COUNT(*) FROM flash_item fi JOIN flash_schedule s ON s.id = fi.schedule_id WHERE s.starts_at <= {NOW} AND s.ends_at > {NOW}")).await >= 10);
+    // Widgets 5 (advert) and 22 (EMI details); at most 4 header links; the side menu's tree under item 21.
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM widget WHERE id IN (5, 22) AND is_active = 1"
+        )
+        .await,
+        2
+    );
+    let header = scalar(&pool, "SELECT COUNT(*) FROM menu_item mi JOIN menu m ON m.id = mi.menu_id WHERE m.location = 'header'").await;
+    assert!((1..=4).contains(&header), "{header} header links");
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(*) FROM menu_item WHERE parent = 21").await,
+        scalar(&pool, "SELECT COUNT(*) FROM category WHERE parent = 1").await
+    );
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(*) FROM menu WHERE location = 'footer'").await,
+        4
+    );
+    // Product sets with items and fabrics; posts of both kinds; interiors with images; showrooms; coupons.
+    assert!(scalar(&pool, "SELECT COUNT(*) FROM product_set").await >= 3);
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product_set s WHERE NOT EXISTS (SELECT 1 FROM fabric f WHERE f.product_set_id = s.id)").await, 0);
+    assert!(scalar(&pool, "SELECT COUNT(*) FROM post WHERE kind = 'blog'").await >= 10);
+    assert!(scalar(&pool, "SELECT COUNT(*) FROM post WHERE kind = 'news'").await >= 10);
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM interior i WHERE (SELECT COUNT(*) FROM interior_image ii WHERE ii.interior_id = i.id) < 4").await, 0);
+    assert!(
+        scalar(
+            &pool,
+            "SELECT COUNT(DISTINCT district_id) FROM showroom WHERE shop_type = 'Showroom'"
+        )
+        .await
+            >= 8
+    );
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM coupon WHERE used_limit IS NOT NULL AND used_count >= used_limit"
+        )
+        .await,
+        1
+    );
+    // Demo shoppers with argon2id hashes, default addresses, orders, and reviews only of what they received.
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM app_user WHERE password_hash LIKE '$argon2id$%'"
+        )
+        .await,
+        4
+    );
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM app_user WHERE default_shipping_address_id IS NULL"
+        )
+        .await,
+        0
+    );
+    assert!(scalar(&pool, "SELECT COUNT(*) FROM order_master").await >= 4);
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(*) FROM review r WHERE NOT EXISTS (SELECT 1 FROM order_detail d JOIN order_master o ON o.id = d.order_id WHERE o.user_id = r.user_id AND d.product_id = r.product_id AND o.order_status = 'delivered')").await,
+        0
+    );
+    // Settings the pages read; the change log starts empty.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM setting WHERE name IN ('com_name', 'home_category', 'disable_buy', 'footer_support')").await, 4);
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM change_log").await, 0);
+}
+
+#[tokio::test]
+async fn seeding_a_database_that_has_products_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pool = seeded(dir.path(), "x.db", 20, 1).await;
+    let options = SeedOptions {
+        products: 20,
+        seed: 1,
+        storage_dir: dir.path().join("storage"),
+        now: NOW,
+        progress: false,
+    };
+    let err = seed(&pool, &options).await.unwrap_err();
+    assert!(err.to_string().contains("already has 20 products"), "{err}");
+}
