@@ -504,8 +504,8 @@ fn room(n: u32) -> RgbImage {
 fn swatch(n: u32) -> RgbImage {
     let c = COLOURS[n as usize % COLOURS.len()].1;
     RgbImage::from_fn(ICON * 2, ICON * 2, |x, y| {
-        let weave =
-            ((x / 4 + y / 4) % 2) as f32 * 0.12 + ((x + n * 3) % 7 == 0) as u8 as f32 * 0.05;
+        let weave = ((x / 4 + y / 4) % 2) as f32 * 0.12
+            + f32::from(u8::from((x + n * 3).is_multiple_of(7))) * 0.05;
         shade(c, 0.9 + weave)
     })
 }
