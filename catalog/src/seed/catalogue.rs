@@ -265,7 +265,7 @@ pub(super) const SUBS: [Sub; 21] = [
         slug: "file-cabinets",
         prefix: "FCH",
         kind: Kind::Cabinet,
-        nouns: &["File Cabinet", "Steel Almirah", "Book Shelf"],
+        nouns: &["File Cabinet", "Almirah", "Book Shelf"],
         price: (7_000, 32_000),
         sizes: STD,
         weight: 3,
@@ -447,6 +447,22 @@ const ATTRIBUTES: [(i64, &str, &str, &[&str]); 4] = [
         &["Matte", "Glossy", "Lacquer", "Veneer"],
     ),
 ];
+
+/// The materials a product of `sub` is made of (names of the Material attribute's values).
+fn materials(sub: &Sub) -> &'static [&'static str] {
+    match (sub.slug, sub.kind) {
+        ("cushions-and-rugs", _) => &["Fabric"],
+        ("file-cabinets", _) => &["Metal", "Engineered Wood"],
+        (_, Kind::Sofa) => &["Fabric", "Leather", "Segun Wood"],
+        (_, Kind::Chair) => &["Segun Wood", "Oak", "Metal", "Fabric", "Leather"],
+        (_, Kind::Lamp) => &["Metal", "Segun Wood"],
+        (_, Kind::Decor) => &["Segun Wood", "Metal"],
+        (_, Kind::Desk | Kind::Table | Kind::Cabinet) => {
+            &["Segun Wood", "Mahogany", "Oak", "Engineered Wood", "Metal"]
+        }
+        _ => &["Segun Wood", "Mahogany", "Oak", "Engineered Wood"],
+    }
+}
 
 const TAGS: [&str; 8] = [
     "Eid Special",
@@ -754,10 +770,13 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         let code = format!("{}-{}", sub.prefix, code_counter[sub_idx]);
         let style = STYLES.choose(rng).copied().unwrap_or("Classic");
         let noun = sub.nouns.choose(rng).copied().unwrap_or(sub.name);
-        let material = value_ids[0]
-            .choose(rng)
+        let allowed = materials(sub);
+        let choices: Vec<(i64, &str)> = value_ids[0]
+            .iter()
             .copied()
-            .unwrap_or((1, "Segun Wood"));
+            .filter(|(_, v)| allowed.contains(v))
+            .collect();
+        let material = choices.choose(rng).copied().unwrap_or(value_ids[0][0]);
         let colour_idx = rng.gen_range(0..COLOURS.len());
         let colour = value_ids[1][colour_idx];
         let size_name = sub.sizes.choose(rng).copied().unwrap_or("Standard");

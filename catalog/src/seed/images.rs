@@ -48,10 +48,14 @@ pub const COLOURS: [(&str, [u8; 3]); 6] = [
     ("Walnut", [110, 72, 44]),
     ("Natural Teak", [176, 124, 74]),
     ("Dark Brown", [74, 48, 32]),
-    ("White", [236, 232, 224]),
+    ("White", [222, 214, 200]),
     ("Grey", [128, 128, 132]),
     ("Royal Blue", [48, 72, 140]),
 ];
+
+/// Part of every pool file name: bump it when the drawing changes, so a
+/// storage directory seeded by older code does not keep stale pictures.
+pub const POOL_VERSION: u32 = 2;
 
 /// Views of each kind and colour in the pool (front, angled).
 pub const VIEWS: u32 = 2;
@@ -201,6 +205,7 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
         Job::Room { n } => (format!("room-{}.jpg", n + 1), 78),
         Job::Swatch { n } => (format!("fabric-{}.jpg", n + 1), 80),
     };
+    let name = name.replace(".jpg", &format!("-v{POOL_VERSION}.jpg"));
     let full_path = full_dir.join(&name);
     let icon_path = icon_dir.join(&name);
     let existing = std::fs::metadata(&full_path).ok().filter(|m| m.len() > 0);
@@ -380,6 +385,7 @@ fn furniture(kind: Kind, c: [u8; 3], view: u32, size: u32) -> RgbImage {
                 Kind::Showcase => 0.18,
                 _ => 0.44,
             };
+            rect(&mut img, x(0.235), top - 0.006, x(0.765), 0.826, dark); // outline
             rect(&mut img, x(0.24), top, x(0.76), 0.82, base);
             rect(&mut img, x(0.495), top, x(0.505), 0.82, dark);
             if kind == Kind::Showcase {
