@@ -4,6 +4,10 @@
 //! them as they are and the templates can render them.
 
 pub mod card;
+pub mod category;
+pub mod page;
+pub mod product;
 pub mod site;
 
 pub use card::{cards, ImageRef, ProductCard};
+pub use page::{PageLink, PageRequest, Paginator};

@@ -1,10 +1,356 @@
-//! The Category group of SPEC.md §7.
+//! The Category group of SPEC.md §7: `/api/category/{info, sub-category,
+//! recommended, filters, tag-gallery, product-set, products}`. Every call
+//! takes `seo_url` (400 when missing, 404 when no published category has it).
+//! The helpers that read and validate query parameters live here and are
+//! shared with the Product group.
 
-use axum::Router;
+use std::collections::HashMap;
 
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+
+use catalog::read::category::{self as q, CategoryInfo, ProductQuery, Sort};
+use catalog::read::{cards, PageRequest, Paginator};
+
+use crate::cache;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
 use crate::state::AppState;
+
+/// Longest accepted query parameter value, characters.
+pub const MAX_PARAM_LEN: usize = 200;
+/// Default and largest page size of `category/products`.
+pub const DEFAULT_PER_PAGE: i64 = 16;
+/// Largest page size; larger (sane) values are capped to it.
+pub const MAX_PER_PAGE: i64 = 60;
+/// Largest page size accepted at all (then capped); above it is a 400.
+const MAX_PER_PAGE_ASKED: i64 = 1_000;
+/// Largest page number accepted.
+pub const MAX_PAGE: i64 = 100_000;
+/// Largest price accepted in a filter, taka.
+pub const MAX_PRICE: i64 = 1_000_000_000;
+
+/// Query parameters as decoded pairs, for handlers whose parameters are
+/// partly dynamic (`filterby_*`).
+#[derive(Debug, Default)]
+pub struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    /// Wraps the pairs; any value longer than [`MAX_PARAM_LEN`] is a 400.
+    pub fn new(pairs: Vec<(String, String)>) -> ApiResult<Params> {
+        for (k, v) in &pairs {
+            if v.chars().count() > MAX_PARAM_LEN || k.chars().count() > MAX_PARAM_LEN {
+                return Err(ApiError::invalid(
+                    k,
+                    format!("{k} must be at most {MAX_PARAM_LEN} characters"),
+                ));
+            }
+        }
+        Ok(Params { pairs })
+    }
+
+    /// The last value of `name`, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every pair, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// A required, non-empty text parameter.
+    pub fn required(&self, name: &str) -> ApiResult<&str> {
+        match self.get(name).map(str::trim) {
+            Some(v) if !v.is_empty() => Ok(v),
+            _ => Err(ApiError::invalid(name, format!("{name} is required"))),
+        }
+    }
+
+    /// An optional integer in `min..=max`; empty counts as absent.
+    pub fn int(&self, name: &str, min: i64, max: i64) -> ApiResult<Option<i64>> {
+        let Some(raw) = self.get(name).map(str::trim).filter(|v| !v.is_empty()) else {
+            return Ok(None);
+        };
+        let n: i64 = raw
+            .parse()
+            .map_err(|_| ApiError::invalid(name, format!("{name} must be a whole number")))?;
+        if n < min || n > max {
+            return Err(ApiError::invalid(
+                name,
+                format!("{name} must be between {min} and {max}"),
+            ));
+        }
+        Ok(Some(n))
+    }
+}
+
+/// The `page` parameter (default 1, at most [`MAX_PAGE`]).
+pub fn page_param(params: &Params) -> ApiResult<i64> {
+    Ok(params.int("page", 1, MAX_PAGE)?.unwrap_or(1))
+}
 
 /// Routes under `/api/category`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/info", get(get_info))
+        .route("/sub-category", get(get_sub_category))
+        .route("/recommended", get(get_recommended))
+        .route("/filters", get(get_filters))
+        .route("/tag-gallery", get(get_tag_gallery))
+        .route("/product-set", get(get_product_set))
+        .route("/products", get(get_products))
+}
+
+type Pairs = Query<Vec<(String, String)>>;
+
+/// Validates the parameters and finds the category named by `seo_url`.
+async fn category_of(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+) -> ApiResult<(Params, CategoryInfo)> {
+    let params = Params::new(pairs)?;
+    let seo_url = params.required("seo_url")?;
+    let category = q::by_seo_url(&state.pool, seo_url)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Category not found"))?;
+    Ok((params, category))
+}
+
+fn category_key(c: &CategoryInfo) -> String {
+    format!("category:{}", c.id)
+}
+
+/// `GET /api/category/info?seo_url=`: `{info}`.
+async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let key = category_key(&category);
+    Ok(cache::public(
+        Json(json!({ "info": category })),
+        [key, "categories".into()],
+    ))
+}
+
+/// `GET /api/category/sub-category?seo_url=`: `{category: [...]}`; the root
+/// (`products`) answers the top categories.
+async fn get_sub_category(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let subs = q::sub_categories(&state.pool, category.id).await?;
+    let key = category_key(&category);
+    Ok(cache::public(
+        Json(json!({ "category": subs })),
+        [key, "categories".into()],
+    ))
+}
+
+/// `GET /api/category/recommended?seo_url=&page=`: `{products: paginator}`
+/// (16 a page, recommended products first).
+async fn get_recommended(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let page = PageRequest::new(page_param(&params)?, DEFAULT_PER_PAGE);
+    let query = ProductQuery {
+        categories: (category.id != q::ROOT_ID).then(|| vec![category.id]),
+        sort: Sort::Recommended,
+        ..ProductQuery::default()
+    };
+    let paginator = listing(&state, &query, page, "/api/category/recommended", &params).await?;
+    let key = category_key(&category);
+    Ok(cache::public(
+        Json(json!({ "products": paginator })),
+        [key, "products".into()],
+    ))
+}
+
+/// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
+async fn get_filters(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let filters_cat = q::category_filters(&state.pool, &category).await?;
+    let filters_att = q::attribute_filters(&state.pool, category.id).await?;
+    let key = category_key(&category);
+    Ok(cache::public(
+        Json(json!({ "filters_cat": filters_cat, "filters_att": filters_att })),
+        [key, "categories".into(), "products".into()],
+    ))
+}
+
+/// `GET /api/category/tag-gallery?seo_url=`: `{tag_gallery}` (at most 7).
+async fn get_tag_gallery(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let items = q::tag_gallery(&state.pool, &category).await?;
+    let key = category_key(&category);
+    Ok(cache::public(Json(json!({ "tag_gallery": items })), [key]))
+}
+
+/// `GET /api/category/product-set?seo_url=&price_min=&price_max=`:
+/// `{product_sets}` whose total price lies in the range.
+async fn get_product_set(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let min = params.int("price_min", 0, MAX_PRICE)?.unwrap_or(0);
+    let max = params.int("price_max", 0, MAX_PRICE)?.unwrap_or(MAX_PRICE);
+    if min > max {
+        return Err(ApiError::invalid(
+            "price_min",
+            "price_min must not exceed price_max",
+        ));
+    }
+    let sets = q::product_sets(
+        &state.pool,
+        category.id,
+        min,
+        max,
+        catalog::clock::now_unix(),
+    )
+    .await?;
+    let mut keys = vec![
+        category_key(&category),
+        "product_sets".into(),
+        "products".into(),
+    ];
+    keys.extend(sets.iter().map(|s| format!("product_set:{}", s.id)));
+    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+}
+
+/// `GET /api/category/products`: `{products: paginator}` of cards. See the
+/// module docs of `catalog::read::category` for the filters.
+async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let page = page_param(&params)?;
+    let per_page = params
+        .int("per_page", 1, MAX_PER_PAGE_ASKED)?
+        .or(params.int("sort_show", 1, MAX_PER_PAGE_ASKED)?)
+        .unwrap_or(DEFAULT_PER_PAGE)
+        .min(MAX_PER_PAGE);
+    let sort = Sort::parse(params.get("sort_by").unwrap_or("").trim())
+        .ok_or_else(|| ApiError::invalid("sort_by", "sort_by must be one of title_asc, title_desc, price_asc, price_desc, date_desc, popularity"))?;
+    let price_min = params.int("price_min", 0, MAX_PRICE)?;
+    let price_max = params.int("price_max", 0, MAX_PRICE)?;
+    if let (Some(a), Some(b)) = (price_min, price_max) {
+        if a > b {
+            return Err(ApiError::invalid(
+                "price_min",
+                "price_min must not exceed price_max",
+            ));
+        }
+    }
+
+    // filterby_category: ids within the category's subtree.
+    let mut categories = (category.id != q::ROOT_ID).then(|| vec![category.id]);
+    if let Some(raw) = params
+        .get("filterby_category")
+        .filter(|v| !v.trim().is_empty())
+    {
+        let subtree = q::subtree_ids(&state.pool, category.id).await?;
+        let mut picked = Vec::new();
+        for part in raw.split('|').map(str::trim).filter(|p| !p.is_empty()) {
+            let id: i64 = part.parse().map_err(|_| {
+                ApiError::invalid(
+                    "filterby_category",
+                    "filterby_category must be category ids separated by |",
+                )
+            })?;
+            if category.id != q::ROOT_ID && !subtree.contains(&id) {
+                return Err(ApiError::invalid(
+                    "filterby_category",
+                    format!("category {id} is not within {}", category.seo_url),
+                ));
+            }
+            picked.push(id);
+        }
+        if !picked.is_empty() {
+            categories = Some(picked);
+        }
+    }
+
+    // filterby_<attribute>: value slugs, OR within, AND across.
+    let mut attribute_values = Vec::new();
+    let mut slugs: Option<HashMap<String, HashMap<String, i64>>> = None;
+    for (key, raw) in params.pairs() {
+        let Some(name) = key.strip_prefix("filterby_") else {
+            continue;
+        };
+        if name == "category" || raw.trim().is_empty() {
+            continue;
+        }
+        if slugs.is_none() {
+            slugs = Some(q::attribute_slugs(&state.pool).await?);
+        }
+        let known = slugs
+            .as_ref()
+            .and_then(|s| s.get(name))
+            .ok_or_else(|| ApiError::invalid(key, format!("unknown filter {key}")))?;
+        let mut ids = Vec::new();
+        for slug in raw.split('|').map(str::trim).filter(|p| !p.is_empty()) {
+            let id = known.get(slug).ok_or_else(|| {
+                ApiError::invalid(key, format!("unknown value {slug:?} for {key}"))
+            })?;
+            ids.push(*id);
+        }
+        if !ids.is_empty() {
+            attribute_values.push(ids);
+        }
+    }
+
+    let query = ProductQuery {
+        categories,
+        price_min,
+        price_max,
+        attribute_values,
+        keyword: params.get("keyword").map(str::to_string),
+        sort,
+    };
+    let paginator = listing(
+        &state,
+        &query,
+        PageRequest::new(page, per_page),
+        "/api/category/products",
+        &params,
+    )
+    .await?;
+    let key = category_key(&category);
+    Ok(cache::public(
+        Json(json!({ "products": paginator })),
+        [key, "products".into()],
+    ))
+}
+
+/// One page of cards for `query`; page links keep the request's other
+/// parameters (but not the `time` cache-buster).
+async fn listing(
+    state: &AppState,
+    query: &ProductQuery,
+    page: PageRequest,
+    path: &str,
+    params: &Params,
+) -> ApiResult<Paginator<catalog::read::ProductCard>> {
+    let now = catalog::clock::now_unix();
+    let (ids, total) = q::product_ids(&state.pool, query, page, now).await?;
+    let data = cards(&state.pool, &ids, now).await?;
+    let keep: Vec<(String, String)> = params
+        .pairs()
+        .iter()
+        .filter(|(k, _)| k != "time" && k != "page")
+        .cloned()
+        .collect();
+    Ok(Paginator::new(data, total, page, path, &keep))
 }
