@@ -269,7 +269,7 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
                     "filterby_category must be category ids separated by |",
                 )
             })?;
-            if category.id != q::ROOT_ID && !subtree.contains(&id) {
+            if !subtree.contains(&id) {
                 return Err(ApiError::invalid(
                     "filterby_category",
                     format!("category {id} is not within {}", category.seo_url),

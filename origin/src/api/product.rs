@@ -1,10 +1,305 @@
-//! The Product group of SPEC.md §7.
+//! The Product group of SPEC.md §7. Product calls take `seo_url` (400 when
+//! missing, 404 when unknown or inactive); product-set calls take `slug`.
+//! Everything is public (cached, tagged `product:{id}` or `product_set:{id}`)
+//! except `recent-views-product`, which depends on the visitor's SELF-TOKEN.
 
-use axum::Router;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
 
+use catalog::read::product::{self as q, Related};
+use catalog::read::{cards, ProductCard};
+
+use crate::api::category::{Params, MAX_PARAM_LEN};
+use crate::cache;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
 use crate::state::AppState;
+
+/// Products in a related list.
+const RELATED_LIMIT: i64 = 16;
+/// Products in `similar-products`.
+const SIMILAR_LIMIT: i64 = 10;
+/// Default and largest `limit` of question-index and comment-index.
+const DEFAULT_QUESTIONS: i64 = 8;
+const DEFAULT_COMMENTS: i64 = 3;
+const MAX_TALK_LIMIT: i64 = 50;
+/// Products in the recently viewed strip.
+const RECENT_LIMIT: i64 = 10;
 
 /// Routes under `/api/product`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/simple-info", get(get_simple_info))
+        .route("/info", get(get_info))
+        .route("/images", get(get_images))
+        .route("/360degreeImages", get(get_360_images))
+        .route("/similar-products", get(get_similar_products))
+        .route("/same-category-products", get(get_same_category_products))
+        .route("/goes-well-with", get(get_goes_well_with))
+        .route("/other-also-see", get(get_other_also_see))
+        .route("/recent-views-product", get(get_recent_views))
+        .route("/question-index", get(get_questions))
+        .route("/comment-index", get(get_comments))
+        .route("/product-set-products", get(get_set_products))
+        .route("/product-set-info", get(get_set_info))
+        .route("/product-set-fabrics", get(get_set_fabrics))
+        .route("/product-set-additional-info", get(get_set_additional_info))
+        .route("/product-variation", get(get_product_variation))
+}
+
+type Pairs = Query<Vec<(String, String)>>;
+
+/// Validates the parameters and finds the active product named by `seo_url`.
+async fn product_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<(Params, i64)> {
+    let params = Params::new(pairs)?;
+    let seo_url = params.required("seo_url")?;
+    let id = q::id_by_seo_url(&state.pool, seo_url)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Product not found"))?;
+    Ok((params, id))
+}
+
+fn product_key(id: i64) -> String {
+    format!("product:{id}")
+}
+
+async fn detail_response(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<Response> {
+    let (_, id) = product_of(state, pairs).await?;
+    let product = q::detail(&state.pool, id, catalog::clock::now_unix())
+        .await?
+        .ok_or_else(|| ApiError::not_found("Product not found"))?;
+    Ok(cache::public(
+        Json(json!({ "product": product })),
+        [product_key(id)],
+    ))
+}
+
+/// `GET /api/product/simple-info?seo_url=`: `{product}`. No side effects:
+/// the answer is cached for everyone.
+async fn get_simple_info(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    detail_response(&state, pairs).await
+}
+
+/// `GET /api/product/info?seo_url=`: `{product}` with prices, stock status,
+/// attributes, categories, variations, flash sale and EMI.
+async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    detail_response(&state, pairs).await
+}
+
+/// `GET /api/product/images?seo_url=`: `{images, youtubeLink, degree_images}`.
+async fn get_images(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (_, id) = product_of(&state, pairs).await?;
+    let images = q::images(&state.pool, id).await?;
+    Ok(cache::public(Json(images), [product_key(id)]))
+}
+
+/// `GET /api/product/360degreeImages?seo_url=`: `{images}`, the frames in order.
+async fn get_360_images(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (_, id) = product_of(&state, pairs).await?;
+    let frames = q::frames_360(&state.pool, id).await?;
+    Ok(cache::public(
+        Json(json!({ "images": frames })),
+        [product_key(id)],
+    ))
+}
+
+async fn related(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+    kind: Related,
+    key: &str,
+) -> ApiResult<Response> {
+    let (_, id) = product_of(state, pairs).await?;
+    let now = catalog::clock::now_unix();
+    let limit = if kind == Related::Similar {
+        SIMILAR_LIMIT
+    } else {
+        RELATED_LIMIT
+    };
+    let ids = q::related_ids(&state.pool, id, kind, limit, now).await?;
+    let list: Vec<ProductCard> = cards(&state.pool, &ids, now).await?;
+    let mut keys = vec![product_key(id), "products".to_string()];
+    keys.extend(list.iter().map(|c| product_key(c.id)));
+    Ok(cache::public(Json(json!({ key: list })), keys))
+}
+
+/// `GET /api/product/similar-products?seo_url=`: `{similar_products}` (cards).
+async fn get_similar_products(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    related(&state, pairs, Related::Similar, "similar_products").await
+}
+
+/// `GET /api/product/same-category-products?seo_url=`: `{products}` (cards).
+async fn get_same_category_products(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    related(&state, pairs, Related::SameCategory, "products").await
+}
+
+/// `GET /api/product/goes-well-with?seo_url=`: `{products}` (cards).
+async fn get_goes_well_with(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    related(&state, pairs, Related::GoesWellWith, "products").await
+}
+
+/// `GET /api/product/other-also-see?seo_url=`: `{products}` (cards).
+async fn get_other_also_see(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    related(&state, pairs, Related::OtherAlsoSee, "products").await
+}
+
+/// `GET /api/product/recent-views-product` with a SELF-TOKEN header:
+/// `{products}` (cards). Per visitor, so never public.
+async fn get_recent_views(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = match headers.get("self-token") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .map_err(|_| ApiError::invalid("SELF-TOKEN", "SELF-TOKEN must be text"))?
+                .trim(),
+        ),
+    };
+    let token = token.filter(|t| !t.is_empty());
+    if token.is_some_and(|t| t.chars().count() > MAX_PARAM_LEN) {
+        return Err(ApiError::invalid(
+            "SELF-TOKEN",
+            format!("SELF-TOKEN must be at most {MAX_PARAM_LEN} characters"),
+        ));
+    }
+    let list = match token {
+        Some(t) => {
+            let ids = q::recently_viewed_ids(&state.pool, t, RECENT_LIMIT).await?;
+            cards(&state.pool, &ids, catalog::clock::now_unix()).await?
+        }
+        None => Vec::new(),
+    };
+    Ok(Json(json!({ "products": list })).into_response())
+}
+
+/// `GET /api/product/question-index?seo_url=&limit=`: `{questions}`.
+async fn get_questions(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (params, id) = product_of(&state, pairs).await?;
+    let limit = params
+        .int("limit", 1, MAX_TALK_LIMIT)?
+        .unwrap_or(DEFAULT_QUESTIONS);
+    let questions = q::questions(&state.pool, id, limit, catalog::clock::now_unix()).await?;
+    Ok(cache::public(
+        Json(json!({ "questions": questions })),
+        [product_key(id)],
+    ))
+}
+
+/// `GET /api/product/comment-index?seo_url=&limit=`: `{comments}`.
+async fn get_comments(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let (params, id) = product_of(&state, pairs).await?;
+    let limit = params
+        .int("limit", 1, MAX_TALK_LIMIT)?
+        .unwrap_or(DEFAULT_COMMENTS);
+    let comments = q::comments(&state.pool, id, limit, catalog::clock::now_unix()).await?;
+    Ok(cache::public(
+        Json(json!({ "comments": comments })),
+        [product_key(id)],
+    ))
+}
+
+/// `GET /api/product/product-variation?seo_url=`: `{productVariationsList}`
+/// (groups with their variations).
+async fn get_product_variation(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let (_, id) = product_of(&state, pairs).await?;
+    let list = q::variation_list(&state.pool, id).await?;
+    Ok(cache::public(
+        Json(json!({ "productVariationsList": list })),
+        [product_key(id)],
+    ))
+}
+
+/// Validates the parameters and finds the active product set named by `slug`.
+async fn set_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<q::ProductSetInfo> {
+    let params = Params::new(pairs)?;
+    let slug = params.required("slug")?;
+    q::product_set(&state.pool, slug, catalog::clock::now_unix())
+        .await?
+        .ok_or_else(|| ApiError::not_found("Product set not found"))
+}
+
+fn set_keys(set: &q::ProductSetInfo) -> Vec<String> {
+    let mut keys = vec![format!("product_set:{}", set.id)];
+    keys.extend(set.product_ids.iter().map(|id| product_key(*id)));
+    keys
+}
+
+/// `GET /api/product/product-set-products?slug=`: `{term, products}`.
+async fn get_set_products(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let set = set_of(&state, pairs).await?;
+    let products = q::set_products(&state.pool, set.id, catalog::clock::now_unix()).await?;
+    let term = match set.category_id {
+        Some(id) => sqlx::query_as::<_, (i64, String, String)>(
+            "SELECT id, name, seo_url FROM category WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&state.pool)
+        .await?
+        .map(|(id, name, seo_url)| json!({ "id": id, "name": name, "seo_url": seo_url })),
+        None => None,
+    };
+    Ok(cache::public(
+        Json(json!({ "term": term, "products": products })),
+        set_keys(&set),
+    ))
+}
+
+/// `GET /api/product/product-set-info?slug=`: `{product_set}` with `price_all`.
+async fn get_set_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let set = set_of(&state, pairs).await?;
+    let keys = set_keys(&set);
+    Ok(cache::public(Json(json!({ "product_set": set })), keys))
+}
+
+/// `GET /api/product/product-set-fabrics?slug=`: `{fabrics}`.
+async fn get_set_fabrics(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let set = set_of(&state, pairs).await?;
+    let fabrics = q::fabrics(&state.pool, set.id).await?;
+    Ok(cache::public(
+        Json(json!({ "fabrics": fabrics })),
+        [format!("product_set:{}", set.id)],
+    ))
+}
+
+/// `GET /api/product/product-set-additional-info?slug=`: `{infos}`.
+async fn get_set_additional_info(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let set = set_of(&state, pairs).await?;
+    let infos = q::set_infos(&state.pool, set.id).await?;
+    Ok(cache::public(
+        Json(json!({ "infos": infos })),
+        [format!("product_set:{}", set.id)],
+    ))
 }

@@ -1,0 +1,507 @@
+//! The Category group: status, shape and content of every call, checked
+//! against the database, and bad input for each parameter.
+
+mod common;
+
+use std::collections::HashSet;
+
+use axum::http::StatusCode;
+use common::{assert_api_error, TestShop};
+use serde_json::Value;
+
+async fn text(shop: &TestShop, sql: &str) -> String {
+    sqlx::query_scalar(sql)
+        .fetch_one(&shop.state.pool)
+        .await
+        .expect("text query")
+}
+
+async fn ids(shop: &TestShop, sql: &str) -> HashSet<i64> {
+    sqlx::query_scalar::<_, i64>(sql)
+        .fetch_all(&shop.state.pool)
+        .await
+        .expect("ids query")
+        .into_iter()
+        .collect()
+}
+
+fn data_ids(body: &Value) -> Vec<i64> {
+    body["products"]["data"]
+        .as_array()
+        .expect("products.data")
+        .iter()
+        .map(|p| p["id"].as_i64().expect("id"))
+        .collect()
+}
+
+/// A top category with products in its sub-categories.
+const TOP: i64 = 2;
+
+#[tokio::test]
+async fn info_and_sub_categories_name_the_category_and_its_children() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let (status, headers, body) = shop
+        .get(&format!("/api/category/info?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["info"]["id"], TOP);
+    assert_eq!(body["info"]["seo_url"], slug.as_str());
+    assert!(headers["cache-control"]
+        .to_str()
+        .unwrap()
+        .starts_with("public"));
+    assert!(headers["surrogate-key"]
+        .to_str()
+        .unwrap()
+        .contains(&format!("category:{TOP}")));
+
+    let (status, _, body) = shop
+        .get(&format!("/api/category/sub-category?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let got: HashSet<i64> = body["category"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    let want = ids(
+        &shop,
+        &format!(
+            "SELECT id FROM category WHERE parent = {TOP} AND is_published = 1 AND is_active = 1"
+        ),
+    )
+    .await;
+    assert_eq!(got, want);
+    assert!(body["category"][0]["products_count"].is_i64());
+
+    // The root lists the top categories.
+    let (status, _, body) = shop
+        .get("/api/category/sub-category?seo_url=products")
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let got: HashSet<i64> = body["category"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert!((2..=7).all(|id| got.contains(&id)), "{got:?}");
+}
+
+#[tokio::test]
+async fn products_belong_to_the_category_or_its_descendants_and_pages_add_up() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let want = ids(
+        &shop,
+        &format!(
+            "WITH RECURSIVE sub(id) AS (SELECT {TOP} UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
+             SELECT DISTINCT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
+             WHERE p.is_active = 1 AND pc.category_id IN (SELECT id FROM sub)"
+        ),
+    )
+    .await;
+    assert!(want.len() > 5, "test shop too small: {}", want.len());
+    let per_page = 5;
+    let (status, _, first) = shop
+        .get(&format!(
+            "/api/category/products?seo_url={slug}&per_page={per_page}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let p = &first["products"];
+    for key in [
+        "current_page",
+        "data",
+        "first_page_url",
+        "from",
+        "last_page",
+        "last_page_url",
+        "links",
+        "next_page_url",
+        "path",
+        "per_page",
+        "prev_page_url",
+        "to",
+        "total",
+    ] {
+        assert!(p.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(p["total"].as_u64().unwrap() as usize, want.len());
+    let last_page = p["last_page"].as_i64().unwrap();
+    assert_eq!(last_page, (want.len() as i64 + per_page - 1) / per_page);
+    let mut seen = Vec::new();
+    for page in 1..=last_page {
+        let (status, _, body) = shop
+            .get(&format!(
+                "/api/category/products?seo_url={slug}&per_page={per_page}&page={page}"
+            ))
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let card = &body["products"]["data"][0];
+        for key in [
+            "id",
+            "title",
+            "seo_url",
+            "product_price_now",
+            "local_selling_price",
+            "image_url",
+        ] {
+            assert!(card.get(key).is_some(), "card lacks {key}");
+        }
+        seen.extend(data_ids(&body));
+    }
+    let unique: HashSet<i64> = seen.iter().copied().collect();
+    assert_eq!(unique.len(), seen.len(), "duplicates across pages");
+    assert_eq!(unique, want);
+
+    // A page past the end is empty, not an error.
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url={slug}&page={}",
+            last_page + 50
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["products"]["data"].as_array().unwrap().is_empty());
+    assert!(body["products"]["from"].is_null());
+
+    // The root lists every active product; per_page is capped.
+    let all = shop
+        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = 1")
+        .await;
+    let (_, _, body) = shop
+        .get("/api/category/products?seo_url=products&per_page=500")
+        .await;
+    assert_eq!(body["products"]["total"], all);
+    assert_eq!(body["products"]["per_page"], 60);
+    assert_eq!(body["products"]["data"].as_array().unwrap().len(), 60);
+}
+
+#[tokio::test]
+async fn sorts_are_sorted() {
+    let shop = TestShop::open().await;
+    let url = "/api/category/products?seo_url=products&per_page=60";
+    let field = |body: &Value, f: &str| -> Vec<Value> {
+        body["products"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p[f].clone())
+            .collect()
+    };
+    let (_, _, body) = shop.get(&format!("{url}&sort_by=price_asc")).await;
+    let prices: Vec<i64> = field(&body, "product_price_now")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{prices:?}");
+    let (_, _, body) = shop.get(&format!("{url}&sort_by=price_desc")).await;
+    let prices: Vec<i64> = field(&body, "product_price_now")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(prices.windows(2).all(|w| w[0] >= w[1]), "{prices:?}");
+    let (_, _, body) = shop.get(&format!("{url}&sort_by=title_asc")).await;
+    let titles: Vec<String> = field(&body, "title")
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(titles.windows(2).all(|w| w[0] <= w[1]), "{titles:?}");
+    let (_, _, body) = shop.get(&format!("{url}&sort_by=title_desc")).await;
+    let titles: Vec<String> = field(&body, "title")
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(titles.windows(2).all(|w| w[0] >= w[1]), "{titles:?}");
+    for sort in ["date_desc", "popularity"] {
+        let col = if sort == "date_desc" {
+            "created_at"
+        } else {
+            "popularity"
+        };
+        let (status, _, body) = shop.get(&format!("{url}&sort_by={sort}")).await;
+        assert_eq!(status, StatusCode::OK);
+        let mut values = Vec::new();
+        for id in data_ids(&body) {
+            values.push(
+                shop.scalar_i64(&format!("SELECT {col} FROM product WHERE id = {id}"))
+                    .await,
+            );
+        }
+        assert!(
+            values.windows(2).all(|w| w[0] >= w[1]),
+            "{sort}: {values:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn price_attribute_category_and_keyword_filters_really_filter() {
+    let shop = TestShop::open().await;
+    // Price range on the price a shopper pays now.
+    let (_, _, body) = shop
+        .get("/api/category/products?seo_url=products&per_page=60&price_min=20000&price_max=60000")
+        .await;
+    let data = body["products"]["data"].as_array().unwrap();
+    assert!(!data.is_empty());
+    for p in data {
+        let price = p["product_price_now"].as_i64().unwrap();
+        assert!((20_000..=60_000).contains(&price), "{price}");
+    }
+    let (_, _, all) = shop.get("/api/category/products?seo_url=products").await;
+    assert!(body["products"]["total"].as_i64() < all["products"]["total"].as_i64());
+
+    // One attribute value: every product has it, and the count matches SQL.
+    let (field, slug, value_id): (String, String, i64) = sqlx::query_as(
+        "SELECT a.field_name, v.slug, v.id FROM attribute_value v JOIN attribute a ON a.id = v.attribute_id \
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url=products&per_page=60&filterby_{field}={slug}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let want = ids(&shop, &format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = 1 AND pa.attribute_value_id = {value_id}")).await;
+    assert_eq!(
+        body["products"]["total"].as_u64().unwrap() as usize,
+        want.len()
+    );
+    assert!(data_ids(&body).iter().all(|id| want.contains(id)));
+
+    // filterby_category narrows to one sub-category.
+    let sub = shop
+        .scalar_i64(&format!("SELECT c.id FROM category c JOIN product_category pc ON pc.category_id = c.id WHERE c.parent = {TOP} GROUP BY c.id ORDER BY COUNT(*) DESC LIMIT 1"))
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url={slug}&per_page=60&filterby_category={sub}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let want = ids(&shop, &format!("SELECT pc.product_id FROM product_category pc JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1 AND pc.category_id = {sub}")).await;
+    assert_eq!(data_ids(&body).into_iter().collect::<HashSet<_>>(), want);
+
+    // Keyword on product code.
+    let code = text(
+        &shop,
+        "SELECT product_code FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+    )
+    .await;
+    let (_, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url=products&keyword={code}"
+        ))
+        .await;
+    assert!(body["products"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["product_code"] == code.as_str()));
+}
+
+#[tokio::test]
+async fn a_flash_sale_price_applies_only_inside_its_schedule() {
+    let shop = TestShop::fresh().await;
+    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+        "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
+         WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let code = text(
+        &shop,
+        &format!("SELECT product_code FROM product WHERE id = {id}"),
+    )
+    .await;
+    let find = |body: &Value| {
+        body["products"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .cloned()
+    };
+    let url = format!("/api/category/products?seo_url=products&keyword={code}");
+    let (_, _, body) = shop.get(&url).await;
+    let card = find(&body).expect("flash item listed");
+    assert_eq!(
+        card["product_price_now"],
+        catalog::pricing::discounted(price_now, discount)
+    );
+    // Move the schedule into the past.
+    sqlx::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (_, _, body) = shop.get(&url).await;
+    let card = find(&body).expect("still listed");
+    assert_eq!(card["product_price_now"], price_now);
+}
+
+#[tokio::test]
+async fn filters_tag_gallery_recommended_and_product_sets_have_their_shapes() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let (status, _, body) = shop
+        .get(&format!("/api/category/filters?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["filters_cat"]["parent_cat"]["id"], TOP);
+    assert!(!body["filters_cat"]["sub_menu"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let att = &body["filters_att"][0];
+    for key in ["id", "field_label", "field_name", "values"] {
+        assert!(att.get(key).is_some(), "filters_att lacks {key}");
+    }
+    assert!(att["values"][0]["slug"].is_string());
+
+    let (status, _, body) = shop
+        .get(&format!("/api/category/tag-gallery?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let tiles = body["tag_gallery"].as_array().unwrap();
+    assert!(!tiles.is_empty() && tiles.len() <= 7);
+    assert_eq!(tiles[0]["category_id"], slug.as_str());
+
+    let (status, _, body) = shop
+        .get(&format!("/api/category/recommended?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["products"]["per_page"], 16);
+
+    let (status, _, body) = shop.get("/api/category/product-set?seo_url=products").await;
+    assert_eq!(status, StatusCode::OK);
+    let sets = body["product_sets"].as_array().unwrap();
+    assert!(!sets.is_empty());
+    let set = &sets[0];
+    assert_eq!(set["type"], "product_set");
+    let id = set["id"].as_i64().unwrap();
+    let now = catalog::clock::now_unix();
+    let want = shop
+        .scalar_i64(&format!(
+            "SELECT SUM(i.qty * {}) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
+            catalog::pricing::effective_price_sql(now)
+        ))
+        .await;
+    assert_eq!(set["price_all"], want);
+    let price = set["price_all"].as_i64().unwrap();
+    let (_, _, body) = shop
+        .get(&format!(
+            "/api/category/product-set?seo_url=products&price_min={}&price_max={}",
+            price + 1,
+            price + 2
+        ))
+        .await;
+    assert!(body["product_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["id"] != id));
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_json_400_and_unknown_slugs_a_404() {
+    let shop = TestShop::open().await;
+    let long = "x".repeat(201);
+    for ep in [
+        "info",
+        "sub-category",
+        "recommended",
+        "filters",
+        "tag-gallery",
+        "product-set",
+        "products",
+    ] {
+        let (s, h, b) = shop.get(&format!("/api/category/{ep}")).await;
+        assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+        let (s, h, b) = shop.get(&format!("/api/category/{ep}?seo_url=")).await;
+        assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+        let (s, h, b) = shop
+            .get(&format!("/api/category/{ep}?seo_url={long}"))
+            .await;
+        assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+        let (s, h, b) = shop
+            .get(&format!("/api/category/{ep}?seo_url=no-such-category"))
+            .await;
+        assert_api_error(s, &h, &b, StatusCode::NOT_FOUND);
+        assert_eq!(h["cache-control"], "no-store");
+    }
+    let base = "/api/category/products?seo_url=products";
+    for bad in [
+        "&page=0",
+        "&page=-1",
+        "&page=abc",
+        "&page=99999999999999999999999",
+        "&page=1000000000",
+        "&per_page=0",
+        "&per_page=-5",
+        "&per_page=100000",
+        "&sort_show=x",
+        "&sort_by=cheapest",
+        "&price_min=-1",
+        "&price_max=1e9",
+        "&price_min=500&price_max=100",
+        "&price_max=99999999999999",
+        "&filterby_category=abc",
+        "&filterby_category=99999",
+        "&filterby_nonsense=x",
+        "&filterby_material=no-such-value",
+    ] {
+        let (s, h, b) = shop.get(&format!("{base}{bad}")).await;
+        assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    }
+    let (s, h, b) = shop.get(&format!("{base}&keyword={long}")).await;
+    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    // A sub-category outside the asked category's subtree.
+    let outside = shop
+        .scalar_i64("SELECT id FROM category WHERE parent = 3 LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let (s, h, b) = shop
+        .get(&format!(
+            "/api/category/products?seo_url={slug}&filterby_category={outside}"
+        ))
+        .await;
+    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    for bad in ["&price_min=x", "&price_max=-3"] {
+        let (s, h, b) = shop
+            .get(&format!("/api/category/product-set?seo_url=products{bad}"))
+            .await;
+        assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    }
+    let (s, h, b) = shop
+        .get("/api/category/recommended?seo_url=products&page=0")
+        .await;
+    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+}

@@ -1,0 +1,354 @@
+//! The Product group: status, shape and content of every call, checked
+//! against the database, and bad input for each parameter.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::{assert_api_error, TestShop};
+
+async fn text(shop: &TestShop, sql: &str) -> String {
+    sqlx::query_scalar(sql)
+        .fetch_one(&shop.state.pool)
+        .await
+        .expect("text query")
+}
+
+const PRODUCT_CALLS: [&str; 11] = [
+    "simple-info",
+    "info",
+    "images",
+    "360degreeImages",
+    "similar-products",
+    "same-category-products",
+    "goes-well-with",
+    "other-also-see",
+    "question-index",
+    "comment-index",
+    "product-variation",
+];
+const SET_CALLS: [&str; 4] = [
+    "product-set-products",
+    "product-set-info",
+    "product-set-fabrics",
+    "product-set-additional-info",
+];
+
+#[tokio::test]
+async fn info_carries_prices_attributes_categories_and_emi() {
+    let shop = TestShop::open().await;
+    let id = shop
+        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = 1 AND p.emi_available = 1 AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND EXISTS (SELECT 1 FROM product_attribute a WHERE a.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    for call in ["info", "simple-info"] {
+        let (status, headers, body) = shop
+            .get(&format!("/api/product/{call}?seo_url={slug}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert!(headers["surrogate-key"]
+            .to_str()
+            .unwrap()
+            .contains(&format!("product:{id}")));
+        let p = &body["product"];
+        assert_eq!(p["id"], id);
+        for key in [
+            "title",
+            "product_code",
+            "sku",
+            "local_selling_price",
+            "price_now",
+            "stock_status",
+            "attrs",
+            "categories",
+            "variations",
+            "emi",
+        ] {
+            assert!(p.get(key).is_some(), "{call} lacks {key}");
+        }
+        assert!(p["attrs"][0]["field_label"].is_string() && p["attrs"][0]["value"].is_string());
+        assert!(!p["categories"].as_array().unwrap().is_empty());
+        assert_eq!(p["emi"]["available"], true);
+        assert!(p["emi"]["from_per_month"].as_i64().unwrap() > 0);
+    }
+    // simple-info has no side effect.
+    let views = shop
+        .scalar_i64("SELECT COUNT(*) FROM recently_viewed")
+        .await;
+    shop.get(&format!("/api/product/simple-info?seo_url={slug}"))
+        .await;
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM recently_viewed")
+            .await,
+        views
+    );
+}
+
+#[tokio::test]
+async fn a_flash_item_shows_its_sale_price_only_inside_the_schedule() {
+    let shop = TestShop::fresh().await;
+    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+        "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
+         WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={slug}")).await;
+    assert_eq!(
+        body["product"]["price_now"],
+        catalog::pricing::discounted(price_now, discount)
+    );
+    assert_eq!(body["product"]["flash_item_information"]["schedule_id"], 1);
+    sqlx::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={slug}")).await;
+    assert_eq!(body["product"]["price_now"], price_now);
+    assert!(body["product"]["flash_item_information"].is_null());
+}
+
+#[tokio::test]
+async fn images_frames_related_lists_questions_and_variations() {
+    let shop = TestShop::open().await;
+    let id = shop
+        .scalar_i64("SELECT product_id FROM product_360_frame f JOIN product p ON p.id = f.product_id WHERE p.is_active = 1 GROUP BY product_id LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    let (status, _, body) = shop
+        .get(&format!("/api/product/360degreeImages?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["images"].as_array().unwrap().len(), 36);
+    let first = text(&shop, &format!("SELECT f.full_size_directory FROM product_360_frame r JOIN image_file f ON f.id = r.image_file_id WHERE r.product_id = {id} ORDER BY r.frame_no LIMIT 1")).await;
+    assert_eq!(body["images"][0], first.as_str());
+    let (_, _, body) = shop
+        .get(&format!("/api/product/images?seo_url={slug}"))
+        .await;
+    let n = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM product_image WHERE product_id = {id}"
+        ))
+        .await;
+    assert_eq!(body["images"].as_array().unwrap().len() as i64, n);
+    assert_eq!(body["degree_images"].as_array().unwrap().len(), 36);
+    assert!(body.get("youtubeLink").is_some());
+
+    for (call, key) in [
+        ("similar-products", "similar_products"),
+        ("same-category-products", "products"),
+        ("goes-well-with", "products"),
+        ("other-also-see", "products"),
+    ] {
+        let (status, _, body) = shop
+            .get(&format!("/api/product/{call}?seo_url={slug}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{call}");
+        let list = body[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{call}: {body}"));
+        assert!(!list.is_empty(), "{call} empty");
+        assert!(
+            list.iter().all(|c| c["id"].is_i64() && c["id"] != id),
+            "{call}"
+        );
+    }
+
+    let qid = shop
+        .scalar_i64("SELECT q.product_id FROM product_question q JOIN product p ON p.id = q.product_id WHERE q.is_active = 1 AND p.is_active = 1 GROUP BY q.product_id ORDER BY COUNT(*) DESC LIMIT 1")
+        .await;
+    let qslug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {qid}"),
+    )
+    .await;
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/product/question-index?seo_url={qslug}&limit=1"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let qs = body["questions"].as_array().unwrap();
+    assert_eq!(qs.len(), 1);
+    for key in ["username", "description", "time", "answers"] {
+        assert!(qs[0].get(key).is_some(), "question lacks {key}");
+    }
+    let (status, _, body) = shop
+        .get(&format!("/api/product/comment-index?seo_url={qslug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["comments"].is_array());
+
+    let vid = shop
+        .scalar_i64("SELECT v.product_id FROM product_variation v JOIN product p ON p.id = v.product_id WHERE p.is_active = 1 LIMIT 1")
+        .await;
+    let vslug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {vid}"),
+    )
+    .await;
+    let (status, _, body) = shop
+        .get(&format!("/api/product/product-variation?seo_url={vslug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let n = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM product_variation WHERE product_id = {vid}"
+        ))
+        .await;
+    let got: usize = body["productVariationsList"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["variations"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(got as i64, n);
+}
+
+#[tokio::test]
+async fn product_set_calls_answer_by_slug_with_price_all() {
+    let shop = TestShop::open().await;
+    let id = shop
+        .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT slug FROM product_set WHERE id = {id}"),
+    )
+    .await;
+    let (status, headers, body) = shop
+        .get(&format!("/api/product/product-set-info?slug={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["surrogate-key"]
+        .to_str()
+        .unwrap()
+        .contains(&format!("product_set:{id}")));
+    let now = catalog::clock::now_unix();
+    let want = shop
+        .scalar_i64(&format!(
+            "SELECT SUM(i.qty * {}) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
+            catalog::pricing::effective_price_sql(now)
+        ))
+        .await;
+    assert_eq!(body["product_set"]["price_all"], want);
+    let (_, _, body) = shop
+        .get(&format!("/api/product/product-set-products?slug={slug}"))
+        .await;
+    let n = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM product_set_item WHERE product_set_id = {id}"
+        ))
+        .await;
+    assert_eq!(body["products"].as_array().unwrap().len() as i64, n);
+    assert!(body["products"][0]["product_set_qty"].is_i64());
+    let (_, _, body) = shop
+        .get(&format!("/api/product/product-set-fabrics?slug={slug}"))
+        .await;
+    assert!(body["fabrics"].is_array());
+    let (_, _, body) = shop
+        .get(&format!(
+            "/api/product/product-set-additional-info?slug={slug}"
+        ))
+        .await;
+    assert!(body["infos"].is_array());
+}
+
+#[tokio::test]
+async fn recent_views_read_the_self_token_and_are_private() {
+    let shop = TestShop::fresh().await;
+    let id = shop
+        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .await;
+    sqlx::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1', $1)")
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let req = Request::get("/api/product/recent-views-product")
+        .header("SELF-TOKEN", "tok-1")
+        .body(Body::empty())
+        .unwrap();
+    let (status, headers, body) = shop.send(req).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["cache-control"], "private, no-store");
+    assert!(headers.get("surrogate-key").is_none());
+    assert_eq!(body["products"][0]["id"], id);
+    let (status, _, body) = shop.get("/api/product/recent-views-product").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["products"].as_array().unwrap().is_empty());
+    let req = Request::get("/api/product/recent-views-product")
+        .header("SELF-TOKEN", "t".repeat(300))
+        .body(Body::empty())
+        .unwrap();
+    let (s, h, b) = shop.send(req).await;
+    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_json_400_and_unknown_or_inactive_a_404() {
+    let shop = TestShop::fresh().await;
+    let long = "x".repeat(201);
+    let inactive = text(
+        &shop,
+        "SELECT seo_url FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
+    )
+    .await;
+    sqlx::query("UPDATE product SET is_active = 0 WHERE seo_url = $1")
+        .bind(&inactive)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    for call in PRODUCT_CALLS {
+        for (query, want) in [
+            ("".to_string(), StatusCode::BAD_REQUEST),
+            ("?seo_url=".to_string(), StatusCode::BAD_REQUEST),
+            (format!("?seo_url={long}"), StatusCode::BAD_REQUEST),
+            (
+                "?seo_url=no-such-product".to_string(),
+                StatusCode::NOT_FOUND,
+            ),
+            (format!("?seo_url={inactive}"), StatusCode::NOT_FOUND),
+        ] {
+            let (s, h, b) = shop.get(&format!("/api/product/{call}{query}")).await;
+            assert_api_error(s, &h, &b, want);
+        }
+    }
+    for call in SET_CALLS {
+        for (query, want) in [
+            ("".to_string(), StatusCode::BAD_REQUEST),
+            (format!("?slug={long}"), StatusCode::BAD_REQUEST),
+            ("?slug=no-such-set".to_string(), StatusCode::NOT_FOUND),
+        ] {
+            let (s, h, b) = shop.get(&format!("/api/product/{call}{query}")).await;
+            assert_api_error(s, &h, &b, want);
+        }
+    }
+    let slug = text(
+        &shop,
+        "SELECT seo_url FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+    )
+    .await;
+    for call in ["question-index", "comment-index"] {
+        for bad in ["0", "-1", "abc", "51", "99999999999999999999999"] {
+            let (s, h, b) = shop
+                .get(&format!("/api/product/{call}?seo_url={slug}&limit={bad}"))
+                .await;
+            assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+        }
+    }
+}
