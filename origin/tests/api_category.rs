@@ -505,3 +505,301 @@ async fn bad_input_gets_a_json_400_and_unknown_slugs_a_404() {
         .await;
     assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn the_root_lists_the_top_categories_shown_on_the_products_page() {
+    let shop = TestShop::open().await;
+    let (status, _, body) = shop
+        .get("/api/category/sub-category?seo_url=products")
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let got: HashSet<i64> = body["category"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    let want = ids(
+        &shop,
+        "SELECT id FROM category WHERE parent = 1 AND type = 'product' AND in_product_home = 1 \
+         AND is_published = 1 AND is_active = 1",
+    )
+    .await;
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+    // Each tile counts the active products of its subtree.
+    for c in body["category"].as_array().unwrap() {
+        let id = c["id"].as_i64().unwrap();
+        let n = shop
+            .scalar_i64(&format!(
+                "WITH RECURSIVE sub(id) AS (SELECT {id} UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
+                 SELECT COUNT(DISTINCT pc.product_id) FROM product_category pc JOIN product p ON p.id = pc.product_id \
+                 WHERE p.is_active = 1 AND pc.category_id IN (SELECT id FROM sub)"
+            ))
+            .await;
+        assert_eq!(c["products_count"], n, "category {id}");
+    }
+}
+
+#[tokio::test]
+async fn values_of_one_attribute_are_ored_and_attributes_anded() {
+    let shop = TestShop::open().await;
+    // The two most used values of the most used attribute, and the most used
+    // value of another attribute.
+    let (field_a, attr_a): (String, i64) = sqlx::query_as(
+        "SELECT a.field_name, a.id FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 \
+         GROUP BY a.id HAVING COUNT(DISTINCT v.id) >= 2 ORDER BY COUNT(*) DESC LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let values_a: Vec<(i64, String)> = sqlx::query_as(&format!(
+        "SELECT v.id, v.slug FROM attribute_value v JOIN product_attribute pa ON pa.attribute_value_id = v.id \
+         WHERE v.attribute_id = {attr_a} GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 2"
+    ))
+    .fetch_all(&shop.state.pool)
+    .await
+    .unwrap();
+    let (field_b, value_b, slug_b): (String, i64, String) = sqlx::query_as(&format!(
+        "SELECT a.field_name, v.id, v.slug FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 AND a.id <> {attr_a} \
+         GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1"
+    ))
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let having = |value: i64| {
+        format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = 1 AND pa.attribute_value_id = {value}")
+    };
+    let either: HashSet<i64> = ids(&shop, &having(values_a[0].0))
+        .await
+        .union(&ids(&shop, &having(values_a[1].0)).await)
+        .copied()
+        .collect();
+    let both: HashSet<i64> = either
+        .intersection(&ids(&shop, &having(value_b)).await)
+        .copied()
+        .collect();
+    let ored = format!("filterby_{field_a}={}%7C{}", values_a[0].1, values_a[1].1);
+
+    let all_ids = |body: Value| -> HashSet<i64> { data_ids(&body).into_iter().collect() };
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url=products&per_page=60&{ored}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["products"]["total"].as_u64().unwrap() as usize,
+        either.len()
+    );
+    if either.len() <= 60 {
+        assert_eq!(all_ids(body), either);
+    }
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url=products&per_page=60&{ored}&filterby_{field_b}={slug_b}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["products"]["total"].as_u64().unwrap() as usize,
+        both.len()
+    );
+    assert!(both.len() <= 60, "test shop grew: use pages");
+    assert_eq!(all_ids(body), both);
+    assert!(
+        both.len() < either.len(),
+        "the second attribute narrowed nothing"
+    );
+}
+
+#[tokio::test]
+async fn every_offered_filter_value_finds_products_of_the_category() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        "SELECT c.seo_url FROM category c JOIN product_category pc ON pc.category_id = c.id \
+         WHERE c.parent <> 1 GROUP BY c.id ORDER BY COUNT(*) DESC LIMIT 1",
+    )
+    .await;
+    let (_, _, filters) = shop
+        .get(&format!("/api/category/filters?seo_url={slug}"))
+        .await;
+    let (_, _, all) = shop
+        .get(&format!("/api/category/products?seo_url={slug}"))
+        .await;
+    let total = all["products"]["total"].as_i64().unwrap();
+    let mut checked = 0;
+    for att in filters["filters_att"].as_array().unwrap() {
+        let field = att["field_name"].as_str().unwrap();
+        for v in att["values"].as_array().unwrap() {
+            let value = v["slug"].as_str().unwrap();
+            let (status, _, body) = shop
+                .get(&format!(
+                    "/api/category/products?seo_url={slug}&filterby_{field}={value}"
+                ))
+                .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            let n = body["products"]["total"].as_i64().unwrap();
+            assert!(n > 0 && n <= total, "{field}={value}: {n} of {total}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no filter values offered for {slug}");
+}
+
+#[tokio::test]
+async fn keyword_wildcards_match_literally_and_sort_show_sets_the_page_size() {
+    let shop = TestShop::open().await;
+    for kw in ["%25", "_", "%5C"] {
+        let (status, _, body) = shop
+            .get(&format!(
+                "/api/category/products?seo_url=products&keyword={kw}"
+            ))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["products"]["total"], 0, "keyword {kw}");
+    }
+    // A word of a title finds it; case does not matter.
+    let title = text(
+        &shop,
+        "SELECT title FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+    )
+    .await;
+    let word = title.split_whitespace().next().unwrap().to_uppercase();
+    let (_, _, body) = shop
+        .get(&format!(
+            "/api/category/products?seo_url=products&keyword={word}&sort_show=60"
+        ))
+        .await;
+    let titles: Vec<String> = body["products"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {}",
+                p["title"], p["sub_title"], p["product_code"], p["sku"]
+            )
+            .to_uppercase()
+        })
+        .collect();
+    assert!(!titles.is_empty());
+    assert!(
+        titles.iter().all(|t| t.contains(&word)),
+        "{word}: {titles:?}"
+    );
+    assert_eq!(body["products"]["per_page"], 60);
+    // The `time` cache-buster and `cat_name` are accepted and left out of links.
+    let (status, _, body) = shop
+        .get(
+            "/api/category/products?seo_url=products&cat_name=Products&time=1700000000&sort_show=3",
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["products"]["data"].as_array().unwrap().len(), 3);
+    let next = body["products"]["next_page_url"].as_str().unwrap();
+    assert!(next.contains("page=2") && !next.contains("time="), "{next}");
+}
+
+#[tokio::test]
+async fn recommended_pages_through_the_category_recommended_first() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM category WHERE id = {TOP}"),
+    )
+    .await;
+    let (_, _, first) = shop
+        .get(&format!("/api/category/recommended?seo_url={slug}"))
+        .await;
+    let (_, _, all) = shop
+        .get(&format!("/api/category/products?seo_url={slug}"))
+        .await;
+    assert_eq!(first["products"]["total"], all["products"]["total"]);
+    let last = first["products"]["last_page"].as_i64().unwrap();
+    let mut seen = Vec::new();
+    for page in 1..=last {
+        let (status, _, body) = shop
+            .get(&format!(
+                "/api/category/recommended?seo_url={slug}&page={page}"
+            ))
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        seen.extend(data_ids(&body));
+    }
+    assert_eq!(
+        seen.len() as i64,
+        first["products"]["total"].as_i64().unwrap()
+    );
+    let mut flags = Vec::new();
+    for id in &seen {
+        flags.push(
+            shop.scalar_i64(&format!("SELECT recommended FROM product WHERE id = {id}"))
+                .await,
+        );
+    }
+    assert!(
+        flags.windows(2).all(|w| w[0] >= w[1]),
+        "recommended first: {flags:?}"
+    );
+}
+
+#[tokio::test]
+async fn listings_are_public_and_expire_by_the_next_flash_sale_boundary() {
+    let shop = TestShop::open().await;
+    let (status, headers, _) = shop.get("/api/category/products?seo_url=products").await;
+    assert_eq!(status, StatusCode::OK);
+    let now = catalog::clock::now_unix();
+    let next = shop
+        .scalar_i64(&format!(
+            "SELECT COALESCE(MIN(t), 0) FROM (SELECT starts_at AS t FROM flash_schedule WHERE is_active = 1 AND starts_at > {now} \
+             UNION ALL SELECT ends_at FROM flash_schedule WHERE is_active = 1 AND ends_at > {now})"
+        ))
+        .await;
+    let cdn = headers["cdn-cache-control"].to_str().unwrap();
+    let max_age: i64 = cdn
+        .split(',')
+        .find_map(|d| d.trim().strip_prefix("max-age="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    if next > 0 {
+        assert!(
+            max_age <= next - now + 1,
+            "{cdn}, next boundary in {}",
+            next - now
+        );
+    }
+    let keys = headers["surrogate-key"].to_str().unwrap();
+    assert!(
+        keys.contains("products") && keys.contains("category:1"),
+        "{keys}"
+    );
+}
+
+#[tokio::test]
+async fn malformed_query_strings_get_json_errors_not_panics() {
+    let shop = TestShop::open().await;
+    for uri in [
+        "/api/category/products?seo_url=%FF%FE",
+        "/api/category/products?seo_url=products&page=%FF",
+        "/api/category/products?seo_url=products&page=1.5",
+        "/api/category/products?seo_url=products&page=%00",
+        "/api/category/products?seo_url=products&price_min=1e3",
+        "/api/category/products?seo_url=products&filterby_category=1%7C%7Cx",
+        "/api/category/products?seo_url=products&filterby_=x",
+        "/api/category/info?seo_url=%00",
+        "/api/category/info?seo_url=../../etc/passwd",
+        "/api/category/info?seo_url=products'--",
+    ] {
+        let (s, h, b) = shop.get(uri).await;
+        assert!(
+            s == StatusCode::BAD_REQUEST || s == StatusCode::NOT_FOUND,
+            "{uri}: {s} {b}"
+        );
+        assert_api_error(s, &h, &b, s);
+    }
+}

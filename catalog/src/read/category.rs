@@ -1,17 +1,16 @@
 //! Read queries of the Category group (SPEC.md §7): a category by slug, its
-//! sub-categories, filters, tag gallery and product sets, and the product
-//! listing with its filters and sorts. A category's products are those in it
-//! or in any descendant (a recursive CTE); category id 1 (`products`) is the
-//! root and lists every product.
+//! sub-categories, filters, tag gallery and product sets. The product listing
+//! itself (filters, sorts, pages) is [`crate::read::listing`]. A category's
+//! products are those in it or in any descendant (a recursive CTE); category
+//! id 1 (`products`) is the root and lists every product.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
-use sqlx::{FromRow, QueryBuilder};
+use sqlx::FromRow;
 
-use crate::db::{Db, Pool};
+use crate::db::Pool;
 use crate::pricing;
-use crate::read::page::PageRequest;
 
 /// The root category's id: "all products".
 pub const ROOT_ID: i64 = 1;
@@ -67,7 +66,8 @@ const INFO_COLUMNS: &str =
      (SELECT full_size_directory FROM image_file WHERE id = c.banner2) AS banner2, \
      (SELECT full_size_directory FROM image_file WHERE id = c.home_img) AS home_img";
 
-const VISIBLE: &str = "c.type = 'product' AND c.is_active = 1 AND c.is_published = 1";
+/// SQL condition on `category c`: a product category shoppers may see.
+pub(crate) const VISIBLE: &str = "c.type = 'product' AND c.is_active = 1 AND c.is_published = 1";
 
 /// The published, active product category with slug `seo_url`.
 pub async fn by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<CategoryInfo>, sqlx::Error> {
@@ -97,11 +97,17 @@ pub struct SubCategory {
     pub products_count: i64,
 }
 
-/// The published children of `category` (for the root: the top categories).
+/// The published children of `category_id`; for the root, the top
+/// categories marked `in_product_home` (the original's "all products" page).
 pub async fn sub_categories(
     pool: &Pool,
     category_id: i64,
 ) -> Result<Vec<SubCategory>, sqlx::Error> {
+    let home_only = if category_id == ROOT_ID {
+        " AND c.in_product_home = 1"
+    } else {
+        ""
+    };
     sqlx::query_as(&format!(
         "WITH RECURSIVE sub(top, id) AS ( \
            SELECT c.id, c.id FROM category c WHERE c.parent = $1 AND {VISIBLE} \
@@ -117,7 +123,7 @@ pub async fn sub_categories(
            (SELECT COUNT(*) FROM category k WHERE k.parent = c.id AND k.type = 'product' AND k.is_active = 1 AND k.is_published = 1) AS sub_cats, \
            COALESCE(counts.n, 0) AS products_count \
          FROM category c LEFT JOIN counts ON counts.top = c.id \
-         WHERE c.parent = $1 AND {VISIBLE} ORDER BY c.position, c.serial, c.id"
+         WHERE c.parent = $1 AND {VISIBLE}{home_only} ORDER BY c.position, c.serial, c.id"
     ))
     .bind(category_id)
     .fetch_all(pool)
@@ -372,152 +378,4 @@ pub async fn product_sets(
     .bind(price_max)
     .fetch_all(pool)
     .await
-}
-
-/// How a listing is ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Sort {
-    /// Newest id first (the original's default).
-    #[default]
-    Default,
-    TitleAsc,
-    TitleDesc,
-    PriceAsc,
-    PriceDesc,
-    DateDesc,
-    Popularity,
-    /// Recommended first, then by their serial, then popularity.
-    Recommended,
-}
-
-impl Sort {
-    /// Parses a `sort_by` value ('' is the default); None when unknown.
-    pub fn parse(s: &str) -> Option<Sort> {
-        Some(match s {
-            "" => Sort::Default,
-            "title_asc" => Sort::TitleAsc,
-            "title_desc" => Sort::TitleDesc,
-            "price_asc" => Sort::PriceAsc,
-            "price_desc" => Sort::PriceDesc,
-            "date_desc" => Sort::DateDesc,
-            "popularity" => Sort::Popularity,
-            _ => return None,
-        })
-    }
-
-    fn order_by(self) -> &'static str {
-        match self {
-            Sort::Default => "p.id DESC",
-            Sort::TitleAsc => "p.title ASC, p.id ASC",
-            Sort::TitleDesc => "p.title DESC, p.id DESC",
-            Sort::PriceAsc => "price ASC, p.id ASC",
-            Sort::PriceDesc => "price DESC, p.id DESC",
-            Sort::DateDesc => "p.created_at DESC, p.id DESC",
-            Sort::Popularity => "p.popularity DESC, p.id DESC",
-            Sort::Recommended => {
-                "p.recommended DESC, p.recommended_serial ASC, p.popularity DESC, p.id DESC"
-            }
-        }
-    }
-}
-
-/// What `category/products` asks for, already validated.
-#[derive(Debug, Clone, Default)]
-pub struct ProductQuery {
-    /// The categories searched (each with its descendants); None = every product.
-    pub categories: Option<Vec<i64>>,
-    /// Bounds on the price a shopper pays now, taka (inclusive).
-    pub price_min: Option<i64>,
-    pub price_max: Option<i64>,
-    /// Attribute value ids: OR within an inner list, AND across lists.
-    pub attribute_values: Vec<Vec<i64>>,
-    /// Matched with LIKE on title, sub_title, product_code and sku.
-    pub keyword: Option<String>,
-    pub sort: Sort,
-}
-
-#[derive(FromRow)]
-struct IdRow {
-    id: i64,
-}
-
-/// One page of product ids matching `query`, and the total count.
-pub async fn product_ids(
-    pool: &Pool,
-    query: &ProductQuery,
-    page: PageRequest,
-    now: i64,
-) -> Result<(Vec<i64>, i64), sqlx::Error> {
-    let effective = pricing::effective_price_sql(now);
-    let build = |select: &str| {
-        let mut q: QueryBuilder<Db> = QueryBuilder::new("");
-        if let Some(cats) = &query.categories {
-            q.push("WITH RECURSIVE sub(id) AS (SELECT c.id FROM category c WHERE c.id IN (");
-            let mut list = q.separated(", ");
-            for id in cats {
-                list.push_bind(*id);
-            }
-            q.push(format!(
-                ") UNION SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) "
-            ));
-        }
-        q.push(format!(
-            "SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active = 1"
-        ));
-        if query.categories.is_some() {
-            q.push(" AND p.id IN (SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub))");
-        }
-        if let Some(min) = query.price_min {
-            q.push(" AND p.price >= ").push_bind(min);
-        }
-        if let Some(max) = query.price_max {
-            q.push(" AND p.price <= ").push_bind(max);
-        }
-        for values in &query.attribute_values {
-            q.push(" AND p.id IN (SELECT pa.product_id FROM product_attribute pa WHERE pa.attribute_value_id IN (");
-            let mut list = q.separated(", ");
-            for v in values {
-                list.push_bind(*v);
-            }
-            q.push("))");
-        }
-        if let Some(keyword) = query.keyword.as_deref().filter(|k| !k.trim().is_empty()) {
-            let escaped = keyword
-                .trim()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            let pattern = format!("%{escaped}%");
-            q.push(" AND (");
-            for (i, col) in ["p.title", "p.sub_title", "p.product_code", "p.sku"]
-                .iter()
-                .enumerate()
-            {
-                if i > 0 {
-                    q.push(" OR ");
-                }
-                q.push(format!("{col} LIKE "))
-                    .push_bind(pattern.clone())
-                    .push(" ESCAPE '\\'");
-            }
-            q.push(")");
-        }
-        q
-    };
-    let total: i64 = build("COUNT(*)")
-        .build_query_scalar()
-        .fetch_one(pool)
-        .await?;
-    let mut q = build("p.id");
-    q.push(format!(" ORDER BY {}", query.sort.order_by()));
-    q.push(" LIMIT ").push_bind(page.limit());
-    q.push(" OFFSET ").push_bind(page.offset());
-    let ids = q
-        .build_query_as::<IdRow>()
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
-    Ok((ids, total))
 }

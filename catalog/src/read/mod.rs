@@ -5,6 +5,7 @@
 
 pub mod card;
 pub mod category;
+pub mod listing;
 pub mod page;
 pub mod product;
 pub mod site;

@@ -8,6 +8,7 @@ use sqlx::FromRow;
 
 use crate::db::Pool;
 use crate::pricing;
+use crate::read::category::{CategoryRef, ROOT_ID, VISIBLE};
 use crate::read::site;
 
 /// The id of the active product with slug `seo_url`.
@@ -370,15 +371,19 @@ pub async fn images(pool: &Pool, id: i64) -> Result<Images, sqlx::Error> {
 /// Which related list to select.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Related {
-    /// Same primary category, nearest price first.
+    /// Same sub-category (the primary category), nearest price now first.
     Similar,
-    /// Same primary category, most popular first.
+    /// Same sub-category, most popular first.
     SameCategory,
-    /// Other sub-categories of the same top category, recommended first.
+    /// Sibling categories (e.g. bedside tables for a bed), recommended first.
     GoesWellWith,
-    /// Any of the product's categories, newest first.
+    /// Anywhere in the same top category, most popular first.
     OtherAlsoSee,
 }
+
+/// SQL for the product's primary category (`$1` is the product id).
+const PRIMARY: &str = "(SELECT pc.category_id FROM product_category pc WHERE pc.product_id = $1 \
+                       ORDER BY pc.is_primary DESC, pc.category_id LIMIT 1)";
 
 /// Ids of up to `limit` active products related to `id` (never `id` itself).
 pub async fn related_ids(
@@ -388,31 +393,39 @@ pub async fn related_ids(
     limit: i64,
     now: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    let primary = "(SELECT pc.category_id FROM product_category pc WHERE pc.product_id = $1 \
-                   ORDER BY pc.is_primary DESC, pc.category_id LIMIT 1)";
     let effective = pricing::effective_price_sql(now);
     let sql = match kind {
         Related::Similar => format!(
             "SELECT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
-             WHERE pc.category_id = {primary} AND p.id <> $1 AND p.is_active = 1 \
-             ORDER BY ABS({effective} - (SELECT {e2} FROM product p WHERE p.id = $1)), p.id LIMIT $2",
-            e2 = effective
+             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active = 1 \
+             ORDER BY ABS({effective} - (SELECT {effective} FROM product p WHERE p.id = $1)), p.id LIMIT $2"
         ),
         Related::SameCategory => format!(
             "SELECT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
-             WHERE pc.category_id = {primary} AND p.id <> $1 AND p.is_active = 1 \
+             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active = 1 \
              ORDER BY p.popularity DESC, p.id LIMIT $2"
         ),
         Related::GoesWellWith => format!(
             "SELECT p.id FROM product p WHERE p.is_active = 1 AND p.id <> $1 AND p.id IN ( \
                SELECT pc.product_id FROM product_category pc JOIN category c ON c.id = pc.category_id \
-               WHERE c.parent = (SELECT parent FROM category WHERE id = {primary}) AND c.id <> {primary}) \
+               WHERE c.parent = (SELECT parent FROM category WHERE id = {PRIMARY}) AND c.id <> {PRIMARY} \
+               AND {VISIBLE}) \
              ORDER BY p.recommended DESC, p.popularity DESC, p.id LIMIT $2"
         ),
-        Related::OtherAlsoSee => "SELECT p.id FROM product p WHERE p.is_active = 1 AND p.id <> $1 AND p.id IN ( \
-               SELECT pc2.product_id FROM product_category pc1 JOIN product_category pc2 ON pc2.category_id = pc1.category_id \
-               WHERE pc1.product_id = $1) ORDER BY p.created_at DESC, p.id DESC LIMIT $2"
-            .to_string(),
+        // Walk up from the primary category to the root's child, then take
+        // that top category's whole subtree.
+        Related::OtherAlsoSee => format!(
+            "WITH RECURSIVE up(id, parent) AS ( \
+               SELECT c.id, c.parent FROM category c WHERE c.id = {PRIMARY} \
+               UNION ALL SELECT c.id, c.parent FROM category c JOIN up ON c.id = up.parent \
+               WHERE up.parent <> {ROOT_ID}), \
+             top(id) AS (SELECT id FROM up WHERE parent IS NULL OR parent = {ROOT_ID} LIMIT 1), \
+             sub(id) AS (SELECT id FROM top UNION ALL \
+               SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) \
+             SELECT p.id FROM product p WHERE p.is_active = 1 AND p.id <> $1 AND p.id IN ( \
+               SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub)) \
+             ORDER BY p.popularity DESC, p.id LIMIT $2"
+        ),
     };
     sqlx::query_scalar(&sql)
         .bind(id)
@@ -636,6 +649,22 @@ pub async fn product_set(
     .fetch_all(pool)
     .await?;
     Ok(Some(set))
+}
+
+/// The category set `set` belongs to (the original's `term`), if published.
+pub async fn set_category(
+    pool: &Pool,
+    set: &ProductSetInfo,
+) -> Result<Option<CategoryRef>, sqlx::Error> {
+    let Some(id) = set.category_id else {
+        return Ok(None);
+    };
+    sqlx::query_as(&format!(
+        "SELECT c.id, c.name, c.seo_url, c.parent FROM category c WHERE c.id = $1 AND {VISIBLE}"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
 }
 
 /// A product of a set (`product/product-set-products`).

@@ -12,8 +12,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::json;
 
-use catalog::read::category::{self as q, CategoryInfo, ProductQuery, Sort};
-use catalog::read::{cards, PageRequest, Paginator};
+use catalog::read::category::{self as q, CategoryInfo};
+use catalog::read::listing::{self, ProductQuery, Sort};
+use catalog::read::{PageRequest, Paginator, ProductCard};
 
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
@@ -168,7 +169,7 @@ async fn get_recommended(
         sort: Sort::Recommended,
         ..ProductQuery::default()
     };
-    let paginator = listing(&state, &query, page, "/api/category/recommended", &params).await?;
+    let paginator = list_page(&state, &query, page, "/api/category/recommended", &params).await?;
     let key = category_key(&category);
     Ok(cache::public(
         Json(json!({ "products": paginator })),
@@ -232,7 +233,7 @@ async fn get_product_set(
 }
 
 /// `GET /api/category/products`: `{products: paginator}` of cards. See the
-/// module docs of `catalog::read::category` for the filters.
+/// module docs of `catalog::read::listing` for the filters.
 async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (params, category) = category_of(&state, pairs).await?;
     let page = page_param(&params)?;
@@ -319,7 +320,7 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
         keyword: params.get("keyword").map(str::to_string),
         sort,
     };
-    let paginator = listing(
+    let paginator = list_page(
         &state,
         &query,
         PageRequest::new(page, per_page),
@@ -336,21 +337,19 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
 
 /// One page of cards for `query`; page links keep the request's other
 /// parameters (but not the `time` cache-buster).
-async fn listing(
+async fn list_page(
     state: &AppState,
     query: &ProductQuery,
     page: PageRequest,
     path: &str,
     params: &Params,
-) -> ApiResult<Paginator<catalog::read::ProductCard>> {
-    let now = catalog::clock::now_unix();
-    let (ids, total) = q::product_ids(&state.pool, query, page, now).await?;
-    let data = cards(&state.pool, &ids, now).await?;
+) -> ApiResult<Paginator<ProductCard>> {
     let keep: Vec<(String, String)> = params
         .pairs()
         .iter()
         .filter(|(k, _)| k != "time" && k != "page")
         .cloned()
         .collect();
-    Ok(Paginator::new(data, total, page, path, &keep))
+    let now = catalog::clock::now_unix();
+    Ok(listing::page(&state.pool, query, page, now, path, &keep).await?)
 }

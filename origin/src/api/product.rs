@@ -23,10 +23,14 @@ use crate::state::AppState;
 const RELATED_LIMIT: i64 = 16;
 /// Products in `similar-products`.
 const SIMILAR_LIMIT: i64 = 10;
-/// Default and largest `limit` of question-index and comment-index.
+/// Default `limit` of question-index (the original client's 8).
 const DEFAULT_QUESTIONS: i64 = 8;
+/// Default `limit` of comment-index (the original client's 3).
 const DEFAULT_COMMENTS: i64 = 3;
+/// Largest `limit` answered: larger (sane) values are capped to it.
 const MAX_TALK_LIMIT: i64 = 50;
+/// Largest `limit` accepted at all (then capped); above it is a 400.
+const MAX_TALK_LIMIT_ASKED: i64 = 1_000;
 /// Products in the recently viewed strip.
 const RECENT_LIMIT: i64 = 10;
 
@@ -197,8 +201,9 @@ async fn get_recent_views(
 async fn get_questions(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (params, id) = product_of(&state, pairs).await?;
     let limit = params
-        .int("limit", 1, MAX_TALK_LIMIT)?
-        .unwrap_or(DEFAULT_QUESTIONS);
+        .int("limit", 1, MAX_TALK_LIMIT_ASKED)?
+        .unwrap_or(DEFAULT_QUESTIONS)
+        .min(MAX_TALK_LIMIT);
     let questions = q::questions(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(cache::public(
         Json(json!({ "questions": questions })),
@@ -210,8 +215,9 @@ async fn get_questions(State(state): State<AppState>, Query(pairs): Pairs) -> Ap
 async fn get_comments(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (params, id) = product_of(&state, pairs).await?;
     let limit = params
-        .int("limit", 1, MAX_TALK_LIMIT)?
-        .unwrap_or(DEFAULT_COMMENTS);
+        .int("limit", 1, MAX_TALK_LIMIT_ASKED)?
+        .unwrap_or(DEFAULT_COMMENTS)
+        .min(MAX_TALK_LIMIT);
     let comments = q::comments(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(cache::public(
         Json(json!({ "comments": comments })),
@@ -255,16 +261,7 @@ async fn get_set_products(
 ) -> ApiResult<Response> {
     let set = set_of(&state, pairs).await?;
     let products = q::set_products(&state.pool, set.id, catalog::clock::now_unix()).await?;
-    let term = match set.category_id {
-        Some(id) => sqlx::query_as::<_, (i64, String, String)>(
-            "SELECT id, name, seo_url FROM category WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&state.pool)
-        .await?
-        .map(|(id, name, seo_url)| json!({ "id": id, "name": name, "seo_url": seo_url })),
-        None => None,
-    };
+    let term = q::set_category(&state.pool, &set).await?;
     Ok(cache::public(
         Json(json!({ "term": term, "products": products })),
         set_keys(&set),

@@ -1,0 +1,186 @@
+//! The product listing of `category/products` and `category/recommended`
+//! (and of the generator's category pages): which active products a category,
+//! a search or a filter set shows, in which order, one page at a time.
+//!
+//! - A category's products are those in it or in any published descendant
+//!   (a recursive CTE); no category means every product.
+//! - Prices are filtered and sorted on the price a shopper pays now
+//!   ([`pricing::effective_price_sql`]: a running flash sale included).
+//! - Attribute filters: the values of one attribute are OR-ed, different
+//!   attributes AND-ed.
+//! - The keyword is a plain `LIKE` on title, sub_title, product_code and sku
+//!   (wildcards escaped); the search index replaces it later.
+//!
+//! The query selects one page of ids; [`page`] then loads their cards
+//! ([`crate::read::cards`]) and wraps them in the project's [`Paginator`].
+
+use sqlx::{FromRow, QueryBuilder};
+
+use crate::db::{Db, Pool};
+use crate::pricing;
+use crate::read::card::{cards, ProductCard};
+use crate::read::category::VISIBLE;
+use crate::read::page::{PageRequest, Paginator};
+
+/// How a listing is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    /// Newest id first (the original's default).
+    #[default]
+    Default,
+    TitleAsc,
+    TitleDesc,
+    PriceAsc,
+    PriceDesc,
+    DateDesc,
+    Popularity,
+    /// Recommended first, then by their serial, then popularity.
+    Recommended,
+}
+
+impl Sort {
+    /// Parses a `sort_by` value ('' is the default); None when unknown.
+    pub fn parse(s: &str) -> Option<Sort> {
+        Some(match s {
+            "" => Sort::Default,
+            "title_asc" => Sort::TitleAsc,
+            "title_desc" => Sort::TitleDesc,
+            "price_asc" => Sort::PriceAsc,
+            "price_desc" => Sort::PriceDesc,
+            "date_desc" => Sort::DateDesc,
+            "popularity" => Sort::Popularity,
+            _ => return None,
+        })
+    }
+
+    fn order_by(self) -> &'static str {
+        match self {
+            Sort::Default => "p.id DESC",
+            Sort::TitleAsc => "p.title ASC, p.id ASC",
+            Sort::TitleDesc => "p.title DESC, p.id DESC",
+            Sort::PriceAsc => "price ASC, p.id ASC",
+            Sort::PriceDesc => "price DESC, p.id DESC",
+            Sort::DateDesc => "p.created_at DESC, p.id DESC",
+            Sort::Popularity => "p.popularity DESC, p.id DESC",
+            Sort::Recommended => {
+                "p.recommended DESC, p.recommended_serial ASC, p.popularity DESC, p.id DESC"
+            }
+        }
+    }
+}
+
+/// What `category/products` asks for, already validated.
+#[derive(Debug, Clone, Default)]
+pub struct ProductQuery {
+    /// The categories searched (each with its descendants); None = every product.
+    pub categories: Option<Vec<i64>>,
+    /// Bounds on the price a shopper pays now, taka (inclusive).
+    pub price_min: Option<i64>,
+    pub price_max: Option<i64>,
+    /// Attribute value ids: OR within an inner list, AND across lists.
+    pub attribute_values: Vec<Vec<i64>>,
+    /// Matched with LIKE on title, sub_title, product_code and sku.
+    pub keyword: Option<String>,
+    pub sort: Sort,
+}
+
+#[derive(FromRow)]
+struct IdRow {
+    id: i64,
+}
+
+/// One page of product ids matching `query`, and the total count.
+pub async fn product_ids(
+    pool: &Pool,
+    query: &ProductQuery,
+    page: PageRequest,
+    now: i64,
+) -> Result<(Vec<i64>, i64), sqlx::Error> {
+    let effective = pricing::effective_price_sql(now);
+    let build = |select: &str| {
+        let mut q: QueryBuilder<Db> = QueryBuilder::new("");
+        if let Some(cats) = &query.categories {
+            q.push("WITH RECURSIVE sub(id) AS (SELECT c.id FROM category c WHERE c.id IN (");
+            let mut list = q.separated(", ");
+            for id in cats {
+                list.push_bind(*id);
+            }
+            q.push(format!(
+                ") UNION SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) "
+            ));
+        }
+        q.push(format!(
+            "SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active = 1"
+        ));
+        if query.categories.is_some() {
+            q.push(" AND p.id IN (SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub))");
+        }
+        if let Some(min) = query.price_min {
+            q.push(" AND p.price >= ").push_bind(min);
+        }
+        if let Some(max) = query.price_max {
+            q.push(" AND p.price <= ").push_bind(max);
+        }
+        for values in &query.attribute_values {
+            q.push(" AND p.id IN (SELECT pa.product_id FROM product_attribute pa WHERE pa.attribute_value_id IN (");
+            let mut list = q.separated(", ");
+            for v in values {
+                list.push_bind(*v);
+            }
+            q.push("))");
+        }
+        if let Some(keyword) = query.keyword.as_deref().filter(|k| !k.trim().is_empty()) {
+            let escaped = keyword
+                .trim()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            let pattern = format!("%{escaped}%");
+            q.push(" AND (");
+            for (i, col) in ["p.title", "p.sub_title", "p.product_code", "p.sku"]
+                .iter()
+                .enumerate()
+            {
+                if i > 0 {
+                    q.push(" OR ");
+                }
+                q.push(format!("{col} LIKE "))
+                    .push_bind(pattern.clone())
+                    .push(" ESCAPE '\\'");
+            }
+            q.push(")");
+        }
+        q
+    };
+    let total: i64 = build("COUNT(*)")
+        .build_query_scalar()
+        .fetch_one(pool)
+        .await?;
+    let mut q = build("p.id");
+    q.push(format!(" ORDER BY {}", query.sort.order_by()));
+    q.push(" LIMIT ").push_bind(page.limit());
+    q.push(" OFFSET ").push_bind(page.offset());
+    let ids = q
+        .build_query_as::<IdRow>()
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    Ok((ids, total))
+}
+
+/// One page of cards for `query` at `now`, as a paginator whose links are
+/// `path?<keep>&page=N` (`keep`: the request's other parameters to carry).
+pub async fn page(
+    pool: &Pool,
+    query: &ProductQuery,
+    page: PageRequest,
+    now: i64,
+    path: &str,
+    keep: &[(String, String)],
+) -> Result<Paginator<ProductCard>, sqlx::Error> {
+    let (ids, total) = product_ids(pool, query, page, now).await?;
+    let data = cards(pool, &ids, now).await?;
+    Ok(Paginator::new(data, total, page, path, keep))
+}
