@@ -38,8 +38,13 @@ async fn dump(pool: &Pool, sql: &str) -> String {
     rows.into_iter().map(|r| r.0).collect::<Vec<_>>().join("\n")
 }
 
-const DIGEST_QUERIES: [&str; 5] = [
+const DIGEST_QUERIES: [&str; 10] = [
     "SELECT id || title || sub_title || product_code || sku || seo_url || price_before || price_now || stock || created_at FROM product ORDER BY id",
+    "SELECT id || name || seo_url || ifnull(parent, '-') || ifnull(banner1, '-') FROM category ORDER BY id",
+    "SELECT id || filename || file_size || width || height FROM image_file ORDER BY id",
+    "SELECT product_id || attribute || value || product_code || price_now FROM product_variation ORDER BY id",
+    "SELECT product_id || bank || months || interest_bp FROM product_emi ORDER BY id",
+    "SELECT id || menu_id || parent || label || link FROM menu_item ORDER BY id",
     "SELECT product_id || ',' || image_file_id || ',' || sort FROM product_image ORDER BY id",
     "SELECT product_id || ',' || attribute_value_id FROM product_attribute ORDER BY product_id, attribute_value_id",
     "SELECT schedule_id || ',' || product_id || ',' || discount_percent FROM flash_item ORDER BY id",
@@ -149,9 +154,23 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
     );
     let header = scalar(&pool, "SELECT COUNT(*) FROM menu_item mi JOIN menu m ON m.id = mi.menu_id WHERE m.location = 'header'").await;
     assert!((1..=4).contains(&header), "{header} header links");
+    // The side menu: item 21 is "Products", its children are exactly the
+    // top-level product categories (label and link), their children the sub-categories.
     assert_eq!(
-        scalar(&pool, "SELECT COUNT(*) FROM menu_item WHERE parent = 21").await,
-        scalar(&pool, "SELECT COUNT(*) FROM category WHERE parent = 1").await
+        dump(&pool, "SELECT m.location || ' ' || mi.label || ' ' || mi.link FROM menu_item mi JOIN menu m ON m.id = mi.menu_id WHERE mi.id = 21").await,
+        "products Products /c/products"
+    );
+    let under_21 = dump(
+        &pool,
+        "SELECT label || ' ' || link FROM menu_item WHERE parent = 21 ORDER BY label",
+    )
+    .await;
+    let tops = dump(&pool, "SELECT name || ' /c/' || seo_url FROM category WHERE parent = 1 AND type = 'product' ORDER BY name").await;
+    assert_eq!(under_21, tops);
+    assert!(under_21.lines().count() >= 6, "{under_21}");
+    assert_eq!(
+        dump(&pool, "SELECT c.label || ' ' || c.link FROM menu_item c JOIN menu_item t ON t.id = c.parent WHERE t.parent = 21 ORDER BY c.label").await,
+        dump(&pool, "SELECT s.name || ' /c/' || s.seo_url FROM category s JOIN category t ON t.id = s.parent WHERE t.parent = 1 ORDER BY s.name").await
     );
     assert_eq!(
         scalar(&pool, "SELECT COUNT(*) FROM menu WHERE location = 'footer'").await,
@@ -201,6 +220,101 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
         scalar(&pool, "SELECT COUNT(*) FROM review r WHERE NOT EXISTS (SELECT 1 FROM order_detail d JOIN order_master o ON o.id = d.order_id WHERE o.user_id = r.user_id AND d.product_id = r.product_id AND o.order_status = 'delivered')").await,
         0
     );
+    // Icons of product images exist and are small squares.
+    let icons: Vec<(String,)> = sqlx::query_as(
+        "SELECT DISTINCT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    for (p,) in &icons {
+        assert_eq!(
+            image::image_dimensions(dir.path().join(p)).unwrap(),
+            (300, 300),
+            "{p}"
+        );
+    }
+    // Spelling variants: the CSV's name (unquoted) with the other spellings as aliases.
+    assert_eq!(
+        dump(&pool, "SELECT name || ':' || aliases FROM district WHERE name IN ('Cox''s Bazar', 'Cumilla', 'Chattogram', 'Bogura') ORDER BY name").await,
+        "Bogura:Bogra\nChattogram:Chittagong\nCox's Bazar:Coxsbazar|Coxs Bazar|Cox Bazar\nCumilla:Comilla"
+    );
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM district WHERE name LIKE '%\"%'"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        dump(&pool, "SELECT zone || ' ' || charge || ' ' || free_from FROM delivery_charge_setting ORDER BY zone").await,
+        "inside_dhaka 200 3000\noutside_dhaka 300 5000"
+    );
+    // The running flash sale has about 20 items at 10-40 % off.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM flash_item WHERE schedule_id = 1 AND discount_percent BETWEEN 10 AND 40").await, 20);
+    // EMI: every product from ৳20,000 offers it, in 3, 6, 9 or 12 months; no cheap product does.
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM product WHERE (price_now >= 20000) <> (emi_available = 1)"
+        )
+        .await,
+        0
+    );
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product p WHERE emi_available = 1 AND NOT EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id)").await, 0);
+    assert_eq!(
+        dump(
+            &pool,
+            "SELECT DISTINCT CAST(months AS TEXT) FROM product_emi ORDER BY months"
+        )
+        .await,
+        "3\n6\n9\n12"
+    );
+    // Variations (by colour and by size) have codes of their own and sane prices.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product_variation v JOIN product p ON p.product_code = v.product_code").await, 0);
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(DISTINCT attribute) FROM product_variation"
+        )
+        .await,
+        2
+    );
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product p WHERE enable_variation = 1 AND NOT EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id)").await, 0);
+    // Pre-bookings ask for 20-50 % up front; some products are out of stock, some discounted.
+    assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product WHERE pre_booking = 1 AND pre_booking_min_percent NOT BETWEEN 20 AND 50").await, 0);
+    assert!(scalar(&pool, "SELECT COUNT(*) FROM product WHERE stock = 0").await > 0);
+    assert!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM product WHERE price_now < price_before"
+        )
+        .await
+            > 0
+    );
+    // About a tenth of the products turn in 360 degrees.
+    let turning = scalar(
+        &pool,
+        "SELECT COUNT(DISTINCT product_id) FROM product_360_frame",
+    )
+    .await;
+    assert!(
+        (10..=60).contains(&turning),
+        "{turning} products with 360 frames"
+    );
+    // Widget 15 (pre-booking) is active; 20 blog and 20 news posts.
+    assert_eq!(
+        scalar(&pool, "SELECT is_active FROM widget WHERE id = 15").await,
+        1
+    );
+    assert_eq!(
+        scalar(&pool, "SELECT COUNT(*) FROM post WHERE kind = 'news'").await,
+        20
+    );
+    // The seed folds its WAL into the database file.
+    let wal = dir.path().join("shop.db-wal");
+    assert_eq!(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0), 0);
     // Settings the pages read; the change log starts empty.
     assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM setting WHERE name IN ('com_name', 'home_category', 'disable_buy', 'footer_support')").await, 4);
     assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM change_log").await, 0);

@@ -34,8 +34,14 @@ async fn main() -> anyhow::Result<()> {
             let report = catalog::seed::seed(&pool, &options)
                 .await
                 .with_context(|| format!("seeding {}", args.db.database))?;
+            let steps = report
+                .steps
+                .iter()
+                .map(|(name, secs)| format!("{name} {secs:.2} s"))
+                .collect::<Vec<_>>()
+                .join(", ");
             println!(
-                "seeded {}: {} products, {} categories, {} images in {}, {} rows in {:.1} s",
+                "seeded {}: {} products, {} categories, {} images in {}, {} rows in {:.1} s ({steps})",
                 args.db.database,
                 report.products,
                 report.categories,
@@ -44,6 +50,7 @@ async fn main() -> anyhow::Result<()> {
                 report.rows,
                 report.seconds
             );
+            pool.close().await;
             Ok(())
         }
         Command::Serve(args) => origin::serve(args).await,

@@ -475,13 +475,30 @@ const TAGS: [&str; 8] = [
     "Easy Assembly",
 ];
 
-const BANKS: [&str; 5] = [
-    "City Bank",
-    "BRAC Bank",
-    "Eastern Bank",
-    "Dutch-Bangla Bank",
-    "Standard Chartered",
+/// Card-instalment plans: the bank and its yearly interest in basis points
+/// for 3, 6, 9 and 12 months (the EMI widget's table shows the same figures).
+pub(super) const EMI_PLANS: [(&str, [i64; 4]); 5] = [
+    ("City Bank", [0, 0, 600, 900]),
+    ("BRAC Bank", [0, 0, 500, 850]),
+    ("Eastern Bank (EBL)", [0, 0, 650, 900]),
+    ("Dutch-Bangla Bank", [0, 300, 700, 1000]),
+    ("Standard Chartered", [0, 0, 550, 800]),
 ];
+
+/// The instalment lengths offered, in months.
+pub(super) const EMI_MONTHS: [i64; 4] = [3, 6, 9, 12];
+
+/// The price range of a product: its sub-category's, narrowed for nouns
+/// that cost far less than the rest of their category (a laptop table).
+fn price_range(sub: &Sub, noun: &str) -> (i64, i64) {
+    match noun {
+        "Laptop Table" => (900, 3_500),
+        "Computer Table" => (4_500, 18_000),
+        "Visitor Chair" => (3_000, 9_000),
+        "Night Stand" => (4_500, 9_000),
+        _ => sub.price,
+    }
+}
 
 /// A product as later parts of the seed need it.
 #[derive(Debug, Clone)]
@@ -558,6 +575,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             "seo_h1",
             "seo_h2",
             "seo_h3",
+            "seo_h4",
+            "seo_h5",
             "type",
             "position",
             "serial",
@@ -575,13 +594,13 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
     let furniture_img = |kind: Kind, n: usize| {
         image_id(pool.furniture[images::kind_index(kind)][n % pool.furniture[0].len()])
     };
-    cats.push(row![1, "Products", "পণ্য", "products", "All furniture", None::<String>, None::<String>, "product", 0, 0, "Every product of the shop: bedroom, living, dining, office, kids and home decor furniture, delivered across Bangladesh.", "furniture, bangladesh", None::<i64>, false, true, 3, None::<i64>, None::<i64>, image_id(pool.banners[0])]);
+    cats.push(row![1, "Products", "পণ্য", "products", "All furniture", "Furniture online in Bangladesh", "Beds, sofas, dining and office furniture", "Cash on delivery and EMI", "Delivered across all 64 districts", "product", 0, 0, "Every product of the shop: bedroom, living, dining, office, kids and home decor furniture, delivered across Bangladesh.", "furniture, bangladesh", None::<i64>, false, true, 3, None::<i64>, None::<i64>, image_id(pool.banners[0])]);
     for (pos, (id, name, bn, slug)) in TOPS.iter().enumerate() {
         let kind = SUBS
             .iter()
             .find(|s| s.parent == *id)
             .map_or(Kind::Decor, |s| s.kind);
-        cats.push(row![*id, *name, *bn, *slug, format!("{name} furniture"), format!("Buy {name} furniture online in Bangladesh"), format!("{name} furniture"), "product", pos as i64, pos as i64, format!("{name} furniture in solid wood and engineered wood, made in Bangladesh, with delivery in 72 hours inside Dhaka."), format!("{}, furniture", name.to_lowercase()), 1, true, true, 2, furniture_img(kind, pos), furniture_img(kind, pos + 1), image_id(pool.banners[pos % pool.banners.len()])]);
+        cats.push(row![*id, *name, *bn, *slug, format!("{name} furniture"), format!("Buy {name} furniture online in Bangladesh"), format!("{name} furniture"), format!("{name} furniture price in Bangladesh"), format!("Why buy {} furniture from us", name.to_lowercase()), "product", pos as i64, pos as i64, format!("{name} furniture in solid wood and engineered wood, made in Bangladesh, with delivery in 72 hours inside Dhaka."), format!("{}, furniture", name.to_lowercase()), 1, true, true, 2, furniture_img(kind, pos), furniture_img(kind, pos + 1), image_id(pool.banners[pos % pool.banners.len()])]);
     }
     for (pos, s) in SUBS.iter().enumerate() {
         cats.push(row![
@@ -592,6 +611,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             s.name,
             format!("{} price in Bangladesh", s.name),
             s.name,
+            format!("Buy {} online", s.name.to_lowercase()),
+            format!("How to choose {}", s.name.to_lowercase()),
             "product",
             pos as i64,
             pos as i64,
@@ -606,7 +627,7 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             1,
             furniture_img(s.kind, pos),
             furniture_img(s.kind, pos + 2),
-            None::<i64>
+            image_id(pool.banners[pos % pool.banners.len()])
         ]);
     }
     cats.push(row![
@@ -615,6 +636,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         "ইন্টেরিয়র",
         "interiors",
         "Interior galleries",
+        None::<String>,
+        None::<String>,
         None::<String>,
         None::<String>,
         "interior",
@@ -637,6 +660,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             None::<String>,
             *slug,
             *name,
+            None::<String>,
+            None::<String>,
             None::<String>,
             None::<String>,
             "interior",
@@ -788,7 +813,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         let finish = value_ids[3].choose(rng).copied().unwrap_or((1, "Matte"));
         let title = format!("{style} {} {noun}", material.1);
         let sub_title = format!("{} | {} | {}", colour.1, size.1, finish.1);
-        let base = rng.gen_range(sub.price.0..=sub.price.1);
+        let (low, high) = price_range(sub, noun);
+        let base = rng.gen_range(low..=high);
         let price_before = round_to(base, if base < 5_000 { 50 } else { 500 });
         let discount = *[0, 0, 0, 5, 10, 10, 15, 20].choose(rng).unwrap_or(&0);
         let price_now = round_to(price_before * (100 - discount) / 100, 10).min(price_before);
@@ -867,7 +893,7 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             let idx = kind_pool[(first + k) % kind_pool.len()];
             product_images.push(row![id, image_id(idx), k as i64, k == 0]);
         }
-        if rng.gen_bool(0.05) {
+        if rng.gen_bool(0.1) {
             let turn = &pool.turns[usize::from(sub.kind == Kind::Chair)];
             for (f, idx) in turn.iter().enumerate() {
                 frames.push(row![id, image_id(*idx), f as i64]);
@@ -881,9 +907,9 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             ]);
         }
         if emi {
-            for bank in BANKS.iter().take(rng.gen_range(2..=BANKS.len())) {
-                for months in [3_i64, 6, 12] {
-                    emis.push(row![id, *bank, months, if months <= 6 { 0 } else { 900 }]);
+            for (bank, rates) in EMI_PLANS.iter().take(rng.gen_range(2..=EMI_PLANS.len())) {
+                for (months, rate) in EMI_MONTHS.iter().zip(rates) {
+                    emis.push(row![id, *bank, *months, *rate]);
                 }
             }
         }
@@ -893,7 +919,37 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         for t in (1..=TAGS.len() as i64).filter(|_| rng.gen_bool(0.12)) {
             product_tags.push(row![id, t]);
         }
-        if has_variations {
+        // Products sold in several sizes vary by size; the others by colour.
+        let by_size = has_variations && sub.sizes.len() > 2 && rng.gen_bool(0.5);
+        if by_size {
+            let here = sub.sizes.iter().position(|s| *s == size_name).unwrap_or(0);
+            for (k, other) in sub
+                .sizes
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != here)
+                .take(2)
+                .map(|(i, s)| (i, *s))
+                .enumerate()
+            {
+                // A larger size costs more, a smaller one less.
+                let step = other.0 as i64 - here as i64;
+                let vbefore = round_to(price_before + price_before * step / 8, 100);
+                let vnow = round_to(vbefore * (100 - discount) / 100, 10).min(vbefore);
+                variations.push(row![
+                    id,
+                    "Size",
+                    other.1,
+                    format!("{code}-S{}", k + 1),
+                    format!("{} | {} | {}", colour.1, other.1, finish.1),
+                    vbefore,
+                    vnow,
+                    rng.gen_range(0..20),
+                    image_id(kind_pool[(first + 1) % kind_pool.len()]),
+                    k as i64
+                ]);
+            }
+        } else if has_variations {
             for (k, (_, (_, c))) in value_ids[1]
                 .iter()
                 .enumerate()

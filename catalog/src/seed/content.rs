@@ -5,7 +5,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::catalogue::{image_id, Catalogue, INTERIOR_CATS, SUBS, TOPS};
+use super::catalogue::{image_id, Catalogue, EMI_MONTHS, EMI_PLANS, INTERIOR_CATS, SUBS, TOPS};
 use super::images::{self, Pool};
 use super::{row, SeedOptions, Table};
 
@@ -13,17 +13,41 @@ use super::{row, SeedOptions, Table};
 /// division_bn, district, district_bn.
 const DISTRICTS_CSV: &str = include_str!("../../data/districts.csv");
 
-/// Other spellings shoppers use, keyed by the CSV's spelling.
-const ALIASES: [(&str, &str); 8] = [
+/// Other spellings shoppers use, keyed by the CSV's spelling (the name).
+const ALIASES: [(&str, &str); 10] = [
     ("Chattogram", "Chittagong"),
     ("Cumilla", "Comilla"),
     ("Barishal", "Barisal"),
     ("Jashore", "Jessore"),
     ("Bogura", "Bogra"),
     ("Cox's Bazar", "Coxsbazar|Coxs Bazar|Cox Bazar"),
-    ("Chapai Nawabganj", "Chapainawabganj|Nawabganj"),
+    ("Chapainawabganj", "Chapai Nawabganj|Nawabganj"),
     ("Jhalokathi", "Jhalakathi|Jhalokati"),
+    ("Netrokona", "Netrakona"),
+    ("Moulvibazar", "Maulvibazar|Moulvi Bazar"),
 ];
+
+/// The fields of one CSV line; a field may be quoted ("Cox's Bazar") and a
+/// quoted field may hold commas and doubled quotes.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field).trim().to_string()),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field.trim().to_string());
+    fields
+}
 
 /// Showrooms: title, district, thana, address, latitude, longitude.
 const SHOWROOMS: [(&str, &str, &str, &str, f64, f64); 16] = [
@@ -188,8 +212,12 @@ const BLOG_TOPICS: [&str; 20] = [
     "Moving house without scratches",
 ];
 
-const NEWS_TOPICS: [&str; 16] = [
+const NEWS_TOPICS: [&str; 20] = [
     "New showroom opens in Bashundhara",
+    "Rangpur showroom now open on Fridays",
+    "Pre-booking opens for the Eid collection",
+    "Mattress exchange week",
+    "Furniture donated to flood-hit schools in Sunamganj",
     "Victory Day sale announced",
     "Free delivery inside Dhaka extended",
     "Our Gazipur factory goes solar",
@@ -217,6 +245,36 @@ const PAGES: [(i64, &str, &str); 8] = [
     (7, "Warranty", "warranty"),
     (8, "FAQ", "faq"),
 ];
+
+/// The EMI widget's HTML table: one row per bank, one column per length,
+/// from the same plans the products' EMI rows use.
+fn emi_table() -> String {
+    let mut html = String::from("<table><thead><tr><th>Bank</th>");
+    for m in EMI_MONTHS {
+        html.push_str(&format!("<th>{m} months</th>"));
+    }
+    html.push_str("</tr></thead><tbody>");
+    for (bank, rates) in EMI_PLANS {
+        html.push_str(&format!("<tr><td>{bank}</td>"));
+        for bp in rates {
+            html.push_str(&format!("<td>{}%</td>", percent(bp)));
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str(
+        "</tbody></table><p>Interest per year. EMI on card payments of ৳20,000 or more.</p>",
+    );
+    html
+}
+
+/// Basis points as a percentage for people: 850 → "8.5", 900 → "9".
+fn percent(bp: i64) -> String {
+    if bp % 100 == 0 {
+        (bp / 100).to_string()
+    } else {
+        format!("{}.{}", bp / 100, (bp % 100) / 10)
+    }
+}
 
 pub(super) struct Content {
     pub tables: Vec<Table>,
@@ -445,7 +503,7 @@ pub(super) fn build(
         17,
         "EMI",
         "html",
-        "<p>0% EMI for 3 and 6 months with partner banks on orders from ৳20,000.</p>",
+        "<p>0% EMI for 3 and 6 months with partner banks on orders from ৳20,000; 9 and 12 months at a low rate.</p>",
         true
     ]);
     widgets.push(row![
@@ -469,7 +527,7 @@ pub(super) fn build(
         "<p>Pay in cash when your furniture arrives.</p>",
         true
     ]);
-    widgets.push(row![22, "EMI details", "html", "<table><thead><tr><th>Bank</th><th>3 months</th><th>6 months</th><th>12 months</th></tr></thead><tbody><tr><td>City Bank</td><td>0%</td><td>0%</td><td>9%</td></tr><tr><td>BRAC Bank</td><td>0%</td><td>0%</td><td>9%</td></tr><tr><td>Eastern Bank</td><td>0%</td><td>0%</td><td>9%</td></tr><tr><td>Dutch-Bangla Bank</td><td>0%</td><td>0%</td><td>9%</td></tr><tr><td>Standard Chartered</td><td>0%</td><td>0%</td><td>9%</td></tr></tbody></table>", true]);
+    widgets.push(row![22, "EMI details", "html", emi_table(), true]);
     tables.push(widgets);
 
     let home_category = TOPS
@@ -676,22 +734,27 @@ pub(super) fn build(
             "delivery_zone",
         ],
     );
-    let mut division_ids: Vec<&str> = Vec::new();
-    let mut district_ids: Vec<(i64, &str)> = Vec::new();
+    let mut division_ids: Vec<String> = Vec::new();
+    let mut district_ids: Vec<(i64, String)> = Vec::new();
     for line in DISTRICTS_CSV
         .lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
     {
-        let cols: Vec<&str> = line.split(',').map(str::trim).collect();
-        let [division, division_bn, district, district_bn] = cols[..] else {
+        let cols = csv_fields(line);
+        let [division, division_bn, district, district_bn] = &cols[..] else {
             continue;
         };
-        let div_id = match division_ids.iter().position(|d| *d == division) {
+        let (division, district) = (division.as_str(), district.as_str());
+        let div_id = match division_ids.iter().position(|d| d == division) {
             Some(i) => i as i64 + 1,
             None => {
-                division_ids.push(division);
-                divisions.push(row![division_ids.len() as i64, division, division_bn]);
+                division_ids.push(division.to_string());
+                divisions.push(row![
+                    division_ids.len() as i64,
+                    division,
+                    division_bn.as_str()
+                ]);
                 division_ids.len() as i64
             }
         };
@@ -705,8 +768,15 @@ pub(super) fn build(
         } else {
             "outside_dhaka"
         };
-        districts.push(row![id, div_id, district, district_bn, aliases, zone]);
-        district_ids.push((id, district));
+        districts.push(row![
+            id,
+            div_id,
+            district,
+            district_bn.as_str(),
+            aliases,
+            zone
+        ]);
+        district_ids.push((id, district.to_string()));
     }
     tables.push(divisions);
     tables.push(districts);
@@ -735,7 +805,7 @@ pub(super) fn build(
     let district_id = |name: &str| {
         district_ids
             .iter()
-            .find(|(_, d)| *d == name)
+            .find(|(_, d)| d == name)
             .map_or(1, |(id, _)| *id)
     };
     for (i, (title, district, thana, address, lat, lon)) in SHOWROOMS.iter().enumerate() {
@@ -865,4 +935,40 @@ pub(super) fn build(
     tables.push(coupons);
 
     Content { tables }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_handle_quoted_names() {
+        assert_eq!(
+            csv_fields(r#"Chattogram,চট্টগ্রাম,"Cox's Bazar",কক্সবাজার"#),
+            vec!["Chattogram", "চট্টগ্রাম", "Cox's Bazar", "কক্সবাজার"]
+        );
+        assert_eq!(csv_fields(r#"a,"b, ""c""",d"#), vec!["a", r#"b, "c""#, "d"]);
+    }
+
+    #[test]
+    fn every_alias_belongs_to_a_district_of_the_csv() {
+        let names: Vec<String> = DISTRICTS_CSV
+            .lines()
+            .skip(1)
+            .filter_map(|l| csv_fields(l).get(2).cloned())
+            .collect();
+        assert_eq!(names.len(), 64);
+        for (name, _) in ALIASES {
+            assert!(names.iter().any(|n| n == name), "{name} is not in the CSV");
+        }
+    }
+
+    #[test]
+    fn basis_points_read_as_percentages() {
+        assert_eq!(percent(0), "0");
+        assert_eq!(percent(900), "9");
+        assert_eq!(percent(850), "8.5");
+        assert!(emi_table()
+            .contains("<td>BRAC Bank</td><td>0%</td><td>0%</td><td>5%</td><td>8.5%</td>"));
+    }
 }

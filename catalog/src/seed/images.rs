@@ -55,7 +55,7 @@ pub const COLOURS: [(&str, [u8; 3]); 6] = [
 
 /// Part of every pool file name: bump it when the drawing changes, so a
 /// storage directory seeded by older code does not keep stale pictures.
-pub const POOL_VERSION: u32 = 2;
+pub const POOL_VERSION: u32 = 3;
 
 /// Views of each kind and colour in the pool (front, angled).
 pub const VIEWS: u32 = 2;
@@ -112,9 +112,12 @@ pub struct Pool {
     pub swatches: Vec<usize>,
 }
 
-const FULL: u32 = 800;
-const ICON: u32 = 200;
-const FRAME: u32 = 480;
+/// Full-size product pictures are square, `FULL` pixels a side.
+pub const FULL: u32 = 1000;
+/// Icons (thumbnails) are `ICON` pixels wide (square for square pictures).
+pub const ICON: u32 = 300;
+/// 360 frames are square, `FRAME` pixels a side.
+pub const FRAME: u32 = 600;
 const BANNER: (u32, u32) = (1200, 450);
 
 /// Draws (or finds) the whole pool under `storage_dir/uploads/`.
@@ -199,7 +202,7 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
             80,
         ),
         Job::Frame { kind, frame } => {
-            (format!("360-{}-{:02}.jpg", kind_slug(*kind), frame + 1), 35)
+            (format!("360-{}-{:02}.jpg", kind_slug(*kind), frame + 1), 72)
         }
         Job::Banner { n } => (format!("banner-{}.jpg", n + 1), 78),
         Job::Room { n } => (format!("room-{}.jpg", n + 1), 78),
@@ -208,16 +211,23 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
     let name = name.replace(".jpg", &format!("-v{POOL_VERSION}.jpg"));
     let full_path = full_dir.join(&name);
     let icon_path = icon_dir.join(&name);
-    let existing = std::fs::metadata(&full_path).ok().filter(|m| m.len() > 0);
     let (width, height) = match job {
         Job::Frame { .. } => (FRAME, FRAME),
         Job::Banner { .. } => BANNER,
         Job::Room { .. } => (FULL, FULL * 3 / 4),
+        Job::Swatch { .. } => (ICON * 2, ICON * 2),
         _ => (FULL, FULL),
     };
+    let icon_size = (ICON, (ICON * height / width).max(1));
+    // A file from an earlier seed is kept when both sizes still decode to the
+    // right dimensions (reading the header only), so re-seeding is fast.
+    let existing = std::fs::metadata(&full_path)
+        .ok()
+        .filter(|_| image::image_dimensions(&full_path).ok() == Some((width, height)))
+        .filter(|_| image::image_dimensions(&icon_path).ok() == Some(icon_size));
     let size = match existing {
-        Some(meta) if icon_path.exists() => meta.len(),
-        _ => {
+        Some(meta) => meta.len(),
+        None => {
             let img = match job {
                 Job::Furniture { kind, colour, view } => {
                     furniture(*kind, COLOURS[*colour].1, *view, FULL)
@@ -227,9 +237,28 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
                 Job::Room { n } => room(*n),
                 Job::Swatch { n } => swatch(*n),
             };
+            let mut img = img;
+            // Fine sensor-like noise: flat colours would make 15 KB files that
+            // no product photo ever is, and the pages' byte budgets should be
+            // measured against realistic images.
+            grain(&mut img, name.bytes().map(u32::from).sum());
+            debug_assert_eq!((img.width(), img.height()), (width, height));
             let bytes = encode_jpeg(&img, quality)?;
-            let icon_h = (ICON * img.height() / img.width()).max(1);
-            let icon = imageops::resize(&img, ICON, icon_h, imageops::FilterType::Triangle);
+            // Shapes are drawn again at icon size: far cheaper than resampling.
+            let mut icon = match job {
+                Job::Furniture { kind, colour, view } => {
+                    furniture(*kind, COLOURS[*colour].1, *view, ICON)
+                }
+                Job::Frame { kind, frame } => turn_frame(*kind, *frame, ICON),
+                _ => imageops::resize(
+                    &img,
+                    icon_size.0,
+                    icon_size.1,
+                    imageops::FilterType::Triangle,
+                ),
+            };
+            grain(&mut icon, 1);
+            debug_assert_eq!((icon.width(), icon.height()), icon_size);
             let icon_bytes = encode_jpeg(&icon, 75)?;
             write_file(&full_path, &bytes)?;
             write_file(&icon_path, &icon_bytes)?;
@@ -293,7 +322,28 @@ fn background(w: u32, h: u32, top: [u8; 3], bottom: [u8; 3]) -> RgbImage {
     })
 }
 
-/// Fills a rectangle given in fractions of the image size.
+/// A cheap integer hash, for noise that depends on nothing but its inputs.
+fn hash(x: u32, y: u32, seed: u32) -> u32 {
+    let mut h =
+        x.wrapping_mul(0x9E37_79B1) ^ y.wrapping_mul(0x85EB_CA77) ^ seed.wrapping_mul(0xC2B2_AE3D);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2C1B_3C6D);
+    h ^= h >> 12;
+    h
+}
+
+/// Adds a little per-pixel noise (±3 levels) to the whole picture.
+fn grain(img: &mut RgbImage, seed: u32) {
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let d = (hash(x, y, seed) % 7) as i16 - 3;
+        for v in &mut p.0 {
+            *v = (i16::from(*v) + d).clamp(0, 255) as u8;
+        }
+    }
+}
+
+/// Fills a rectangle given in fractions of the image size, with a faint
+/// wood-grain (or weave) streak so that surfaces do not look flat.
 fn rect(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb<u8>) {
     let (w, h) = (img.width() as f32, img.height() as f32);
     let (ax, bx) = (
@@ -306,7 +356,10 @@ fn rect(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb<u8>) {
     );
     for y in ay..by {
         for x in ax..bx {
-            img.put_pixel(x, y, c);
+            let (fx, fy) = (x as f32, y as f32);
+            let streak = 1.0 + 0.045 * ((fy + 6.0 * (fx / 41.0).sin()) / 2.7).sin();
+            let tone = |v: u8| (f32::from(v) * streak).clamp(0.0, 255.0) as u8;
+            img.put_pixel(x, y, Rgb([tone(c[0]), tone(c[1]), tone(c[2])]));
         }
     }
 }
@@ -543,10 +596,31 @@ mod tests {
         let first = &pool.files[pool.furniture[0][0]];
         let img = image::open(dir.path().join(first.full.trim_start_matches("storage/"))).unwrap();
         assert_eq!((img.width(), img.height()), (FULL, FULL));
-        // A realistic product photo size, not a few hundred bytes.
-        assert!(first.size > 10_000, "{} bytes", first.size);
+        // A realistic product photo size, not a few kilobytes of flat colour.
+        assert!(
+            (60_000..400_000).contains(&first.size),
+            "{} bytes",
+            first.size
+        );
+        let icon = image::open(dir.path().join(first.icon.trim_start_matches("storage/"))).unwrap();
+        assert_eq!((icon.width(), icon.height()), (ICON, ICON));
+        let frame = &pool.files[pool.turns[0][0]];
+        assert_eq!((frame.width, frame.height), (FRAME, FRAME));
+
+        // A second run keeps the files it finds with the right dimensions...
+        let kept = dir.path().join(first.full.trim_start_matches("storage/"));
+        let before = std::fs::metadata(&kept).unwrap().modified().unwrap();
+        // ...and redraws one whose dimensions are wrong (an older, smaller drawing).
+        let stale = &pool.files[pool.furniture[1][0]];
+        let stale_path = dir.path().join(stale.full.trim_start_matches("storage/"));
+        RgbImage::new(10, 10).save(&stale_path).unwrap();
         let again = make_pool(dir.path()).unwrap();
         assert_eq!(again.files.len(), pool.files.len());
         assert_eq!(again.files[0].size, pool.files[0].size);
+        assert_eq!(
+            std::fs::metadata(&kept).unwrap().modified().unwrap(),
+            before
+        );
+        assert_eq!(image::image_dimensions(&stale_path).unwrap(), (FULL, FULL));
     }
 }

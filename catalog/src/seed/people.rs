@@ -171,6 +171,7 @@ pub(super) fn build(
             "delivery_fee",
             "grand_total",
             "amount_paid",
+            "trans_id",
             "ordered_at",
             "created_at",
             "updated_at",
@@ -208,6 +209,19 @@ pub(super) fn build(
             "updated_at",
         ],
     );
+    let mut payments = Table::new(
+        "payment",
+        &[
+            "order_id",
+            "gateway",
+            "tran_id",
+            "amount",
+            "status",
+            "gateway_ref",
+            "created_at",
+            "updated_at",
+        ],
+    );
     let mut reviewed = std::collections::HashSet::new();
     let mut order_id = 1;
     for (u, (name, email, phone, _)) in USERS.iter().enumerate() {
@@ -226,6 +240,15 @@ pub(super) fn build(
                 (false, _) => 300,
             };
             let status = if delivered { "delivered" } else { "processing" };
+            // Most orders are cash on delivery; each shopper paid one online.
+            let (method, term, gateway) = match (k, u % 2) {
+                (1, 0) => ("debitcredit", "Successful", Some("sslcommerz")),
+                (1, _) => ("nagad", "Successful", Some("nagad")),
+                _ => ("cash_on_delivery", "COD", None),
+            };
+            let trans_id = gateway.map_or(String::new(), |g| {
+                format!("{}-{order_id:08}", g.to_uppercase())
+            });
             orders.push(row![
                 order_id,
                 format!("{}", 10_000_000 + order_id * 7919 % 9_000_000),
@@ -239,13 +262,18 @@ pub(super) fn build(
                 region,
                 district,
                 thana,
-                "cash_on_delivery",
-                "COD",
+                method,
+                term,
                 status,
                 total,
                 fee,
                 total + fee,
-                if delivered { total + fee } else { 0 },
+                if delivered || gateway.is_some() {
+                    total + fee
+                } else {
+                    0
+                },
+                trans_id.as_str(),
                 ordered_at,
                 ordered_at,
                 ordered_at
@@ -283,10 +311,26 @@ pub(super) fn build(
                     ]);
                 }
             }
+            if let Some(g) = gateway {
+                payments.push(row![
+                    order_id,
+                    g,
+                    trans_id.as_str(),
+                    total + fee,
+                    "validated",
+                    format!("{}{order_id:06}", &g[..3].to_uppercase()),
+                    ordered_at,
+                    ordered_at
+                ]);
+            }
             history.push(row![
                 order_id,
                 "placed",
-                "Order placed (cash on delivery)",
+                if gateway.is_some() {
+                    "Order placed and paid online"
+                } else {
+                    "Order placed (cash on delivery)"
+                },
                 ordered_at,
                 ordered_at
             ]);
@@ -382,6 +426,7 @@ pub(super) fn build(
             addresses,
             orders,
             details,
+            payments,
             history,
             reviews,
             questions,
