@@ -344,11 +344,277 @@ async fn bad_input_gets_a_json_400_and_unknown_or_inactive_a_404() {
     )
     .await;
     for call in ["question-index", "comment-index"] {
-        for bad in ["0", "-1", "abc", "51", "99999999999999999999999"] {
+        for bad in ["0", "-1", "abc", "1001", "2.5", "99999999999999999999999"] {
             let (s, h, b) = shop
                 .get(&format!("/api/product/{call}?seo_url={slug}&limit={bad}"))
                 .await;
             assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
         }
+    }
+}
+
+/// The product's primary category (as the API picks it).
+async fn primary(shop: &TestShop, id: i64) -> i64 {
+    shop.scalar_i64(&format!(
+        "SELECT category_id FROM product_category WHERE product_id = {id} ORDER BY is_primary DESC, category_id LIMIT 1"
+    ))
+    .await
+}
+
+async fn listed(shop: &TestShop, call: &str, key: &str, slug: &str) -> Vec<i64> {
+    let (status, _, body) = shop
+        .get(&format!("/api/product/{call}?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{call}: {body}");
+    body[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{call}: {body}"))
+        .iter()
+        .map(|c| c["id"].as_i64().expect("card id"))
+        .collect()
+}
+
+#[tokio::test]
+async fn related_lists_come_from_the_right_categories_in_the_right_order() {
+    let shop = TestShop::open().await;
+    // A product in the fullest sub-category.
+    let id = shop
+        .scalar_i64(
+            "SELECT pc.product_id FROM product_category pc JOIN product p ON p.id = pc.product_id \
+             WHERE pc.is_primary = 1 AND p.is_active = 1 AND pc.category_id IN ( \
+               SELECT category_id FROM product_category WHERE is_primary = 1 GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1) \
+             ORDER BY pc.product_id LIMIT 1",
+        )
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    let cat = primary(&shop, id).await;
+    let top = shop
+        .scalar_i64(&format!("SELECT parent FROM category WHERE id = {cat}"))
+        .await;
+    let now = catalog::clock::now_unix();
+    let price = |pid: i64| {
+        format!(
+            "SELECT {} FROM product p WHERE p.id = {pid}",
+            catalog::pricing::effective_price_sql(now)
+        )
+    };
+    let in_category = |pid: i64, cats: String| {
+        format!("SELECT COUNT(*) FROM product_category WHERE product_id = {pid} AND category_id IN ({cats})")
+    };
+
+    // similar: same sub-category, nearest price first, at most 10.
+    let similar = listed(&shop, "similar-products", "similar_products", &slug).await;
+    assert!(!similar.is_empty() && similar.len() <= 10, "{similar:?}");
+    let own = shop.scalar_i64(&price(id)).await;
+    let mut gaps = Vec::new();
+    for pid in &similar {
+        assert!(*pid != id);
+        assert_eq!(
+            shop.scalar_i64(&in_category(*pid, cat.to_string())).await,
+            1,
+            "similar {pid}"
+        );
+        gaps.push((shop.scalar_i64(&price(*pid)).await - own).abs());
+    }
+    assert!(
+        gaps.windows(2).all(|w| w[0] <= w[1]),
+        "nearest price first: {gaps:?}"
+    );
+
+    // same-category: same sub-category, most popular first.
+    let same = listed(&shop, "same-category-products", "products", &slug).await;
+    assert!(!same.is_empty());
+    let mut pop = Vec::new();
+    for pid in &same {
+        assert!(*pid != id);
+        assert_eq!(
+            shop.scalar_i64(&in_category(*pid, cat.to_string())).await,
+            1,
+            "same {pid}"
+        );
+        pop.push(
+            shop.scalar_i64(&format!("SELECT popularity FROM product WHERE id = {pid}"))
+                .await,
+        );
+    }
+    assert!(pop.windows(2).all(|w| w[0] >= w[1]), "{pop:?}");
+
+    // goes-well-with: the sibling sub-categories (same parent, not this one).
+    let siblings = format!("SELECT id FROM category WHERE parent = {top} AND id <> {cat}");
+    let goes = listed(&shop, "goes-well-with", "products", &slug).await;
+    assert!(!goes.is_empty());
+    for pid in &goes {
+        assert!(*pid != id);
+        assert!(
+            shop.scalar_i64(&in_category(*pid, siblings.clone())).await >= 1,
+            "goes-well-with {pid}"
+        );
+    }
+
+    // other-also-see: anywhere in the top category, most popular first.
+    let subtree = format!("SELECT id FROM category WHERE id = {top} OR parent = {top}");
+    let others = listed(&shop, "other-also-see", "products", &slug).await;
+    assert!(!others.is_empty());
+    let mut pop = Vec::new();
+    for pid in &others {
+        assert!(*pid != id);
+        assert!(
+            shop.scalar_i64(&in_category(*pid, subtree.clone())).await >= 1,
+            "other {pid}"
+        );
+        pop.push(
+            shop.scalar_i64(&format!("SELECT popularity FROM product WHERE id = {pid}"))
+                .await,
+        );
+    }
+    assert!(pop.windows(2).all(|w| w[0] >= w[1]), "{pop:?}");
+}
+
+#[tokio::test]
+async fn questions_are_active_only_newest_first_and_comments_are_returned() {
+    let shop = TestShop::fresh().await;
+    let id = shop
+        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    sqlx::query(
+        "INSERT INTO product_question (product_id, username, description, is_active, created_at) VALUES \
+           ($1, 'Rahim', 'Is it solid wood?', 1, unixepoch() - 86400), \
+           ($1, 'Karim', 'Hidden until moderated', 0, unixepoch()), \
+           ($1, 'Nasrin', 'Delivery to Sylhet?', 1, unixepoch() - 60)",
+    )
+    .bind(id)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/product/question-index?seo_url={slug}&limit=500"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let qs = body["questions"].as_array().unwrap();
+    let texts: Vec<&str> = qs
+        .iter()
+        .map(|q| q["description"].as_str().unwrap())
+        .collect();
+    assert!(!texts.contains(&"Hidden until moderated"), "{texts:?}");
+    assert_eq!(texts.first(), Some(&"Delivery to Sylhet?"), "{texts:?}");
+    assert!(qs
+        .iter()
+        .all(|q| q["answers"].is_array() && q["time"].is_string()));
+    let active = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM product_question WHERE product_id = {id} AND is_active = 1"
+        ))
+        .await;
+    assert_eq!(qs.len() as i64, active.min(50));
+
+    sqlx::query(
+        "INSERT INTO product_comment (product_id, username, comment, is_active, created_at) VALUES \
+           ($1, 'Sadia', 'Lovely finish', 1, unixepoch() - 10), ($1, 'Spam', 'buy now', 0, unixepoch())",
+    )
+    .bind(id)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    let (status, _, body) = shop
+        .get(&format!("/api/product/comment-index?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let cs = body["comments"].as_array().unwrap();
+    assert_eq!(cs[0]["comment"], "Lovely finish", "{body}");
+    assert!(cs.iter().all(|c| c["comment"] != "buy now"));
+    assert!(cs.len() <= 3);
+}
+
+#[tokio::test]
+async fn emi_starts_from_the_lowest_monthly_amount() {
+    let shop = TestShop::open().await;
+    let id = shop
+        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = 1 AND p.emi_available = 1 AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .await;
+    let slug = text(
+        &shop,
+        &format!("SELECT seo_url FROM product WHERE id = {id}"),
+    )
+    .await;
+    let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={slug}")).await;
+    let p = &body["product"];
+    let price = p["price_now"].as_i64().unwrap();
+    let plans = p["emi"]["plans"].as_array().unwrap();
+    let n = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM product_emi WHERE product_id = {id}"
+        ))
+        .await;
+    assert_eq!(plans.len() as i64, n);
+    let mut lowest = i64::MAX;
+    for plan in plans {
+        let months = plan["months"].as_i64().unwrap();
+        let bp = plan["interest_bp"].as_i64().unwrap();
+        let per_month = plan["per_month"].as_i64().unwrap();
+        assert_eq!(
+            per_month,
+            catalog::read::product::emi_per_month(price, months, bp)
+        );
+        // Whole taka, rounded up: the months together cover the price.
+        assert!(per_month * months >= price);
+        lowest = lowest.min(per_month);
+    }
+    assert_eq!(p["emi"]["from_per_month"], lowest);
+
+    let none = text(
+        &shop,
+        "SELECT p.seo_url FROM product p WHERE p.is_active = 1 AND NOT EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1",
+    )
+    .await;
+    let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={none}")).await;
+    assert_eq!(body["product"]["emi"]["available"], false);
+    assert!(body["product"]["emi"]["from_per_month"].is_null());
+    assert!(body["product"]["emi"]["plans"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_product_without_frames_or_variations_answers_empty_lists() {
+    let shop = TestShop::open().await;
+    let slug = text(
+        &shop,
+        "SELECT p.seo_url FROM product p WHERE p.is_active = 1 \
+         AND NOT EXISTS (SELECT 1 FROM product_360_frame f WHERE f.product_id = p.id) \
+         AND NOT EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id) ORDER BY p.id LIMIT 1",
+    )
+    .await;
+    let (status, headers, body) = shop
+        .get(&format!("/api/product/360degreeImages?seo_url={slug}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["cache-control"]
+        .to_str()
+        .unwrap()
+        .starts_with("public"));
+    assert_eq!(body["images"], serde_json::json!([]));
+    let (_, _, body) = shop
+        .get(&format!("/api/product/product-variation?seo_url={slug}"))
+        .await;
+    assert_eq!(body["productVariationsList"], serde_json::json!([]));
+    let (_, _, body) = shop
+        .get(&format!("/api/product/images?seo_url={slug}"))
+        .await;
+    assert_eq!(body["degree_images"], serde_json::json!([]));
+    let first = &body["images"][0];
+    for key in ["id", "full_size_directory", "icon_size_directory"] {
+        assert!(first.get(key).is_some(), "image lacks {key}");
     }
 }
