@@ -5,6 +5,9 @@
 
 pub mod card;
 pub mod category;
+pub mod content;
+pub mod home;
+pub mod interior;
 pub mod listing;
 pub mod page;
 pub mod product;

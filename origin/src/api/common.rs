@@ -1,10 +1,268 @@
-//! The Common group of SPEC.md §7.
+//! The Common group of SPEC.md §7: `/api/common/{main-search-product, header,
+//! footer, product-set, top-offers, flash-sales, districts, showrooms, page,
+//! all-terms, menu_items, showroom-chatbuy, widget}` and
+//! `POST /api/common/get-seo-content`. Every GET answer is the same for every
+//! visitor and so public (cached and tagged); the SEO lookup is a POST and
+//! stays private. Unknown query parameters are ignored; known ones are checked.
 
-use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
 
+use catalog::read::home::{self as hq};
+use catalog::read::{cards, content, PageRequest, Paginator};
+
+use crate::api::category::{Params, MAX_PARAM_LEN};
+use crate::api::home::{product_set_tiles, terms_object, Pairs, MAX_PAGE};
+use crate::cache;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Json as JsonBody, Query};
 use crate::state::AppState;
+
+/// Flash sale items per page of `common/flash-sales`.
+const FLASH_PER_PAGE: i64 = 30;
+/// Most products `common/top-offers` lists.
+const TOP_OFFERS_LIMIT: i64 = 100;
+/// Largest id accepted for pages, widgets and SEO lookups.
+const MAX_ID: i64 = i64::MAX / 2;
 
 /// Routes under `/api/common`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/main-search-product", get(get_search))
+        .route("/header", get(get_header))
+        .route("/footer", get(get_footer))
+        .route("/product-set", get(get_product_set))
+        .route("/top-offers", get(get_top_offers))
+        .route("/flash-sales", get(get_flash_sales))
+        .route("/districts", get(get_districts))
+        .route("/showrooms", get(get_showrooms))
+        .route("/page", get(get_page))
+        .route("/all-terms", get(get_all_terms))
+        .route("/menu_items", get(get_menu_items))
+        .route("/showroom-chatbuy", get(get_chatbuy))
+        .route("/widget", get(get_widget))
+        .route("/get-seo-content", post(post_seo_content))
+}
+
+/// `GET /api/common/main-search-product?keyword=`: `{search, terms}`:
+/// matching products (`url` = `/product/<seo_url>`) and at most 8 matching
+/// categories. An empty keyword answers two empty lists.
+async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let keyword = params.get("keyword").unwrap_or("");
+    let (search, terms) = content::search(&state.pool, keyword).await?;
+    Ok(cache::public(
+        Json(json!({ "search": search, "terms": terms })),
+        ["products", "categories"],
+    ))
+}
+
+/// `GET /api/common/header`: `{menus (≤ 4), child_menus, child_sub_menus,
+/// offer_title, category_title, flash_sale_title}`.
+async fn get_header(State(state): State<AppState>) -> ApiResult<Response> {
+    let header = content::header(&state.pool).await?;
+    Ok(cache::public(Json(json!(header)), ["menu", "setting"]))
+}
+
+/// `GET /api/common/footer`: `{menus: [{title, data: [{label, link}]}], support}`.
+async fn get_footer(State(state): State<AppState>) -> ApiResult<Response> {
+    let (menus, support) = content::footer(&state.pool).await?;
+    Ok(cache::public(
+        Json(json!({ "menus": menus, "support": support })),
+        ["menu", "setting"],
+    ))
+}
+
+/// `GET /api/common/product-set`: `{product_sets}`, every active set.
+async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
+    let (sets, keys) = product_set_tiles(&state, usize::MAX).await?;
+    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+}
+
+/// `GET /api/common/top-offers`: `{products}`, recommended products newest first.
+async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
+    let ids = hq::recommended_ids(&state.pool, TOP_OFFERS_LIMIT).await?;
+    let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
+    Ok(cache::public(
+        Json(json!({ "products": products })),
+        ["products", "flash"],
+    ))
+}
+
+/// `GET /api/common/flash-sales?page=`: `{flash_schedule, flash_items:
+/// paginator(30)}` of the running sale; `null` and an empty page when none runs.
+async fn get_flash_sales(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let page = PageRequest::new(
+        params.int("page", 1, MAX_PAGE)?.unwrap_or(1),
+        FLASH_PER_PAGE,
+    );
+    let now = catalog::clock::now_unix();
+    let schedule = hq::running_flash(&state.pool, now).await?;
+    let (items, total) = match &schedule {
+        Some(s) => (
+            hq::flash_items(&state.pool, s.id, page.limit(), page.offset(), now).await?,
+            hq::flash_item_count(&state.pool, s.id).await?,
+        ),
+        None => (Vec::new(), 0),
+    };
+    let paginator = Paginator::new(items, total, page, "/api/common/flash-sales", &[]);
+    Ok(cache::public(
+        Json(json!({ "flash_schedule": schedule, "flash_items": paginator })),
+        ["flash", "products"],
+    ))
+}
+
+/// `GET /api/common/districts`: `{districts}`, all 64 with their divisions.
+async fn get_districts(State(state): State<AppState>) -> ApiResult<Response> {
+    let districts = content::districts(&state.pool).await?;
+    Ok(cache::public(
+        Json(json!({ "districts": districts })),
+        ["districts"],
+    ))
+}
+
+/// Showrooms or chat-to-buy points for the optional `district` (name, Bangla
+/// name or alias; 404 when unknown) and `thana`.
+async fn points(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+    shop_type: &str,
+    key: &str,
+) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let district = match params
+        .get("district")
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        Some(name) => Some(
+            content::district_id(&state.pool, name)
+                .await?
+                .ok_or_else(|| ApiError::not_found(format!("District {name:?} not found")))?,
+        ),
+        None => None,
+    };
+    let thana = params.get("thana").map(str::trim).filter(|t| !t.is_empty());
+    let rows = content::showrooms(&state.pool, shop_type, district, thana).await?;
+    Ok(cache::public(
+        Json(json!({ key: rows })),
+        ["showrooms", "districts"],
+    ))
+}
+
+/// `GET /api/common/showrooms?district=&thana=`: `{showrooms}`.
+async fn get_showrooms(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    points(&state, pairs, "Showroom", "showrooms").await
+}
+
+/// `GET /api/common/showroom-chatbuy?district=`: `{chatbuy}`, the chat-to-buy points.
+async fn get_chatbuy(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    points(&state, pairs, "Chatbuy", "chatbuy").await
+}
+
+/// A required positive id parameter.
+fn id_param(params: &Params, name: &str) -> ApiResult<i64> {
+    params
+        .int(name, 1, MAX_ID)?
+        .ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
+}
+
+/// `GET /api/common/page?id=`: `{page}` (404 when unknown or inactive).
+async fn get_page(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let id = id_param(&params, "id")?;
+    let page = content::page(&state.pool, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Page not found"))?;
+    Ok(cache::public(
+        Json(json!({ "page": page })),
+        [format!("page:{id}")],
+    ))
+}
+
+/// `GET /api/common/all-terms`: `{terms: {<id>: term}}`, every published category.
+async fn get_all_terms(State(state): State<AppState>) -> ApiResult<Response> {
+    let terms = content::terms(&state.pool, None).await?;
+    Ok(cache::public(
+        Json(json!({ "terms": terms_object(terms) })),
+        ["categories"],
+    ))
+}
+
+/// `GET /api/common/menu_items`: `{menu_items}`, the side menu's product tree
+/// (items with parent 21 are the top categories).
+async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Response> {
+    let items = content::product_menu(&state.pool).await?;
+    Ok(cache::public(
+        Json(json!({ "menu_items": items })),
+        ["menu"],
+    ))
+}
+
+/// `GET /api/common/widget?id=`: `{widget}`, active or not (the client reads
+/// `is_active`); 404 when no widget has the id.
+async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let id = id_param(&params, "id")?;
+    let widget = hq::widget(&state.pool, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Widget not found"))?;
+    Ok(cache::public(
+        Json(json!({ "widget": widget })),
+        [format!("widget:{id}")],
+    ))
+}
+
+/// The body of `get-seo-content`: `{"params": {"post_id", "post_type"}}`.
+#[derive(Debug, Deserialize)]
+struct SeoRequest {
+    params: SeoParams,
+}
+
+#[derive(Debug, Deserialize)]
+struct SeoParams {
+    post_id: Value,
+    post_type: String,
+}
+
+/// `POST /api/common/get-seo-content` with `{"params": {"post_id", "post_type"}}`:
+/// `{status: "1", setting: {meta_title, meta_description, meta_keywords}}`, or
+/// `status: "0"` with the site-wide texts when none are stored for it.
+async fn post_seo_content(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<SeoRequest>,
+) -> ApiResult<Json<Value>> {
+    let SeoParams { post_id, post_type } = body.params;
+    if post_type.chars().count() > MAX_PARAM_LEN
+        || !content::SEO_POST_TYPES.contains(&post_type.as_str())
+    {
+        return Err(ApiError::invalid(
+            "post_type",
+            "post_type must be one of product, category, page, post",
+        ));
+    }
+    // The original client sends the id as a number or as a string.
+    let id = match &post_id {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) if s.len() <= 20 => s.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|id| (1..=MAX_ID).contains(id))
+    .ok_or_else(|| ApiError::invalid("post_id", "post_id must be a positive whole number"))?;
+    let answer = match content::seo_meta(&state.pool, &post_type, id).await? {
+        Some(meta) => json!({ "status": "1", "setting": meta }),
+        None => {
+            let settings = catalog::read::site::settings(&state.pool).await?;
+            json!({ "status": "0", "setting": content::default_seo(&settings) })
+        }
+    };
+    Ok(Json(answer))
 }

@@ -1,10 +1,290 @@
-//! The Home group of SPEC.md §7.
+//! The Home group of SPEC.md §7: `/api/home/{sliders, top-category,
+//! top-offers, prebookings, new-arrivals, flash-sales, tag-gallary,
+//! news-events, blog-posts, blog-details, terms, product-set, settings}`.
+//! Everything here is the same for every visitor, so every answer is public
+//! (cached at the edge and tagged). Unknown query parameters are ignored (the
+//! original client sends `sum=0` and cache-busters); known ones are checked.
 
-use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
 
+use catalog::read::category::{self as cq, ROOT_ID};
+use catalog::read::{cards, content, home as q, site};
+
+use crate::api::category::Params;
+use crate::cache;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
 use crate::state::AppState;
+
+/// Largest `limit` accepted.
+pub const MAX_LIMIT: i64 = 100;
+/// Largest `page` accepted.
+pub const MAX_PAGE: i64 = 10_000;
+/// Products in the top-offers and pre-booking strips.
+const STRIP_SHORT: i64 = 4;
+/// Products in the new-arrivals strip.
+const STRIP_NEW: i64 = 15;
+/// Posts per "load more" step (the default `limit`).
+const POSTS_STEP: i64 = 10;
+/// Tiles per tag gallery page.
+const TAG_TILES_STEP: i64 = 10;
+/// Product sets on the home page.
+const HOME_SETS: usize = 10;
+/// The widget whose description heads the pre-booking strip.
+const PREBOOKING_WIDGET: i64 = 15;
 
 /// Routes under `/api/home`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/sliders", get(get_sliders))
+        .route("/top-category", get(get_top_category))
+        .route("/top-offers", get(get_top_offers))
+        .route("/prebookings", get(get_prebookings))
+        .route("/new-arrivals", get(get_new_arrivals))
+        .route("/flash-sales", get(get_flash_sales))
+        .route("/tag-gallary", get(get_tag_gallary))
+        .route("/news-events", get(get_news_events))
+        .route("/blog-posts", get(get_blog_posts))
+        .route("/blog-details", get(get_blog_details))
+        .route("/terms", get(get_terms))
+        .route("/product-set", get(get_product_set))
+        .route("/settings", get(get_settings))
+}
+
+/// Query pairs, decoded; values are checked by [`Params`].
+pub type Pairs = Query<Vec<(String, String)>>;
+
+/// `GET /api/home/sliders?device=0&type=0`: `{request, sliders}`. `type` 0 is
+/// the main banner, 1 the featured strip; `device` 0 all, 1 desktop, 2 mobile.
+async fn get_sliders(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let kind = params.int("type", 0, 1)?.unwrap_or(0);
+    let device = params.int("device", 0, 2)?.unwrap_or(0);
+    let sliders = q::sliders(&state.pool, kind, device).await?;
+    Ok(cache::public(
+        Json(json!({
+            "request": { "type": kind, "device": device },
+            "sliders": sliders,
+        })),
+        ["home", "sliders"],
+    ))
+}
+
+/// `GET /api/home/top-category`: `{category}` in the order of the
+/// `home_category` setting.
+async fn get_top_category(State(state): State<AppState>) -> ApiResult<Response> {
+    let settings = site::settings(&state.pool).await?;
+    let ids = q::id_list(settings.get("home_category").map_or("", String::as_str));
+    let category = q::categories_in_order(&state.pool, &ids).await?;
+    let mut keys = vec!["home".to_string(), "categories".into(), "setting".into()];
+    keys.extend(category.iter().map(|c| format!("category:{}", c.id)));
+    Ok(cache::public(Json(json!({ "category": category })), keys))
+}
+
+/// A product strip: `{products}` of cards, tagged.
+async fn strip(state: &AppState, ids: &[i64], extra: Value) -> ApiResult<Response> {
+    let products = cards(&state.pool, ids, catalog::clock::now_unix()).await?;
+    let mut body = json!({ "products": products });
+    if let (Some(body), Value::Object(extra)) = (body.as_object_mut(), extra) {
+        body.extend(extra);
+    }
+    Ok(cache::public(Json(body), ["home", "products", "flash"]))
+}
+
+/// `GET /api/home/top-offers`: `{products}`, the first 4 recommended products
+/// by their serial.
+async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
+    let ids = q::top_offer_ids(&state.pool, STRIP_SHORT).await?;
+    strip(&state, &ids, Value::Null).await
+}
+
+/// `GET /api/home/prebookings`: `{info, products}`: the pre-booking widget
+/// (15) and, only while it is active, up to 4 pre-booking products.
+async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Response> {
+    let info = q::widget(&state.pool, PREBOOKING_WIDGET).await?;
+    let ids = match &info {
+        Some(w) if w.is_active => q::prebooking_ids(&state.pool, STRIP_SHORT).await?,
+        _ => Vec::new(),
+    };
+    let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
+    Ok(cache::public(
+        Json(json!({ "info": info, "products": products })),
+        [
+            "home".to_string(),
+            "products".into(),
+            "flash".into(),
+            format!("widget:{PREBOOKING_WIDGET}"),
+        ],
+    ))
+}
+
+/// `GET /api/home/new-arrivals`: `{products}`, the 15 newest.
+async fn get_new_arrivals(State(state): State<AppState>) -> ApiResult<Response> {
+    let ids = q::new_arrival_ids(&state.pool, STRIP_NEW).await?;
+    strip(&state, &ids, Value::Null).await
+}
+
+/// `GET /api/home/flash-sales`: `{flash_schedule, flash_items}` of the running
+/// sale (every item, a plain list); `null` and `[]` when none runs.
+async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
+    let now = catalog::clock::now_unix();
+    let schedule = q::running_flash(&state.pool, now).await?;
+    let items = match &schedule {
+        Some(s) => q::flash_items(&state.pool, s.id, i64::MAX, 0, now).await?,
+        None => Vec::new(),
+    };
+    Ok(cache::public(
+        Json(json!({ "flash_schedule": schedule, "flash_items": items })),
+        ["home", "flash", "products"],
+    ))
+}
+
+/// `GET /api/home/tag-gallary?seo_url=&page=`: `{terms, tag_gallary}`. Without
+/// `seo_url` the home tiles, `page × 10` of them; with a category's `seo_url`
+/// its first 10 (404 for an unknown category).
+async fn get_tag_gallary(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let page = params.int("page", 1, MAX_PAGE)?.unwrap_or(1);
+    let seo_url = params.get("seo_url").map(str::trim).unwrap_or("");
+    let (category, limit) = if seo_url.is_empty() {
+        (None, page * TAG_TILES_STEP)
+    } else {
+        let c = cq::by_seo_url(&state.pool, seo_url)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Category not found"))?;
+        (Some(c.id), TAG_TILES_STEP)
+    };
+    let terms = q::tag_terms(&state.pool).await?;
+    let tiles = q::tag_tiles(&state.pool, category, limit).await?;
+    let mut keys = vec!["home".to_string(), "categories".into()];
+    keys.extend(category.map(|id| format!("category:{id}")));
+    Ok(cache::public(
+        Json(json!({ "terms": terms, "tag_gallary": tiles })),
+        keys,
+    ))
+}
+
+/// `{posts, dataInfo: {total_count}}` of `kind` for the `limit` parameter.
+async fn post_list(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+    kind: &str,
+) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let limit = params.int("limit", 1, MAX_LIMIT)?.unwrap_or(POSTS_STEP);
+    let (posts, total) = content::posts(&state.pool, kind, limit).await?;
+    let mut keys = vec!["posts".to_string()];
+    keys.extend(posts.iter().map(|p| format!("post:{}", p.id)));
+    Ok(cache::public(
+        Json(json!({ "posts": posts, "dataInfo": { "total_count": total } })),
+        keys,
+    ))
+}
+
+/// `GET /api/home/news-events?limit=10`: the newest news posts and their total.
+async fn get_news_events(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    post_list(&state, pairs, "news").await
+}
+
+/// `GET /api/home/blog-posts?limit=10`: the newest blog posts and their total.
+async fn get_blog_posts(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    post_list(&state, pairs, "blog").await
+}
+
+/// `GET /api/home/blog-details?seo_url=`: `{post}` (blog or news; 404 when unknown).
+async fn get_blog_details(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let seo_url = params.required("seo_url")?;
+    let post = content::post(&state.pool, seo_url, catalog::clock::now_unix())
+        .await?
+        .ok_or_else(|| ApiError::not_found("Post not found"))?;
+    let key = format!("post:{}", post.id);
+    Ok(cache::public(
+        Json(json!({ "post": post })),
+        [key, "posts".into()],
+    ))
+}
+
+/// Terms as a JSON object keyed by id (the original's shape).
+pub fn terms_object(terms: Vec<content::Term>) -> Value {
+    let mut map = serde_json::Map::new();
+    for t in terms {
+        map.insert(t.id.to_string(), json!(t));
+    }
+    Value::Object(map)
+}
+
+/// `GET /api/home/terms`: `{terms: {<id>: term}}`, the top categories.
+async fn get_terms(State(state): State<AppState>) -> ApiResult<Response> {
+    let terms = content::terms(&state.pool, Some(ROOT_ID)).await?;
+    Ok(cache::public(
+        Json(json!({ "terms": terms_object(terms) })),
+        ["home", "categories"],
+    ))
+}
+
+/// Active product sets as `{id, title, slug, image_url, price}` (price =
+/// Σ qty × the price a shopper pays now), at most `limit`.
+pub async fn product_set_tiles(
+    state: &AppState,
+    limit: usize,
+) -> ApiResult<(Vec<Value>, Vec<String>)> {
+    let sets = cq::product_sets(
+        &state.pool,
+        ROOT_ID,
+        0,
+        i64::MAX,
+        catalog::clock::now_unix(),
+    )
+    .await?;
+    let mut keys = vec![
+        "product_sets".to_string(),
+        "products".into(),
+        "flash".into(),
+    ];
+    let tiles = sets
+        .into_iter()
+        .take(limit)
+        .map(|s| {
+            keys.push(format!("product_set:{}", s.id));
+            json!({
+                "id": s.id,
+                "title": s.title,
+                "slug": s.slug,
+                "image_url": s.image_url,
+                "price": s.price_all,
+                "price_all": s.price_all,
+            })
+        })
+        .collect();
+    Ok((tiles, keys))
+}
+
+/// `GET /api/home/product-set`: `{product_sets}`, the first 10 active sets.
+async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
+    let (sets, mut keys) = product_set_tiles(&state, HOME_SETS).await?;
+    keys.push("home".into());
+    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+}
+
+/// `GET /api/home/settings`: `{setting}`, the site settings as one object.
+async fn get_settings(State(state): State<AppState>) -> ApiResult<Response> {
+    let setting = site::settings(&state.pool).await?;
+    Ok(cache::public(
+        Json(json!({ "setting": setting })),
+        ["setting"],
+    ))
 }

@@ -1,10 +1,103 @@
-//! The Interior group of SPEC.md §7.
+//! The Interior group of SPEC.md §7 (the "gallery" pages):
+//! `/api/interior/{all, show, category}`. Every answer is public, tagged
+//! `interiors` and `interior:{id}`.
 
-use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
 
+use catalog::read::interior as q;
+use catalog::read::{PageRequest, Paginator};
+
+use crate::api::category::Params;
+use crate::api::home::{Pairs, MAX_PAGE};
+use crate::cache;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
 use crate::state::AppState;
+
+/// Galleries per page of `interior/all`.
+const PER_PAGE: i64 = 10;
 
 /// Routes under `/api/interior`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/all", get(get_all))
+        .route("/show", get(get_show))
+        .route("/category", get(get_category))
+}
+
+/// The interior category named by the `seo_url` parameter (404 when unknown).
+async fn category_of(state: &AppState, seo_url: &str) -> ApiResult<q::InteriorCategory> {
+    q::category(&state.pool, seo_url)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Interior category not found"))
+}
+
+/// `GET /api/interior/all?seo_url=&page=`: `{interiors: paginator(10),
+/// category}`; with an interior category's `seo_url`, its galleries (and its
+/// sub-categories'), else all.
+async fn get_all(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let page = PageRequest::new(params.int("page", 1, MAX_PAGE)?.unwrap_or(1), PER_PAGE);
+    let seo_url = params.get("seo_url").map(str::trim).unwrap_or("");
+    let category = if seo_url.is_empty() {
+        None
+    } else {
+        Some(category_of(&state, seo_url).await?)
+    };
+    let subtree = match &category {
+        Some(c) => Some(q::subtree_ids(&state.pool, c.id).await?),
+        None => None,
+    };
+    let (rows, total) = q::interiors(&state.pool, subtree.as_deref(), page).await?;
+    let mut keys = vec!["interiors".to_string()];
+    keys.extend(rows.iter().map(|i| format!("interior:{}", i.id)));
+    let keep: Vec<(String, String)> = category
+        .iter()
+        .map(|c| ("seo_url".to_string(), c.seo_url.clone()))
+        .collect();
+    let paginator = Paginator::new(rows, total, page, "/api/interior/all", &keep);
+    let category = category.map(|c| json!({ "id": c.id, "name": c.name, "seo_url": c.seo_url }));
+    Ok(cache::public(
+        Json(json!({ "interiors": paginator, "category": category })),
+        keys,
+    ))
+}
+
+/// `GET /api/interior/show?slug=`: `{interior}` with its photos (404 when unknown).
+async fn get_show(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let slug = params.required("slug")?;
+    let interior = q::by_slug(&state.pool, slug)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Interior not found"))?;
+    let key = format!("interior:{}", interior.id);
+    Ok(cache::public(
+        Json(json!({ "interior": interior })),
+        [key, "interiors".into()],
+    ))
+}
+
+/// `GET /api/interior/category?seo_url=interiors`: `{parent: {name, seo_url},
+/// category: [{name, seo_url, description, image_url}]}`, the category and
+/// its published children (`seo_url` defaults to the root `interiors`).
+async fn get_category(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+    let params = Params::new(pairs)?;
+    let seo_url = params
+        .get("seo_url")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(q::ROOT_SEO_URL);
+    let parent = category_of(&state, seo_url).await?;
+    let children = q::children(&state.pool, parent.id).await?;
+    Ok(cache::public(
+        Json(json!({
+            "parent": { "id": parent.id, "name": parent.name, "seo_url": parent.seo_url },
+            "category": children,
+        })),
+        ["interiors".to_string(), format!("category:{}", parent.id)],
+    ))
 }
