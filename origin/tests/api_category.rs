@@ -803,3 +803,67 @@ async fn malformed_query_strings_get_json_errors_not_panics() {
         assert_api_error(s, &h, &b, s);
     }
 }
+
+#[tokio::test]
+async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
+    let shop = TestShop::fresh().await;
+    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+        "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
+         WHERE fi.schedule_id = 1 AND p.is_active = 1 AND fi.discount_percent >= 10 ORDER BY p.id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    // Only schedule 1 may price this product.
+    sqlx::query("DELETE FROM flash_item WHERE product_id = $1 AND schedule_id <> 1")
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let sale = catalog::pricing::discounted(price_now, discount);
+    assert!(sale < price_now);
+    // A window that holds the sale price but not the regular one.
+    let url = format!(
+        "/api/category/products?seo_url=products&per_page=60&price_min={sale}&price_max={sale}"
+    );
+    let listed = |body: &Value| data_ids(body).contains(&id);
+    let (status, _, body) = shop.get(&url).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(listed(&body), "on sale at {sale}: {body}");
+
+    let set = |starts: i64, ends: i64| {
+        format!(
+            "UPDATE flash_schedule SET starts_at = unixepoch() + ({starts}), ends_at = unixepoch() + ({ends}) WHERE id = 1"
+        )
+    };
+    for (label, sql) in [
+        ("not started", set(3_600, 7_200)),
+        ("over", set(-7_200, -1)),
+    ] {
+        sqlx::query(&sql).execute(&shop.state.pool).await.unwrap();
+        let (_, _, body) = shop.get(&url).await;
+        assert!(!listed(&body), "{label}: listed at the sale price");
+        let (_, _, body) = shop
+            .get(&format!(
+                "/api/category/products?seo_url=products&per_page=60&price_min={price_now}&price_max={price_now}"
+            ))
+            .await;
+        assert!(listed(&body), "{label}: not listed at its regular price");
+    }
+    // Running again (just started): the sale price is back.
+    sqlx::query(&set(-1, 3_600))
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (_, headers, body) = shop.get(&url).await;
+    assert!(listed(&body), "restarted sale");
+    // The listing expires when the sale ends, within the hour.
+    let cdn = headers["cdn-cache-control"].to_str().unwrap();
+    let max_age: i64 = cdn
+        .split(',')
+        .find_map(|d| d.trim().strip_prefix("max-age="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(max_age <= 3_600, "{cdn}");
+}
