@@ -28,11 +28,17 @@ pub enum Sort {
     /// Newest id first (the original's default).
     #[default]
     Default,
+    /// `title_asc`: A to Z.
     TitleAsc,
+    /// `title_desc`: Z to A.
     TitleDesc,
+    /// `price_asc`: cheapest first, on the price a shopper pays now.
     PriceAsc,
+    /// `price_desc`: dearest first, on the price a shopper pays now.
     PriceDesc,
+    /// `date_desc`: newest first.
     DateDesc,
+    /// `popularity`: most viewed and sold first.
     Popularity,
     /// Recommended first, then by their serial, then popularity.
     Recommended,
@@ -74,13 +80,15 @@ impl Sort {
 pub struct ProductQuery {
     /// The categories searched (each with its descendants); None = every product.
     pub categories: Option<Vec<i64>>,
-    /// Bounds on the price a shopper pays now, taka (inclusive).
+    /// Lower bound on the price a shopper pays now, taka (inclusive).
     pub price_min: Option<i64>,
+    /// Upper bound on the price a shopper pays now, taka (inclusive).
     pub price_max: Option<i64>,
     /// Attribute value ids: OR within an inner list, AND across lists.
     pub attribute_values: Vec<Vec<i64>>,
     /// Matched with LIKE on title, sub_title, product_code and sku.
     pub keyword: Option<String>,
+    /// The order of the rows.
     pub sort: Sort,
 }
 
@@ -130,12 +138,7 @@ pub async fn product_ids(
             q.push("))");
         }
         if let Some(keyword) = query.keyword.as_deref().filter(|k| !k.trim().is_empty()) {
-            let escaped = keyword
-                .trim()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            let pattern = format!("%{escaped}%");
+            let pattern = like_pattern(keyword);
             q.push(" AND (");
             for (i, col) in ["p.title", "p.sub_title", "p.product_code", "p.sku"]
                 .iter()
@@ -183,4 +186,36 @@ pub async fn page(
     let (ids, total) = product_ids(pool, query, page, now).await?;
     let data = cards(pool, &ids, now).await?;
     Ok(Paginator::new(data, total, page, path, keep))
+}
+
+/// A `LIKE ... ESCAPE '\'` pattern matching `keyword` anywhere, its own
+/// `%`, `_` and `\` taken literally.
+fn like_pattern(keyword: &str) -> String {
+    let escaped = keyword
+        .trim()
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_by_names_the_original_client_sends() {
+        assert_eq!(Sort::parse(""), Some(Sort::Default));
+        assert_eq!(Sort::parse("price_asc"), Some(Sort::PriceAsc));
+        assert_eq!(Sort::parse("date_desc"), Some(Sort::DateDesc));
+        assert_eq!(Sort::parse("popularity"), Some(Sort::Popularity));
+        assert_eq!(Sort::parse("recommended"), None);
+        assert_eq!(Sort::parse("PRICE_ASC"), None);
+    }
+
+    #[test]
+    fn keyword_wildcards_are_escaped() {
+        assert_eq!(like_pattern(" sofa "), "%sofa%");
+        assert_eq!(like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
+    }
 }

@@ -42,28 +42,39 @@ impl PageRequest {
 pub struct PageLink {
     /// None for a disabled "Previous"/"Next" and for the "..." gap.
     pub url: Option<String>,
+    /// "&laquo; Previous", a page number, "..." or "Next &raquo;" (Laravel's labels).
     pub label: String,
+    /// Whether this is the current page.
     pub active: bool,
 }
 
 /// One page of `T` with Laravel's paginator fields.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Paginator<T> {
+    /// The 1-based page shown.
     pub current_page: i64,
+    /// The rows of this page.
     pub data: Vec<T>,
+    /// Links carry the request's other query parameters.
     pub first_page_url: String,
     /// 1-based position of the first row shown; None on an empty page.
     pub from: Option<i64>,
+    /// The last page number (1 for an empty list).
     pub last_page: i64,
     pub last_page_url: String,
+    /// Previous, the page numbers around the current one (with gaps), Next.
     pub links: Vec<PageLink>,
+    /// None on the last page.
     pub next_page_url: Option<String>,
     /// The URL path the page links are built on, e.g. `/api/category/products`.
     pub path: String,
+    /// Rows per page.
     pub per_page: i64,
+    /// None on the first page.
     pub prev_page_url: Option<String>,
     /// 1-based position of the last row shown; None on an empty page.
     pub to: Option<i64>,
+    /// Rows on all pages.
     pub total: i64,
 }
 
