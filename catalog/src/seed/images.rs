@@ -55,7 +55,7 @@ pub const COLOURS: [(&str, [u8; 3]); 6] = [
 
 /// Part of every pool file name: bump it when the drawing changes, so a
 /// storage directory seeded by older code does not keep stale pictures.
-pub const POOL_VERSION: u32 = 3;
+pub const POOL_VERSION: u32 = 4;
 
 /// Views of each kind and colour in the pool (front, angled).
 pub const VIEWS: u32 = 2;
@@ -357,7 +357,8 @@ fn rect(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb<u8>) {
     for y in ay..by {
         for x in ax..bx {
             let (fx, fy) = (x as f32, y as f32);
-            let streak = 1.0 + 0.045 * ((fy + 6.0 * (fx / 41.0).sin()) / 2.7).sin();
+            let wave = 4.0 * (fx / 97.0).sin() + 1.5 * (fx / 23.0).sin();
+            let streak = 1.0 + 0.04 * ((fy + wave) / 1.9).sin() * (0.6 + 0.4 * (fy / 13.0).sin());
             let tone = |v: u8| (f32::from(v) * streak).clamp(0.0, 255.0) as u8;
             img.put_pixel(x, y, Rgb([tone(c[0]), tone(c[1]), tone(c[2])]));
         }
@@ -387,10 +388,27 @@ fn ellipse(img: &mut RgbImage, cx: f32, cy: f32, rx: f32, ry: f32, c: Rgb<u8>) {
     }
 }
 
+/// The soft studio backdrop of product pictures.
+fn studio(size: u32) -> RgbImage {
+    background(size, size, [246, 243, 238], [226, 220, 210])
+}
+
+/// Pastes a product picture onto `dst` at (x, y) without its studio
+/// backdrop, so a piece stands in a room or on a banner (its shadow stays).
+fn cut_out(dst: &mut RgbImage, piece: &RgbImage, x: u32, y: u32) {
+    let backdrop = studio(piece.width());
+    for (px, py, p) in piece.enumerate_pixels() {
+        let (dx, dy) = (x + px, y + py);
+        if dx < dst.width() && dy < dst.height() && backdrop.get_pixel(px, py) != p {
+            dst.put_pixel(dx, dy, *p);
+        }
+    }
+}
+
 /// A piece of furniture of `kind` in colour `c`; `view` 1 is drawn a little
 /// narrower and lower, as seen from an angle.
 fn furniture(kind: Kind, c: [u8; 3], view: u32, size: u32) -> RgbImage {
-    let mut img = background(size, size, [246, 243, 238], [226, 220, 210]);
+    let mut img = studio(size);
     let s = if view == 0 { 1.0 } else { 0.85 };
     let dx = if view == 0 { 0.0 } else { 0.06 };
     let x = |v: f32| 0.5 + (v - 0.5) * s + dx;
@@ -526,7 +544,7 @@ fn banner(n: u32) -> RgbImage {
     let mut img = background(BANNER.0, BANNER.1, a, b);
     let kind = KINDS[n as usize % KINDS.len()];
     let piece = furniture(kind, COLOURS[n as usize % COLOURS.len()].1, 0, BANNER.1);
-    imageops::overlay(&mut img, &piece, (BANNER.0 - BANNER.1 - 40) as i64, 0);
+    cut_out(&mut img, &piece, BANNER.0 - BANNER.1 - 40, 0);
     rect(&mut img, 0.06, 0.30, 0.46, 0.36, Rgb([250, 250, 250])); // headline bar
     rect(&mut img, 0.06, 0.42, 0.34, 0.46, Rgb([235, 235, 235]));
     img
@@ -549,14 +567,14 @@ fn room(n: u32) -> RgbImage {
         0,
         h * 2 / 3,
     );
-    imageops::overlay(&mut img, &a, 40, (h / 3) as i64 - 20);
+    cut_out(&mut img, &a, 40, h / 3 - 20);
     let b = furniture(
         KINDS[(n as usize + 3) % KINDS.len()],
         COLOURS[(n as usize + 2) % COLOURS.len()].1,
         1,
         h / 2,
     );
-    imageops::overlay(&mut img, &b, (w / 2 + 40) as i64, (h / 2) as i64 - 10);
+    cut_out(&mut img, &b, w / 2 + 40, h / 2 - 10);
     img
 }
 

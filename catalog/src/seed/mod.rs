@@ -144,19 +144,27 @@ impl Table {
     }
 
     /// Inserts every row, advancing `bar` by each statement's rows; returns how many.
+    ///
+    /// A table whose rows do not set `created_at` gets `created_at` and
+    /// `updated_at` = `now` (the seed's instant), not the columns' default of
+    /// the wall clock: the same seed and `now` must make identical rows.
     pub(crate) async fn insert(
         self,
         conn: &mut SqliteConnection,
         bar: &ProgressBar,
+        now: i64,
     ) -> anyhow::Result<u64> {
-        let per_statement = (MAX_PARAMS / self.cols.len()).max(1);
+        let stamp = !self.cols.contains(&"created_at");
+        let width = self.cols.len() + if stamp { 2 } else { 0 };
+        let per_statement = (MAX_PARAMS / width).max(1);
+        let mut cols = self.cols.join(", ");
+        if stamp {
+            cols.push_str(", created_at, updated_at");
+        }
         let mut count = 0;
         for chunk in self.rows.chunks(per_statement) {
-            let mut q: QueryBuilder<Db> = QueryBuilder::new(format!(
-                "INSERT INTO {} ({}) ",
-                self.name,
-                self.cols.join(", ")
-            ));
+            let mut q: QueryBuilder<Db> =
+                QueryBuilder::new(format!("INSERT INTO {} ({cols}) ", self.name));
             q.push_values(chunk, |mut b, row| {
                 for v in row {
                     match v {
@@ -165,6 +173,9 @@ impl Table {
                         V::R(r) => b.push_bind(*r),
                         V::Null => b.push_bind(None::<i64>),
                     };
+                }
+                if stamp {
+                    b.push_bind(now).push_bind(now);
                 }
             });
             q.build()
@@ -240,7 +251,7 @@ pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedRepo
     let mut tx = pool.begin().await?;
     for table in tables {
         bar.set_message(table.name);
-        report.rows += table.insert(&mut tx, &bar).await?;
+        report.rows += table.insert(&mut tx, &bar, options.now).await?;
     }
     for sql in ppl.after_insert {
         sqlx::query(&sql)
