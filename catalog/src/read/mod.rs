@@ -6,6 +6,7 @@
 pub mod card;
 pub mod category;
 pub mod content;
+pub mod flash;
 pub mod home;
 pub mod interior;
 pub mod listing;

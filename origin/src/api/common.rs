@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use catalog::read::home::{self as hq};
-use catalog::read::{cards, content, PageRequest, Paginator};
+use catalog::read::{cards, content, flash, PageRequest, Paginator};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
 use crate::api::home::{product_set_tiles, terms_object, Pairs, MAX_PAGE};
@@ -105,11 +105,11 @@ async fn get_flash_sales(
         FLASH_PER_PAGE,
     );
     let now = catalog::clock::now_unix();
-    let schedule = hq::running_flash(&state.pool, now).await?;
+    let schedule = flash::running_flash(&state.pool, now).await?;
     let (items, total) = match &schedule {
         Some(s) => (
-            hq::flash_items(&state.pool, s.id, page.limit(), page.offset(), now).await?,
-            hq::flash_item_count(&state.pool, s.id).await?,
+            flash::flash_items(&state.pool, s.id, page.limit(), page.offset(), now).await?,
+            flash::flash_item_count(&state.pool, s.id).await?,
         ),
         None => (Vec::new(), 0),
     };
@@ -235,7 +235,8 @@ struct SeoParams {
 
 /// `POST /api/common/get-seo-content` with `{"params": {"post_id", "post_type"}}`:
 /// `{status: "1", setting: {meta_title, meta_description, meta_keywords}}`, or
-/// `status: "0"` with the site-wide texts when none are stored for it.
+/// `status: "0"` with the site-wide texts when none are stored for it; 404
+/// when no such product, category, page or post exists.
 async fn post_seo_content(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<SeoRequest>,
@@ -257,6 +258,9 @@ async fn post_seo_content(
     }
     .filter(|id| (1..=MAX_ID).contains(id))
     .ok_or_else(|| ApiError::invalid("post_id", "post_id must be a positive whole number"))?;
+    if !content::seo_target_exists(&state.pool, &post_type, id).await? {
+        return Err(ApiError::not_found(format!("No {post_type} with id {id}")));
+    }
     let answer = match content::seo_meta(&state.pool, &post_type, id).await? {
         Some(meta) => json!({ "status": "1", "setting": meta }),
         None => {

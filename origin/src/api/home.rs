@@ -12,7 +12,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use catalog::read::category::{self as cq, ROOT_ID};
-use catalog::read::{cards, content, home as q, site};
+use catalog::read::{cards, content, flash, home as q, site};
 
 use crate::api::category::Params;
 use crate::cache;
@@ -132,9 +132,9 @@ async fn get_new_arrivals(State(state): State<AppState>) -> ApiResult<Response> 
 /// sale (every item, a plain list); `null` and `[]` when none runs.
 async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
     let now = catalog::clock::now_unix();
-    let schedule = q::running_flash(&state.pool, now).await?;
+    let schedule = flash::running_flash(&state.pool, now).await?;
     let items = match &schedule {
-        Some(s) => q::flash_items(&state.pool, s.id, i64::MAX, 0, now).await?,
+        Some(s) => flash::flash_items(&state.pool, s.id, i64::MAX, 0, now).await?,
         None => Vec::new(),
     };
     Ok(cache::public(
