@@ -439,16 +439,46 @@ async fn seo_content_for_a_page_and_the_site_fallback() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(same, body);
-    // Nothing stored: status "0" and the site-wide texts.
+    // A product with nothing stored: status "0" and the site-wide texts.
+    let bare = shop
+        .scalar_i64(
+            "SELECT MIN(id) FROM product WHERE id NOT IN \
+             (SELECT post_id FROM seo_content WHERE post_type = 'product')",
+        )
+        .await;
     let (status, _, body) = shop
         .post_json(
             url,
-            &json!({ "params": { "post_id": 987654, "post_type": "product" } }),
+            &json!({ "params": { "post_id": bare, "post_type": "product" } }),
         )
         .await;
-    assert_eq!(status, StatusCode::OK);
+    assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["status"], "0");
-    assert!(!body["setting"]["meta_title"].as_str().unwrap().is_empty());
+    let site_title: String =
+        sqlx::query_scalar("SELECT value FROM setting WHERE name = 'com_metatitle'")
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!(body["setting"]["meta_title"], site_title);
+}
+
+#[tokio::test]
+async fn seo_content_of_something_that_does_not_exist_is_404() {
+    let shop = TestShop::open().await;
+    for (post_type, id) in [
+        ("product", 987654),
+        ("category", 987654),
+        ("page", 999),
+        ("post", 999),
+    ] {
+        let (status, headers, body) = shop
+            .post_json(
+                "/api/common/get-seo-content",
+                &json!({ "params": { "post_id": id, "post_type": post_type } }),
+            )
+            .await;
+        assert_api_error(status, &headers, &body, StatusCode::NOT_FOUND);
+    }
 }
 
 #[tokio::test]

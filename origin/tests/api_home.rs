@@ -486,6 +486,14 @@ async fn terms_are_the_top_categories_keyed_by_id() {
         assert_eq!(k, &t["id"].as_i64().unwrap().to_string());
         assert_eq!(t["parent"], 1);
         assert!(t["name"].is_string() && t["seo_url"].is_string());
+        // Unlike the original, the images are the real paths when set.
+        let has_image = shop
+            .scalar_i64(&format!(
+                "SELECT COUNT(*) FROM category WHERE id = {k} \
+                 AND COALESCE(home_image, home_img) IS NOT NULL"
+            ))
+            .await;
+        assert_eq!(t["home_image"].is_string(), has_image == 1, "{t}");
     }
 }
 

@@ -196,6 +196,29 @@ pub async fn seo_meta(
     .await
 }
 
+/// Whether the product, category, page or post that (`post_type`,
+/// `post_id`) names exists (active or not); false for any other type.
+pub async fn seo_target_exists(
+    pool: &Pool,
+    post_type: &str,
+    post_id: i64,
+) -> Result<bool, sqlx::Error> {
+    // The table name comes from this fixed list, never from the caller.
+    let table = match post_type {
+        "product" => "product",
+        "category" => "category",
+        "page" => "page",
+        "post" => "post",
+        _ => return Ok(false),
+    };
+    sqlx::query_scalar(&format!(
+        "SELECT EXISTS (SELECT 1 FROM {table} WHERE id = $1)"
+    ))
+    .bind(post_id)
+    .fetch_one(pool)
+    .await
+}
+
 /// The site-wide SEO texts (settings `com_metatitle`...), the fallback of [`seo_meta`].
 pub fn default_seo(settings: &BTreeMap<String, String>) -> SeoMeta {
     let get = |k: &str| settings.get(k).cloned().unwrap_or_default();
@@ -304,6 +327,8 @@ pub struct Term {
     pub parent: Option<i64>,
     pub name: String,
     pub seo_url: String,
+    /// The home tile's image path (`home_image`, else `home_img`); the
+    /// original always sent null here, a bug not kept.
     pub home_image: Option<String>,
     pub page_image: Option<String>,
 }
@@ -312,7 +337,7 @@ pub struct Term {
 pub async fn terms(pool: &Pool, parent: Option<i64>) -> Result<Vec<Term>, sqlx::Error> {
     sqlx::query_as(
         "SELECT c.id, c.parent, c.name, c.seo_url, \
-         (SELECT full_size_directory FROM image_file WHERE id = c.home_image) AS home_image, \
+         (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_image, c.home_img)) AS home_image, \
          (SELECT full_size_directory FROM image_file WHERE id = c.page_image) AS page_image \
          FROM category c WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 \
          AND ($1 IS NULL OR c.parent = $1) ORDER BY c.serial, c.id",
