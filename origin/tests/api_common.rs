@@ -92,7 +92,13 @@ async fn search_by_product_code_and_empty_keywords() {
     )
     .await;
     assert!(!arr(&body["search"], "search").is_empty(), "{body}");
-    for q in ["", "?keyword=", "?keyword=%20%20"] {
+    for q in [
+        "",
+        "?keyword=",
+        "?keyword=%20%20",
+        "?keyword=%00",
+        "?keyword=%0A%09",
+    ] {
         let (_, body) = ok(&shop, &format!("/api/common/main-search-product{q}")).await;
         assert_eq!(body, json!({ "search": [], "terms": [] }));
     }

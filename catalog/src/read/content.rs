@@ -504,6 +504,9 @@ pub async fn search(
     pool: &Pool,
     keyword: &str,
 ) -> Result<(Vec<SearchHit>, Vec<SearchTerm>), sqlx::Error> {
+    // Control characters (a NUL ends SQLite's LIKE pattern early, so that
+    // "%\0" would match everything) are dropped, not searched for.
+    let keyword: String = keyword.chars().filter(|c| !c.is_control()).collect();
     let keyword = keyword.trim();
     if keyword.is_empty() {
         return Ok((Vec::new(), Vec::new()));
