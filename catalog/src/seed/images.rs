@@ -4,10 +4,12 @@
 //!
 //! A fixed pool is drawn once and shared by every product, so the catalogue
 //! scales to 100,000 products without 500,000 files. Files that already exist
-//! with content are kept, so seeding a second database into the same storage
-//! is fast. Drawing is deterministic: the pool depends on nothing but the code.
+//! with the right dimensions are kept, so seeding a second database into the
+//! same storage is fast, and drawings are shared between storage folders
+//! through a cache folder (see [`make_pool_cached`]). Drawing is
+//! deterministic: the pool depends on nothing but the code ([`POOL_VERSION`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use image::codecs::jpeg::JpegEncoder;
@@ -120,8 +122,27 @@ pub const ICON: u32 = 300;
 pub const FRAME: u32 = 600;
 const BANNER: (u32, u32) = (1200, 450);
 
-/// Draws (or finds) the whole pool under `storage_dir/uploads/`.
+/// The shared drawing cache: `$SEED_IMAGE_CACHE` (empty: none), else a
+/// folder in the system's temp dir. File names carry [`POOL_VERSION`].
+pub fn default_cache_dir() -> Option<PathBuf> {
+    match std::env::var_os("SEED_IMAGE_CACHE") {
+        Some(dir) if dir.is_empty() => None,
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => Some(std::env::temp_dir().join("furniture-shop-image-pool")),
+    }
+}
+
+/// Draws (or finds) the whole pool under `storage_dir/uploads/`, sharing
+/// drawings through [`default_cache_dir`].
 pub fn make_pool(storage_dir: &Path) -> anyhow::Result<Pool> {
+    make_pool_cached(storage_dir, default_cache_dir().as_deref())
+}
+
+/// Draws (or finds) the whole pool under `storage_dir/uploads/`. A picture
+/// missing there is copied from `cache` when the cache has it,
+/// else drawn and then left in the cache too: every test binary seeds a
+/// fresh temp dir, and drawing the pool costs seconds of a shared CPU.
+pub fn make_pool_cached(storage_dir: &Path, cache: Option<&Path>) -> anyhow::Result<Pool> {
     let mut jobs = Vec::new();
     for kind in KINDS {
         for colour in 0..COLOURS.len() {
@@ -144,9 +165,14 @@ pub fn make_pool(storage_dir: &Path) -> anyhow::Result<Pool> {
     for d in [&full_dir, &icon_dir] {
         std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
     }
+    // The cache is best effort: without it everything is simply drawn.
+    let cache_dirs = cache
+        .map(|c| (c.join("fullsize"), c.join("icon")))
+        .filter(|(f, i)| std::fs::create_dir_all(f).is_ok() && std::fs::create_dir_all(i).is_ok());
+    let cache_dirs = cache_dirs.as_ref().map(|(f, i)| (f.as_path(), i.as_path()));
     let files: Vec<ImageFile> = jobs
         .par_iter()
-        .map(|job| draw_job(job, &full_dir, &icon_dir))
+        .map(|job| draw_job(job, &full_dir, &icon_dir, cache_dirs))
         .collect::<anyhow::Result<_>>()?;
 
     let mut pool = Pool {
@@ -190,7 +216,12 @@ fn kind_slug(kind: Kind) -> &'static str {
     }
 }
 
-fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<ImageFile> {
+fn draw_job(
+    job: &Job,
+    full_dir: &Path,
+    icon_dir: &Path,
+    cache: Option<(&Path, &Path)>,
+) -> anyhow::Result<ImageFile> {
     let (name, quality) = match job {
         Job::Furniture { kind, colour, view } => (
             format!(
@@ -221,10 +252,23 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
     let icon_size = (ICON, (ICON * height / width).max(1));
     // A file from an earlier seed is kept when both sizes still decode to the
     // right dimensions (reading the header only), so re-seeding is fast.
+    let fits = |full: &Path, icon: &Path| {
+        image::image_dimensions(full).ok() == Some((width, height))
+            && image::image_dimensions(icon).ok() == Some(icon_size)
+    };
+    let cached = cache.map(|(f, i)| (f.join(&name), i.join(&name)));
+    let from_cache = !fits(&full_path, &icon_path)
+        && match &cached {
+            Some((f, i)) if fits(f, i) => {
+                copy_file(f, &full_path)?;
+                copy_file(i, &icon_path)?;
+                true
+            }
+            _ => false,
+        };
     let existing = std::fs::metadata(&full_path)
         .ok()
-        .filter(|_| image::image_dimensions(&full_path).ok() == Some((width, height)))
-        .filter(|_| image::image_dimensions(&icon_path).ok() == Some(icon_size));
+        .filter(|_| from_cache || fits(&full_path, &icon_path));
     let size = match existing {
         Some(meta) => meta.len(),
         None => {
@@ -262,6 +306,10 @@ fn draw_job(job: &Job, full_dir: &Path, icon_dir: &Path) -> anyhow::Result<Image
             let icon_bytes = encode_jpeg(&icon, 75)?;
             write_file(&full_path, &bytes)?;
             write_file(&icon_path, &icon_bytes)?;
+            if let Some((f, i)) = &cached {
+                // Best effort: a read-only or full cache only costs a redraw later.
+                let _ = copy_file(&full_path, f).and_then(|()| copy_file(&icon_path, i));
+            }
             bytes.len() as u64
         }
     };
@@ -280,6 +328,16 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))
+}
+
+/// Puts a copy of `from` at `to`, atomically: a concurrent reader sees the
+/// old file or the new one. A copy, not a hard link: a file later edited in
+/// place in one storage folder must not change the cache or other shops.
+fn copy_file(from: &Path, to: &Path) -> anyhow::Result<()> {
+    let tmp = to.with_extension(format!("copy{}", std::process::id()));
+    std::fs::copy(from, &tmp)
+        .with_context(|| format!("copying {} to {}", from.display(), tmp.display()))?;
+    std::fs::rename(&tmp, to).with_context(|| format!("renaming to {}", to.display()))
 }
 
 fn encode_jpeg(img: &RgbImage, quality: u8) -> anyhow::Result<Vec<u8>> {
@@ -592,6 +650,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_second_storage_folder_gets_the_drawings_from_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let first = make_pool_cached(&dir.path().join("a"), Some(&cache)).unwrap();
+        // The cache now holds every drawing; mark one to see where the second copy comes from.
+        let name = &first.files[0].filename;
+        let cached = cache.join("fullsize").join(name);
+        assert!(cached.exists());
+        let second = make_pool_cached(&dir.path().join("b"), Some(&cache)).unwrap();
+        let copy = dir.path().join("b/uploads/fullsize").join(name);
+        assert_eq!(
+            std::fs::read(&copy).unwrap(),
+            std::fs::read(&cached).unwrap()
+        );
+        assert_eq!(
+            second.files.iter().map(|f| f.size).collect::<Vec<_>>(),
+            first.files.iter().map(|f| f.size).collect::<Vec<_>>()
+        );
+        // A cached file of the wrong size is not used: the picture is drawn again.
+        RgbImage::new(10, 10).save(&cached).unwrap();
+        make_pool_cached(&dir.path().join("c"), Some(&cache)).unwrap();
+        let redrawn = dir.path().join("c/uploads/fullsize").join(name);
+        assert_eq!(
+            image::image_dimensions(&redrawn).unwrap(),
+            (first.files[0].width, first.files[0].height)
+        );
+    }
+
+    #[test]
     fn slugs_are_lower_case_words_joined_by_dashes() {
         assert_eq!(slug("Segun Wood King Size Bed"), "segun-wood-king-size-bed");
         assert_eq!(slug("  3+2+1 Sofa -- Set! "), "3-2-1-sofa-set");
@@ -601,7 +688,7 @@ mod tests {
     #[test]
     fn the_pool_is_drawn_as_decodable_jpegs_and_reused_when_present() {
         let dir = tempfile::tempdir().unwrap();
-        let pool = make_pool(dir.path()).unwrap();
+        let pool = make_pool_cached(dir.path(), None).unwrap();
         assert_eq!(pool.furniture.len(), KINDS.len());
         assert!(pool
             .furniture
@@ -632,7 +719,7 @@ mod tests {
         let stale = &pool.files[pool.furniture[1][0]];
         let stale_path = dir.path().join(stale.full.trim_start_matches("storage/"));
         RgbImage::new(10, 10).save(&stale_path).unwrap();
-        let again = make_pool(dir.path()).unwrap();
+        let again = make_pool_cached(dir.path(), None).unwrap();
         assert_eq!(again.files.len(), pool.files.len());
         assert_eq!(again.files[0].size, pool.files[0].size);
         assert_eq!(
