@@ -46,6 +46,7 @@ async fn search_finds_products_and_at_most_eight_terms() {
     let search = arr(&body["search"], "search");
     assert!(!search.is_empty());
     for hit in search {
+        assert_public(&headers, &[format!("product:{}", hit["id"]).as_str()]);
         let seo_url = hit["seo_url"].as_str().unwrap();
         assert_eq!(hit["url"], format!("/product/{seo_url}"));
         assert!(hit["sub_title"].is_string());

@@ -152,6 +152,8 @@ async fn top_offers_are_four_recommended_products_by_serial() {
     for p in products {
         assert_card(p);
         let id = p["id"].as_i64().unwrap();
+        // Purging one product's key drops every strip that shows it.
+        assert_public(&headers, &[format!("product:{id}").as_str()]);
         let serial = shop
             .scalar_i64(&format!(
                 "SELECT recommended_serial FROM product WHERE id = {id} AND recommended = 1"
@@ -222,6 +224,10 @@ async fn running_flash_sale_shows_sale_prices_and_its_end() {
     assert!(schedule["show_price"].is_boolean());
     assert!(schedule["fs_name"].is_string() && schedule["fs_end_date"].is_string());
     let items = arr(&body["flash_items"], "flash_items");
+    for item in items {
+        let key = format!("product:{}", item["fi_product_id"]);
+        assert_public(&headers, &[key.as_str()]);
+    }
     let want = shop
         .scalar_i64(&format!(
             "SELECT COUNT(*) FROM flash_item fi JOIN product p ON p.id = fi.product_id \

@@ -16,7 +16,7 @@ use catalog::read::home::{self as hq};
 use catalog::read::{cards, content, flash, PageRequest, Paginator};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
-use crate::api::home::{product_set_tiles, terms_object, Pairs, MAX_PAGE};
+use crate::api::home::{product_keys, product_set_tiles, terms_object, Pairs, MAX_PAGE};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json as JsonBody, Query};
@@ -55,9 +55,10 @@ async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
     let params = Params::new(pairs)?;
     let keyword = params.get("keyword").unwrap_or("");
     let (search, terms) = content::search(&state.pool, keyword).await?;
+    let keys = product_keys(&["products", "categories"], search.iter().map(|h| h.id));
     Ok(cache::public(
         Json(json!({ "search": search, "terms": terms })),
-        ["products", "categories"],
+        keys,
     ))
 }
 
@@ -87,10 +88,8 @@ async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
 async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
     let ids = hq::recommended_ids(&state.pool, TOP_OFFERS_LIMIT).await?;
     let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
-    Ok(cache::public(
-        Json(json!({ "products": products })),
-        ["products", "flash"],
-    ))
+    let keys = product_keys(&["products", "flash"], products.iter().map(|p| p.id));
+    Ok(cache::public(Json(json!({ "products": products })), keys))
 }
 
 /// `GET /api/common/flash-sales?page=`: `{flash_schedule, flash_items:
@@ -113,10 +112,14 @@ async fn get_flash_sales(
         ),
         None => (Vec::new(), 0),
     };
+    let keys = product_keys(
+        &["flash", "products"],
+        items.iter().map(|i| i.fi_product_id),
+    );
     let paginator = Paginator::new(items, total, page, "/api/common/flash-sales", &[]);
     Ok(cache::public(
         Json(json!({ "flash_schedule": schedule, "flash_items": paginator })),
-        ["flash", "products"],
+        keys,
     ))
 }
 

@@ -85,21 +85,29 @@ async fn get_top_category(State(state): State<AppState>) -> ApiResult<Response> 
     Ok(cache::public(Json(json!({ "category": category })), keys))
 }
 
-/// A product strip: `{products}` of cards, tagged.
-async fn strip(state: &AppState, ids: &[i64], extra: Value) -> ApiResult<Response> {
+/// `base` surrogate keys plus `product:{id}` for each listed product, so that
+/// purging one product's key also drops every list that shows it.
+pub fn product_keys(base: &[&str], ids: impl IntoIterator<Item = i64>) -> Vec<String> {
+    let mut keys: Vec<String> = base.iter().map(|k| k.to_string()).collect();
+    keys.extend(ids.into_iter().map(|id| format!("product:{id}")));
+    keys
+}
+
+/// A home product strip: `{products}` of cards, tagged.
+async fn strip(state: &AppState, ids: &[i64]) -> ApiResult<Response> {
     let products = cards(&state.pool, ids, catalog::clock::now_unix()).await?;
-    let mut body = json!({ "products": products });
-    if let (Some(body), Value::Object(extra)) = (body.as_object_mut(), extra) {
-        body.extend(extra);
-    }
-    Ok(cache::public(Json(body), ["home", "products", "flash"]))
+    let keys = product_keys(
+        &["home", "products", "flash"],
+        products.iter().map(|p| p.id),
+    );
+    Ok(cache::public(Json(json!({ "products": products })), keys))
 }
 
 /// `GET /api/home/top-offers`: `{products}`, the first 4 recommended products
 /// by their serial.
 async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
     let ids = q::top_offer_ids(&state.pool, STRIP_SHORT).await?;
-    strip(&state, &ids, Value::Null).await
+    strip(&state, &ids).await
 }
 
 /// `GET /api/home/prebookings`: `{info, products}`: the pre-booking widget
@@ -111,21 +119,21 @@ async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Response> {
         _ => Vec::new(),
     };
     let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
+    let widget_key = format!("widget:{PREBOOKING_WIDGET}");
+    let keys = product_keys(
+        &["home", "products", "flash", &widget_key],
+        products.iter().map(|p| p.id),
+    );
     Ok(cache::public(
         Json(json!({ "info": info, "products": products })),
-        [
-            "home".to_string(),
-            "products".into(),
-            "flash".into(),
-            format!("widget:{PREBOOKING_WIDGET}"),
-        ],
+        keys,
     ))
 }
 
 /// `GET /api/home/new-arrivals`: `{products}`, the 15 newest.
 async fn get_new_arrivals(State(state): State<AppState>) -> ApiResult<Response> {
     let ids = q::new_arrival_ids(&state.pool, STRIP_NEW).await?;
-    strip(&state, &ids, Value::Null).await
+    strip(&state, &ids).await
 }
 
 /// `GET /api/home/flash-sales`: `{flash_schedule, flash_items}` of the running
@@ -137,9 +145,13 @@ async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
         Some(s) => flash::flash_items(&state.pool, s.id, i64::MAX, 0, now).await?,
         None => Vec::new(),
     };
+    let keys = product_keys(
+        &["home", "flash", "products"],
+        items.iter().map(|i| i.fi_product_id),
+    );
     Ok(cache::public(
         Json(json!({ "flash_schedule": schedule, "flash_items": items })),
-        ["home", "flash", "products"],
+        keys,
     ))
 }
 
