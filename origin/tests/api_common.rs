@@ -309,6 +309,23 @@ async fn chatbuy_points_are_chatbuy_only() {
         StatusCode::NOT_FOUND,
     )
     .await;
+    for q in [format!("district={}", long()), format!("thana={}", long())] {
+        bad(
+            &shop,
+            &format!("/api/common/showroom-chatbuy?{q}"),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+    }
+    // A district by its Bangla name.
+    let (_, dhaka) = ok(
+        &shop,
+        "/api/common/showroom-chatbuy?district=%E0%A6%A2%E0%A6%BE%E0%A6%95%E0%A6%BE",
+    )
+    .await;
+    let list = arr(&dhaka["chatbuy"], "chatbuy");
+    assert!(!list.is_empty());
+    assert!(list.iter().all(|s| s["district"] == "Dhaka"), "{dhaka}");
 }
 
 #[tokio::test]

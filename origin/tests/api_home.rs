@@ -522,3 +522,21 @@ async fn product_sets_and_settings() {
     assert_eq!(body["setting"]["com_name"], "Regal Furniture");
     assert_eq!(body["setting"]["home_category"], "2|3|4|5|6|7");
 }
+
+#[tokio::test]
+async fn settings_leave_out_secrets() {
+    let shop = TestShop::fresh().await;
+    sqlx::query(
+        "INSERT INTO setting (name, value) VALUES ('sslcommerz_store_password', 'hunter2'), \
+         ('sms_api_key', 'k-123')",
+    )
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    let (_, body) = ok(&shop, "/api/home/settings").await;
+    let setting = body["setting"].as_object().expect("setting object");
+    assert!(!setting.contains_key("sslcommerz_store_password"));
+    assert!(!setting.contains_key("sms_api_key"));
+    assert!(!body.to_string().contains("hunter2"));
+    assert_eq!(setting["com_name"], "Regal Furniture");
+}

@@ -292,11 +292,50 @@ async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
     Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
 }
 
-/// `GET /api/home/settings`: `{setting}`, the site settings as one object.
+/// Whether a setting's name marks it as not for the public (a payment
+/// gateway's password, an API key...): such rows may be added by the admin
+/// system, and `home/settings` is cached at the edge for everyone.
+pub fn is_private_setting(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [
+        "password", "secret", "token", "api_key", "apikey", "private",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
+}
+
+/// `GET /api/home/settings`: `{setting}`, the public site settings as one object.
 async fn get_settings(State(state): State<AppState>) -> ApiResult<Response> {
-    let setting = site::settings(&state.pool).await?;
+    let mut setting = site::settings(&state.pool).await?;
+    setting.retain(|name, _| !is_private_setting(name));
     Ok(cache::public(
         Json(json!({ "setting": setting })),
         ["setting"],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_private_setting;
+
+    #[test]
+    fn secrets_are_not_public_settings() {
+        for name in [
+            "sslcommerz_store_password",
+            "BKASH_APP_SECRET",
+            "sms_api_key",
+            "nagad_private_key",
+            "fb_token",
+        ] {
+            assert!(is_private_setting(name), "{name}");
+        }
+        for name in [
+            "com_name",
+            "com_metakeywords",
+            "footer_support",
+            "home_category",
+        ] {
+            assert!(!is_private_setting(name), "{name}");
+        }
+    }
 }
