@@ -400,14 +400,13 @@ async fn widgets_five_and_twenty_two() {
         assert!(w["name"].is_string() && w["type"].is_string());
     }
     bad(&shop, "/api/common/widget?id=9999", StatusCode::NOT_FOUND).await;
-    for q in [
-        "",
-        "?id=",
-        "?id=x",
-        "?id=-5",
-        "?id=0",
-        "?id=123456789012345678901234",
-    ] {
+    // Without an id: the EMI details (SPEC.md §7 "default 22").
+    for q in ["", "?id="] {
+        let (headers, body) = ok(&shop, &format!("/api/common/widget{q}")).await;
+        assert_public(&headers, &["widget:22"]);
+        assert_eq!(body["widget"]["id"], 22);
+    }
+    for q in ["?id=x", "?id=-5", "?id=0", "?id=123456789012345678901234"] {
         bad(
             &shop,
             &format!("/api/common/widget{q}"),

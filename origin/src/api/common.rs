@@ -210,11 +210,15 @@ async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Response> {
     ))
 }
 
+/// The widget `common/widget` answers without an `id`: the EMI details
+/// (SPEC.md §7: "default 22 for the EMI details").
+const DEFAULT_WIDGET: i64 = 22;
+
 /// `GET /api/common/widget?id=`: `{widget}`, active or not (the client reads
-/// `is_active`); 404 when no widget has the id.
+/// `is_active`); widget 22 without an id; 404 when no widget has the id.
 async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let params = Params::new(pairs)?;
-    let id = id_param(&params, "id")?;
+    let id = params.int("id", 1, MAX_ID)?.unwrap_or(DEFAULT_WIDGET);
     let widget = hq::widget(&state.pool, id)
         .await?
         .ok_or_else(|| ApiError::not_found("Widget not found"))?;
