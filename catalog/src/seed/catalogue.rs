@@ -453,6 +453,9 @@ fn materials(sub: &Sub) -> &'static [&'static str] {
     match (sub.slug, sub.kind) {
         ("cushions-and-rugs", _) => &["Fabric"],
         ("file-cabinets", _) => &["Metal", "Engineered Wood"],
+        ("dressing-tables" | "bedside-tables" | "showcases", _) => {
+            &["Segun Wood", "Mahogany", "Oak", "Engineered Wood"]
+        }
         (_, Kind::Sofa) => &["Fabric", "Leather", "Segun Wood"],
         (_, Kind::Chair) => &["Segun Wood", "Oak", "Metal", "Fabric", "Leather"],
         (_, Kind::Lamp) => &["Metal", "Segun Wood"],
@@ -801,7 +804,16 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             .copied()
             .filter(|(_, v)| allowed.contains(v))
             .collect();
-        let material = choices.choose(rng).copied().unwrap_or(value_ids[0][0]);
+        let mut material = choices.choose(rng).copied().unwrap_or(value_ids[0][0]);
+        // A "Leather Sofa" is leather and an "Upholstered Chair" fabric.
+        let named = match noun {
+            n if n.contains("Leather") => Some("Leather"),
+            n if n.contains("Fabric") || n.contains("Upholstered") => Some("Fabric"),
+            _ => None,
+        };
+        if let Some(m) = named.and_then(|m| value_ids[0].iter().find(|(_, v)| *v == m)) {
+            material = *m;
+        }
         let colour_idx = rng.gen_range(0..COLOURS.len());
         let colour = value_ids[1][colour_idx];
         let size_name = sub.sizes.choose(rng).copied().unwrap_or("Standard");
@@ -811,7 +823,11 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             .find(|(_, v)| *v == size_name)
             .unwrap_or(value_ids[2][11]);
         let finish = value_ids[3].choose(rng).copied().unwrap_or((1, "Matte"));
-        let title = format!("{style} {} {noun}", material.1);
+        let title = if noun.contains(material.1) || named.is_some() {
+            format!("{style} {noun}")
+        } else {
+            format!("{style} {} {noun}", material.1)
+        };
         let sub_title = format!("{} | {} | {}", colour.1, size.1, finish.1);
         let (low, high) = price_range(sub, noun);
         let base = rng.gen_range(low..=high);
