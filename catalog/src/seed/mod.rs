@@ -243,7 +243,7 @@ pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedRepo
     bar.set_position(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} [{bar:30}] {human_pos}/{human_len} rows {msg} ({elapsed}, {eta} left)",
+            "{spinner} [{bar:24}] {percent:>3}% {elapsed_precise} (~{eta} left) {wide_msg}",
         )
         .expect("a valid progress template")
         .progress_chars("=> "),
