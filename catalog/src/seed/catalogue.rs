@@ -881,10 +881,10 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             rng.gen_bool(0.08),
             has_variations,
             rng.gen_range(0..10_000),
-            if stock > 0 {
-                "Within 72 hours"
-            } else {
-                "10-15 working days"
+            match (pre_booking, stock > 0) {
+                (true, _) => "Pre-booking: ships in 3-4 weeks",
+                (false, true) => "Within 72 hours",
+                (false, false) => "10-15 working days",
             },
             "1 year",
             "Wipe with a soft dry cloth. Keep away from direct sunlight and damp walls.",

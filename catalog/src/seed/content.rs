@@ -489,7 +489,7 @@ pub(super) fn build(
         15,
         "Pre-book now",
         "html",
-        "Pre-book now and pay 20% today",
+        "Pre-book now: pay from 20% today, the rest on delivery",
         true
     ]);
     widgets.push(row![
