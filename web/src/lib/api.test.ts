@@ -1,0 +1,115 @@
+import { api, ApiError, apiGet, apiPost, authToken, readCookie, serverClockOffset, setAuthToken } from './api';
+import { on } from './events';
+import { calledUrl, mockFetch } from './test-utils';
+
+function clearCookies() {
+  for (const c of document.cookie.split(';')) {
+    const name = c.split('=')[0].trim();
+    if (name) document.cookie = `${name}=;path=/;max-age=0`;
+  }
+}
+
+beforeEach(() => {
+  clearCookies();
+  localStorage.clear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('api', () => {
+  it('creates the self_token cookie from the time and a random string and sends it as SELF-TOKEN', async () => {
+    const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } } });
+    const before = Date.now();
+    await apiGet('/api/cart/count-notification');
+    const token = readCookie('self_token')!;
+    expect(token).toMatch(/^\d{13}[a-z0-9]+$/);
+    expect(Number(token.slice(0, 13))).toBeGreaterThanOrEqual(before);
+    const headers = fetch.mock.calls[0][1]!.headers as Record<string, string>;
+    expect(headers['SELF-TOKEN']).toBe(token);
+    expect(headers.Authorization).toBeUndefined();
+    // The same token on the next call.
+    await apiGet('/api/cart/count-notification');
+    expect((fetch.mock.calls[1][1]!.headers as Record<string, string>)['SELF-TOKEN']).toBe(token);
+  });
+
+  it('keeps an existing self_token and adds the Bearer token after login', async () => {
+    document.cookie = 'self_token=1700000000000abc;path=/';
+    setAuthToken('7|secret');
+    const fetch = mockFetch({ '/api/user/wishlist': { body: { products: [] } } });
+    await apiGet('/api/user/wishlist');
+    const headers = fetch.mock.calls[0][1]!.headers as Record<string, string>;
+    expect(headers['SELF-TOKEN']).toBe('1700000000000abc');
+    expect(headers.Authorization).toBe('Bearer 7|secret');
+  });
+
+  it('builds the query and leaves out empty parameters', async () => {
+    const fetch = mockFetch({ '/api/cart/add-to-cart': { body: { success: true } } });
+    await apiGet('/api/cart/add-to-cart', { main_pid: 5, qty: 1, variation_id: null });
+    const url = calledUrl(fetch);
+    expect(url.searchParams.get('main_pid')).toBe('5');
+    expect(url.searchParams.get('qty')).toBe('1');
+    expect(url.searchParams.has('variation_id')).toBe(false);
+  });
+
+  it('posts JSON', async () => {
+    const fetch = mockFetch({ '/api/cart/coupon-apply': { body: { success: true } } });
+    await apiPost('/api/cart/coupon-apply', { coupon: 'EID' });
+    const init = fetch.mock.calls[0][1]!;
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('{"coupon":"EID"}');
+  });
+
+  it('throws an ApiError with the status, message and field errors of the error body', async () => {
+    mockFetch({
+      '/api/cart/add-to-cart': {
+        status: 422,
+        body: { success: false, message: 'This product is out of stock', errors: { qty: ['Too many'] } },
+      },
+    });
+    const err = (await apiGet('/api/cart/add-to-cart').catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(422);
+    expect(err.message).toBe('This product is out of stock');
+    expect(err.errors).toEqual({ qty: ['Too many'] });
+  });
+
+  it('treats a 200 with success false as an error, as the original API answered', async () => {
+    mockFetch({ '/api/cart/add-to-cart': { body: { success: false, message: 'Pre-booking products cannot share a cart' } } });
+    await expect(apiGet('/api/cart/add-to-cart')).rejects.toMatchObject({ status: 200, message: 'Pre-booking products cannot share a cart' });
+  });
+
+  it('gives a readable message for a network failure and a body without one', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
+    await expect(api('/api/x')).rejects.toMatchObject({ status: 0, message: 'No connection. Check your internet and try again.' });
+    mockFetch({ '/api/x': { status: 500, body: null } });
+    await expect(api('/api/x')).rejects.toMatchObject({ status: 500, message: 'Something went wrong on our side. Please try again.' });
+  });
+
+  it('forgets an expired Bearer token on 401', async () => {
+    setAuthToken('old');
+    mockFetch({ '/api/user/add-to-wishlist': { status: 401, body: { message: 'Unauthenticated.' } } });
+    await expect(api('/api/user/add-to-wishlist')).rejects.toMatchObject({ status: 401, message: 'Unauthenticated.' });
+    expect(authToken()).toBeNull();
+  });
+
+  it('fires loading events, and a failure event on errors, unless quiet', async () => {
+    const seen: string[] = [];
+    const offs = [
+      on('loading:start', () => seen.push('start')),
+      on('loading:finish', () => seen.push('finish')),
+      on('loading:fail', (d) => seen.push(`fail ${d.status}`)),
+    ];
+    mockFetch({ '/api/ok': { body: {} }, '/api/bad': { status: 500, body: {} } });
+    await api('/api/ok');
+    await api('/api/bad').catch(() => {});
+    await api('/api/ok', { quiet: true });
+    offs.forEach((off) => off());
+    expect(seen).toEqual(['start', 'finish', 'start', 'finish', 'fail 500']);
+  });
+
+  it('learns the server clock from the Date and Age headers', async () => {
+    const serverNow = Date.now() + 90_000;
+    mockFetch({ '/api/x': { body: {}, headers: { Date: new Date(serverNow - 10_000).toUTCString(), Age: '10' } } });
+    await api('/api/x');
+    expect(Math.abs(serverClockOffset()! - 90_000)).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,183 @@
+// The one fetch wrapper every island uses (STYLE.md, front end). It sends the
+// visitor's identity on every call (the SELF-TOKEN header from the
+// `self_token` cookie, and `Authorization: Bearer` after login), turns the
+// API's error body `{"success": false, "message", "errors"}` into a typed
+// ApiError, remembers the server's clock from the `Date` header, and fires
+// the loading-bar events (`loading:start` / `finish` / `fail`).
+
+import { emit } from './events';
+
+/** The cookie that holds the guest's identity (ORIGINAL-API.md §0.1). */
+export const SELF_TOKEN_COOKIE = 'self_token';
+/** Where the Bearer token is kept after login. */
+export const AUTH_TOKEN_KEY = 'auth_token';
+
+/** A failed call: the HTTP status (0 when the network failed), the message to show, and field errors. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: Record<string, string[]>;
+  constructor(status: number, message: string, errors: Record<string, string[]> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** Query parameters; `null` and `undefined` are left out. */
+  params?: Params;
+  /** A JSON body (POST). */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Background calls (suggestions, counts) do not move the loading bar. */
+  quiet?: boolean;
+}
+
+/** Reads a cookie by name. */
+export function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+/**
+ * The guest's self token: the `self_token` cookie, created from the time and a
+ * random string when absent (as the original shop did) and kept for a year.
+ */
+export function selfToken(): string {
+  let token = readCookie(SELF_TOKEN_COOKIE);
+  if (!token) {
+    token = String(Date.now()) + Math.random().toString(36).slice(2);
+    const secure = location.protocol === 'https:' ? ';secure' : '';
+    document.cookie = `${SELF_TOKEN_COOKIE}=${encodeURIComponent(token)};path=/;max-age=31536000;samesite=lax${secure}`;
+  }
+  return token;
+}
+
+/** The signed-in shopper's Bearer token, if any. */
+export function authToken(): string | null {
+  try {
+    return localStorage.getItem(AUTH_TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Stores (or, with `null`, forgets) the Bearer token after login or logout. */
+export function setAuthToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(AUTH_TOKEN_KEY, token);
+    else localStorage.removeItem(AUTH_TOKEN_KEY);
+  } catch {
+    // Private mode without storage: the shopper stays a guest.
+  }
+}
+
+let clockOffset: number | null = null;
+
+/** Server time minus this device's time in ms, from the last response's `Date` (and `Age`); null before any. */
+export function serverClockOffset(): number | null {
+  return clockOffset;
+}
+
+/** Records the server clock from a response's `Date` header (plus `Age` when a cache served it). */
+export function noteServerDate(res: Response): number | null {
+  const date = Date.parse(res.headers.get('Date') ?? '');
+  if (Number.isNaN(date)) return null;
+  const age = Number(res.headers.get('Age') ?? 0) || 0;
+  clockOffset = date + age * 1000 - Date.now();
+  return clockOffset;
+}
+
+const FALLBACK_MESSAGES: Record<number, string> = {
+  0: 'No connection. Check your internet and try again.',
+  401: 'Please sign in first.',
+  403: 'You are not allowed to do that.',
+  404: 'Not found.',
+  429: 'Too many requests. Please wait a moment and try again.',
+};
+
+function messageFor(status: number): string {
+  return FALLBACK_MESSAGES[status] ?? (status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request could not be completed.');
+}
+
+/** Builds `path?query` on this origin, leaving out empty parameters. */
+export function apiUrl(path: string, params?: Params): string {
+  const url = path.startsWith('/') ? path : `/${path}`;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (v !== null && v !== undefined) q.append(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `${url}?${s}` : url;
+}
+
+/**
+ * Calls the API on this origin and answers the parsed JSON. Throws ApiError
+ * for an error status, for a 2xx body with `success: false` (the original API
+ * answered errors that way), and for a network failure; an abort is rethrown as is.
+ */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const url = apiUrl(path, options.params);
+  const headers: Record<string, string> = { Accept: 'application/json', 'SELF-TOKEN': selfToken() };
+  const bearer = authToken();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const loud = !options.quiet;
+  if (loud) emit('loading:start', { url });
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    if (loud) emit('loading:finish', { url });
+    if ((err as Error)?.name === 'AbortError') throw err;
+    if (loud) emit('loading:fail', { url, status: 0 });
+    throw new ApiError(0, messageFor(0));
+  }
+  noteServerDate(res);
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  const obj = (data && typeof data === 'object' ? data : {}) as { success?: unknown; message?: unknown; errors?: unknown };
+  if (!res.ok || obj.success === false) {
+    if (loud) {
+      emit('loading:finish', { url });
+      emit('loading:fail', { url, status: res.status });
+    }
+    if (res.status === 401 && bearer) setAuthToken(null);
+    const message = typeof obj.message === 'string' && obj.message ? obj.message : messageFor(res.status);
+    const errors = obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, string[]>) : {};
+    throw new ApiError(res.status, message, errors);
+  }
+  if (loud) emit('loading:finish', { url });
+  return data as T;
+}
+
+/** `GET path?params`. */
+export function apiGet<T>(path: string, params?: Params, options: Omit<RequestOptions, 'params' | 'method'> = {}): Promise<T> {
+  return api<T>(path, { ...options, params, method: 'GET' });
+}
+
+/** `POST path` with a JSON body. */
+export function apiPost<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body' | 'method'> = {}): Promise<T> {
+  return api<T>(path, { ...options, body, method: 'POST' });
+}

@@ -1,0 +1,186 @@
+import { boot, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
+
+function page(html: string): HTMLElement {
+  document.body.innerHTML = html;
+  return document.body.querySelector<HTMLElement>('[data-island]')!;
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+function importersWith(name: string, mount: Mount): Record<string, Importer> {
+  return { [`./islands/${name}/index.tsx`]: async () => ({ default: mount }) };
+}
+
+beforeEach(() => {
+  sessionStorage.clear();
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('parseProps', () => {
+  it('reads the JSON of the next sibling, with <, > and & escaped as \\u003c...', () => {
+    const el = page(
+      '<div data-island="advert-modal"></div><script type="application/json" data-island-props>{"description":"\\u003cb\\u003eEid \\u0026 more\\u003c/b\\u003e","n":3}</script>',
+    );
+    expect(parseProps(el)).toEqual({ description: '<b>Eid & more</b>', n: 3 });
+  });
+
+  it('answers {} when no props element follows, even if another script does', () => {
+    expect(parseProps(page('<div data-island="x"></div>'))).toEqual({});
+    expect(parseProps(page('<div data-island="x"></div><script type="application/json">{"a":1}</script>'))).toEqual({});
+  });
+
+  it('throws on malformed JSON (the loader reports it)', () => {
+    expect(() => parseProps(page('<div data-island="x"></div><script data-island-props>{oops</script>'))).toThrow();
+  });
+});
+
+describe('schedule', () => {
+  it('runs load islands at once, and unknown strategies too', () => {
+    const run = vi.fn();
+    schedule(page('<div data-island="a" data-when="load"></div>'), run);
+    schedule(page('<div data-island="a" data-when="soon"></div>'), run);
+    expect(run).toHaveBeenCalledTimes(2);
+  });
+
+  it('runs idle islands in requestIdleCallback with a timeout', () => {
+    const ric = vi.fn();
+    vi.stubGlobal('requestIdleCallback', ric);
+    const run = vi.fn();
+    schedule(page('<div data-island="a" data-when="idle"></div>'), run);
+    expect(run).not.toHaveBeenCalled();
+    expect(ric).toHaveBeenCalledWith(run, { timeout: 3000 });
+  });
+
+  it('falls back to a timer for idle where requestIdleCallback is missing', () => {
+    vi.useFakeTimers();
+    const run = vi.fn();
+    schedule(page('<div data-island="a" data-when="idle"></div>'), run);
+    expect(run).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(200);
+    expect(run).toHaveBeenCalledOnce();
+    vi.useRealTimers();
+  });
+
+  it('runs visible islands (the default) once they near the viewport, once', () => {
+    let callback: IntersectionObserverCallback = () => {};
+    const observe = vi.fn();
+    const disconnect = vi.fn();
+    vi.stubGlobal(
+      'IntersectionObserver',
+      vi.fn(function (this: unknown, cb: IntersectionObserverCallback, options: IntersectionObserverInit) {
+        callback = cb;
+        expect(options.rootMargin).toBe('200px');
+        return { observe, disconnect };
+      }),
+    );
+    const run = vi.fn();
+    const el = page('<div data-island="a"></div>');
+    schedule(el, run);
+    expect(observe).toHaveBeenCalledWith(el);
+    callback([{ isIntersecting: false } as IntersectionObserverEntry], {} as IntersectionObserver);
+    expect(run).not.toHaveBeenCalled();
+    callback([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver);
+    expect(run).toHaveBeenCalledOnce();
+    expect(disconnect).toHaveBeenCalled();
+  });
+
+  it('runs media islands when their query matches, at once or later', () => {
+    const listeners: (() => void)[] = [];
+    const mq = { matches: false, addEventListener: (_: string, f: () => void) => listeners.push(f), removeEventListener: vi.fn() };
+    const matchMedia = vi.fn(() => mq);
+    vi.stubGlobal('matchMedia', matchMedia);
+    const run = vi.fn();
+    schedule(page('<div data-island="a" data-when="media" data-media="(min-width: 576px)"></div>'), run);
+    expect(matchMedia).toHaveBeenCalledWith('(min-width: 576px)');
+    expect(run).not.toHaveBeenCalled();
+    mq.matches = true;
+    listeners.forEach((f) => f());
+    expect(run).toHaveBeenCalledOnce();
+    expect(mq.removeEventListener).toHaveBeenCalled();
+  });
+});
+
+describe('start', () => {
+  it('mounts the island with its props', async () => {
+    const mount = vi.fn();
+    const el = page('<div data-island="search-box" data-when="load"></div><script type="application/json" data-island-props>{"keyword":"bed"}</script>');
+    await start(el, importersWith('search-box', mount));
+    expect(mount).toHaveBeenCalledWith(el, { keyword: 'bed' });
+  });
+
+  it('keeps the fallback and fires island-error when mount throws', async () => {
+    const errors: unknown[] = [];
+    window.addEventListener('island-error', (e) => errors.push((e as CustomEvent).detail), { once: true });
+    const el = page('<div data-island="buy-buttons"><a href="/cart">Cart</a></div>');
+    await start(el, importersWith('buy-buttons', () => { throw new Error('boom'); }));
+    expect(el.innerHTML).toBe('<a href="/cart">Cart</a>');
+    expect(errors).toEqual([{ name: 'buy-buttons', error: new Error('boom') }]);
+    expect(console.error).toHaveBeenCalled();
+  });
+
+  it('reports an unknown island and bad props without loading anything', async () => {
+    const errors: string[] = [];
+    const listen = (e: Event) => errors.push((e as CustomEvent).detail.name);
+    window.addEventListener('island-error', listen);
+    await start(page('<div data-island="nope"></div>'), {});
+    const mount = vi.fn();
+    await start(page('<div data-island="a"></div><script data-island-props>{bad</script>'), importersWith('a', mount));
+    window.removeEventListener('island-error', listen);
+    expect(errors).toEqual(['nope', 'a']);
+    expect(mount).not.toHaveBeenCalled();
+  });
+
+  it('reloads the page once when a chunk fails to load', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    const failing = { './islands/a/index.tsx': () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')) };
+    const el = page('<div data-island="a"><p>fallback</p></div>');
+    await start(el, failing);
+    expect(reload).toHaveBeenCalledOnce();
+    expect(el.innerHTML).toBe('<p>fallback</p>');
+    // The reloaded page fails again: no second reload within 60 s.
+    await start(el, failing);
+    expect(reload).toHaveBeenCalledOnce();
+  });
+});
+
+describe('reloadOnce (the chunk-reload guard)', () => {
+  it('never reloads twice within 60 s, and again after', () => {
+    const reload = vi.fn();
+    const t0 = 1_700_000_000_000;
+    expect(reloadOnce(reload, t0)).toBe(true);
+    expect(sessionStorage.getItem(RELOAD_KEY)).toBe(String(t0));
+    expect(reloadOnce(reload, t0 + 1_000)).toBe(false);
+    expect(reloadOnce(reload, t0 + RELOAD_GUARD_MS - 1)).toBe(false);
+    expect(reload).toHaveBeenCalledOnce();
+    expect(reloadOnce(reload, t0 + RELOAD_GUARD_MS)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not reload when sessionStorage is unavailable (the guard could not hold)', () => {
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    const reload = vi.fn();
+    expect(reloadOnce(reload, Date.now())).toBe(false);
+    expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('boot', () => {
+  it('finds every island and mounts each with its own props', async () => {
+    document.body.innerHTML =
+      '<div data-island="a" data-when="load"></div><script type="application/json" data-island-props>{"n":1}</script>' +
+      '<p>text</p><div data-island="b" data-when="load"></div>';
+    const a = vi.fn();
+    const b = vi.fn();
+    boot({ ...importersWith('a', a), ...importersWith('b', b) });
+    await flush();
+    expect(a).toHaveBeenCalledWith(document.querySelector('[data-island=a]'), { n: 1 });
+    expect(b).toHaveBeenCalledWith(document.querySelector('[data-island=b]'), {});
+  });
+});

@@ -1,0 +1,108 @@
+// The island loader's logic (web/ISLANDS.md), kept apart from the entry so
+// tests can drive it with fake islands. No React here: this code runs on
+// every page with an island and must stay about 1 KB brotli.
+
+/** What an island chunk exports: `mount(element, props)`. */
+export type Mount = (el: HTMLElement, props: unknown) => unknown;
+/** Loads one island's chunk (a dynamic import). */
+export type Importer = () => Promise<{ default: Mount }>;
+
+/** No second reload within this many ms after a chunk failed to load (SPEC.md §9). */
+export const RELOAD_GUARD_MS = 60_000;
+/** The sessionStorage key holding the time of the last chunk-failure reload. */
+export const RELOAD_KEY = 'island-reload-at';
+
+/** Reports a failed island: console and an `island-error` event; the fallback stays. */
+export function report(name: string, error: unknown): void {
+  console.error(`island ${name} failed`, error);
+  window.dispatchEvent(new CustomEvent('island-error', { detail: { name, error } }));
+}
+
+/**
+ * After a chunk failed to load (usually a new deploy replaced the hashed
+ * files), reloads the page once; never twice within 60 s, so a broken deploy
+ * cannot loop. Answers whether it reloaded.
+ */
+export function reloadOnce(reload: () => void = () => location.reload(), now = Date.now()): boolean {
+  try {
+    if (now - (Number(sessionStorage.getItem(RELOAD_KEY)) || 0) < RELOAD_GUARD_MS) return false;
+    sessionStorage.setItem(RELOAD_KEY, String(now));
+  } catch {
+    return false; // without storage the guard cannot hold: never reload
+  }
+  reload();
+  return true;
+}
+
+/**
+ * The island's props: JSON in its next sibling `<script type="application/json"
+ * data-island-props>` (`<`, `>`, `&` escaped as `\u003c`... which JSON reads
+ * back as is), or `{}` when there is none.
+ */
+export function parseProps(el: Element): unknown {
+  const next = el.nextElementSibling;
+  return next?.matches('script[data-island-props]') ? JSON.parse(next.textContent || '{}') : {};
+}
+
+/** Calls `run` when the island's `data-when` says: load, idle, visible (the default) or media. */
+export function schedule(el: HTMLElement, run: () => void): void {
+  const when = el.dataset.when || 'visible';
+  if (when === 'idle') {
+    if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 3000 });
+    else setTimeout(run, 200);
+  } else if (when === 'visible' && 'IntersectionObserver' in window) {
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          run();
+        }
+      },
+      { rootMargin: '200px' },
+    );
+    io.observe(el);
+  } else if (when === 'media') {
+    const mq = matchMedia(el.dataset.media || 'all');
+    const check = () => {
+      if (mq.matches) {
+        mq.removeEventListener('change', check);
+        run();
+      }
+    };
+    mq.addEventListener('change', check);
+    check();
+  } else {
+    run();
+  }
+}
+
+/** Loads and mounts one island; a failure keeps the fallback and is reported. */
+export async function start(el: HTMLElement, importers: Record<string, Importer>): Promise<void> {
+  const name = el.dataset.island || '';
+  const importer = importers[`./islands/${name}/index.tsx`];
+  let props: unknown;
+  let mod: { default: Mount };
+  try {
+    if (!importer) throw new Error('no such island');
+    props = parseProps(el);
+  } catch (e) {
+    return report(name, e);
+  }
+  try {
+    mod = await importer();
+  } catch (e) {
+    report(name, e);
+    reloadOnce();
+    return;
+  }
+  try {
+    await mod.default(el, props);
+  } catch (e) {
+    report(name, e);
+  }
+}
+
+/** Finds every island under `root` and schedules each. */
+export function boot(importers: Record<string, Importer>, root: ParentNode = document): void {
+  root.querySelectorAll<HTMLElement>('[data-island]').forEach((el) => schedule(el, () => void start(el, importers)));
+}
