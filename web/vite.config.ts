@@ -1,12 +1,13 @@
 // Vite builds the islands and the per-visitor pages; the Rust generator reads
 // dist/.vite/manifest.json to write each page's script and modulepreload tags.
-// One entry (the loader); each island is a lazy chunk of its own (the
-// loader's import.meta.glob), and React is one shared chunk every island imports.
+// Entries: the loader and every island (scripts/vite-islands.mjs writes each
+// island's files into the loader); React is one shared chunk every island imports.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { islandFiles, islandInputs } from './scripts/vite-islands.mjs';
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  plugins: [react(), islandFiles()],
   base: '/assets/',
   css: {
     modules: {
@@ -20,7 +21,9 @@ export default defineConfig(({ mode }) => ({
     assetsDir: '',
     target: 'es2020',
     rolldownOptions: {
-      input: { loader: 'src/loader.ts' },
+      input: islandInputs(),
+      // Islands are entries whose default export (mount) the loader calls.
+      preserveEntrySignatures: 'exports-only',
       output: {
         codeSplitting: {
           groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 }],

@@ -1,8 +1,9 @@
 // The island loader's entry (web/ISLANDS.md): marks the page as having
 // JavaScript (so CSS can tell), then loads each island's own chunk when its
-// `data-when` says. `import.meta.glob` makes one lazy chunk per island; React
-// lives in one shared chunk that only islands import.
-import { boot, type Importer } from './loader/core';
+// `data-when` says. The build (scripts/vite-islands.mjs) replaces the string
+// below with each island's files; React lives in one shared chunk that only
+// islands import.
+import { boot, importersFrom, type IslandFiles } from './loader/core';
 
 document.documentElement.classList.add('js');
-boot(import.meta.glob('./islands/*/index.tsx') as Record<string, Importer>);
+boot(importersFrom('__ISLAND_FILES__' as unknown as IslandFiles, import.meta.env.BASE_URL));

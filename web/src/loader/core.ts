@@ -106,3 +106,32 @@ export async function start(el: HTMLElement, importers: Record<string, Importer>
 export function boot(importers: Record<string, Importer>, root: ParentNode = document): void {
   root.querySelectorAll<HTMLElement>('[data-island]').forEach((el) => schedule(el, () => void start(el, importers)));
 }
+
+/** Island name → its chunk, then the chunks it imports and its CSS (written by scripts/vite-islands.mjs). */
+export type IslandFiles = Record<string, string[]>;
+
+/** Adds a modulepreload or stylesheet link once; answers when a stylesheet has loaded (or failed). */
+function fetchEarly(href: string): Promise<unknown> | void {
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  const link = document.createElement('link');
+  const css = href.endsWith('.css');
+  link.rel = css ? 'stylesheet' : 'modulepreload';
+  link.href = href;
+  const done = css ? new Promise((r) => (link.onload = link.onerror = r)) : undefined;
+  document.head.append(link);
+  return done;
+}
+
+/**
+ * Importers from the build's island map: each fetches the island's shared
+ * chunks and CSS in parallel with its own chunk, and resolves once the
+ * chunk is evaluated and its CSS applied, so the island never shows unstyled.
+ */
+export function importersFrom(files: IslandFiles, base: string): Record<string, Importer> {
+  const out: Record<string, Importer> = {};
+  for (const [name, [main, ...deps]] of Object.entries(files)) {
+    out[`./islands/${name}/index.tsx`] = () =>
+      Promise.all([import(/* @vite-ignore */ base + main), ...deps.map((d) => fetchEarly(base + d))]).then(([m]) => m);
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The size budget (ARCHITECTURE.md "Budgets", issue 4): brotli at quality 11
+// of every built file in dist/, then three checks that fail the build:
+//   - the loader ≤ 1.5 KB;
+//   - each island's own chunk ≤ 10 KB;
+//   - a product page's JavaScript ≤ 80 KB: the loader, React's shared chunk and
+//     every chunk the product page's islands load (each counted once).
+// Run `npx vite build` first; `npm run check-size` does both.
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants } from 'node:zlib';
+
+const KB = 1024;
+const LOADER_BUDGET = 1.5 * KB;
+const ISLAND_BUDGET = 10 * KB;
+const PRODUCT_PAGE_BUDGET = 80 * KB;
+/** The islands a product page holds (those not built yet are skipped). */
+const PRODUCT_PAGE_ISLANDS = [
+  'search-box',
+  'header-counts',
+  'drawer',
+  'buy-buttons',
+  'product-gallery',
+  'product-questions',
+  'flash-countdown',
+  'advert-modal',
+  'loading-bar',
+  'online-status',
+];
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const manifestPath = join(dist, '.vite/manifest.json');
+if (!existsSync(manifestPath)) {
+  console.error('check-size: no dist/.vite/manifest.json; run `npx vite build` first');
+  process.exit(2);
+}
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+
+const sizes = new Map();
+function size(file) {
+  if (!sizes.has(file)) {
+    const raw = readFileSync(join(dist, file));
+    const br = brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }).length;
+    sizes.set(file, { raw: raw.length, br });
+  }
+  return sizes.get(file);
+}
+
+/** A chunk's file and the files of every chunk it imports, transitively. */
+function closure(key, out = new Set()) {
+  const entry = manifest[key];
+  if (!entry || out.has(entry.file)) return out;
+  out.add(entry.file);
+  for (const i of entry.imports ?? []) closure(i, out);
+  return out;
+}
+
+const islandKey = (name) => `src/islands/${name}/index.tsx`;
+const failures = [];
+const rows = [];
+const kindOf = new Map();
+for (const [key, entry] of Object.entries(manifest)) {
+  const island = key.match(/^src\/islands\/([^/]+)\/index\.tsx$/)?.[1];
+  if (key === 'src/loader.ts') kindOf.set(entry.file, ['loader', LOADER_BUDGET]);
+  else if (island) kindOf.set(entry.file, [`island ${island}`, ISLAND_BUDGET]);
+  else if (entry.file.endsWith('.css')) kindOf.set(entry.file, ['css', null]);
+  else if (!kindOf.has(entry.file)) kindOf.set(entry.file, [/react/.test(entry.file) ? 'React (shared)' : 'shared', null]);
+  for (const css of entry.css ?? []) if (!kindOf.has(css)) kindOf.set(css, ['css', null]);
+}
+for (const file of readdirSync(dist).filter((f) => /\.(js|css)$/.test(f)).sort()) {
+  const [kind, budget] = kindOf.get(file) ?? ['other', null];
+  const { raw, br } = size(file);
+  const over = budget !== null && br > budget;
+  if (over) failures.push(`${kind} (${file}) is ${br} B brotli, over its ${budget} B budget`);
+  rows.push({ file, kind, raw, br, budget, over });
+}
+
+const loaderFile = manifest['src/loader.ts']?.file;
+if (!loaderFile) failures.push('the manifest has no src/loader.ts entry');
+const pageFiles = new Set(loaderFile ? [loaderFile] : []);
+const present = PRODUCT_PAGE_ISLANDS.filter((n) => manifest[islandKey(n)]);
+for (const name of present) closure(islandKey(name), pageFiles);
+if (![...pageFiles].some((f) => /react/.test(f))) failures.push('no shared React chunk among the product page files');
+const pageTotal = [...pageFiles].reduce((sum, f) => sum + size(f).br, 0);
+if (pageTotal > PRODUCT_PAGE_BUDGET) failures.push(`a product page's JavaScript is ${pageTotal} B brotli, over ${PRODUCT_PAGE_BUDGET} B`);
+
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+console.log(`${pad('file', 34)}${pad('kind', 26)}${lpad('raw B', 9)}${lpad('brotli B', 10)}${lpad('budget B', 10)}`);
+for (const r of rows) {
+  console.log(`${pad(r.file, 34)}${pad(r.kind, 26)}${lpad(r.raw, 9)}${lpad(r.br, 10)}${lpad(r.budget ?? '', 10)}${r.over ? '  OVER' : ''}`);
+}
+console.log('');
+console.log(`product page JavaScript (loader + ${present.join(', ')} + shared chunks):`);
+console.log(`  ${[...pageFiles].join(', ')}`);
+console.log(`  ${pageTotal} B brotli of ${PRODUCT_PAGE_BUDGET} B budget (${(pageTotal / KB).toFixed(1)} KB)${pageTotal > PRODUCT_PAGE_BUDGET ? '  OVER' : ''}`);
+const missing = PRODUCT_PAGE_ISLANDS.filter((n) => !manifest[islandKey(n)]);
+if (missing.length) console.log(`  not built yet, not counted: ${missing.join(', ')}`);
+
+if (failures.length) {
+  console.error(`\ncheck-size: FAILED\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('\ncheck-size: all budgets met');

@@ -1,0 +1,3 @@
+import type { Plugin } from 'vite';
+export function islandInputs(): Record<string, string>;
+export function islandFiles(): Plugin;

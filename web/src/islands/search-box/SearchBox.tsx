@@ -1,0 +1,182 @@
+// The header search box (SPEC.md §2, §4, §9): the fallback's GET form, plus a
+// suggestion panel that opens on focus with up to 8 category terms (→
+// /c/{url}) and products (title and sub_title → their url), asked for 500 ms
+// after typing stops. The panel closes on its cancel button, a click or focus
+// outside, or Escape; arrow keys move through the suggestions. Submitting goes
+// to /c/products?keyword=…&time=<timestamp>.
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ApiError, apiGet } from '../../lib/api';
+import { navigate } from '../../lib/navigate';
+import styles from './SearchBox.module.css';
+import type { SearchResponse } from './types';
+
+/** At most this many category terms in the panel (SPEC.md §9). */
+export const MAX_TERMS = 8;
+export const DEBOUNCE_MS = 500;
+
+interface Suggestion {
+  href: string;
+  title: string;
+  sub?: string;
+}
+
+/** A product's link: the API's url (an absolute path), or a slug under /product/. */
+function productHref(url: string): string {
+  return url.startsWith('/') || /^https?:/.test(url) ? url : `/product/${url}`;
+}
+
+/** Where submitting `keyword` goes. */
+export function searchUrl(keyword: string, now = Date.now()): string {
+  const q = keyword.trim();
+  return q ? `/c/products?keyword=${encodeURIComponent(q)}&time=${now}` : '/c/products';
+}
+
+export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE_MS }: { initial?: string; focused?: boolean; debounceMs?: number }) {
+  const id = useId();
+  const [keyword, setKeyword] = useState(initial);
+  const [open, setOpen] = useState(focused);
+  const [data, setData] = useState<{ terms: Suggestion[]; products: Suggestion[]; for: string } | null>(null);
+  const [error, setError] = useState('');
+  const [active, setActive] = useState(-1);
+  const wrap = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const quietFocus = useRef(false);
+
+  const q = keyword.trim();
+  useEffect(() => {
+    if (!q) {
+      setData(null);
+      setError('');
+      return;
+    }
+    const ctl = new AbortController();
+    const timer = setTimeout(() => {
+      apiGet<SearchResponse>('/api/common/main-search-product', { keyword: q }, { signal: ctl.signal, quiet: true })
+        .then((r) => {
+          setData({
+            for: q,
+            terms: (r.terms ?? []).slice(0, MAX_TERMS).map((t) => ({ href: `/c/${t.url}`, title: t.name })),
+            products: (r.search ?? []).map((p) => ({ href: productHref(p.url), title: p.title, sub: p.sub_title ?? undefined })),
+          });
+          setError('');
+          setActive(-1);
+        })
+        .catch((e: unknown) => {
+          if (e instanceof ApiError) setError(e.message);
+        });
+    }, debounceMs);
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [q, debounceMs]);
+
+  // A click (or tap) outside closes the panel.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
+
+  const items = data ? [...data.terms, ...data.products] : [];
+  const optionId = (i: number) => `${id}-o${i}`;
+  const showPanel = open && q !== '' && (data !== null || error !== '');
+
+  const close = () => {
+    setOpen(false);
+    setActive(-1);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Escape') {
+      if (open) {
+        e.preventDefault();
+        close();
+      }
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (!items.length) return;
+      e.preventDefault();
+      setOpen(true);
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setActive((a) => (a < 0 && step < 0 ? items.length - 1 : (a + step + items.length) % items.length));
+    } else if (e.key === 'Enter' && showPanel && active >= 0 && items[active]) {
+      e.preventDefault();
+      navigate(items[active].href);
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    navigate(searchUrl(keyword));
+  };
+
+  const option = (s: Suggestion, i: number) => (
+    <li key={`${s.href}-${i}`} role="presentation">
+      <a id={optionId(i)} role="option" aria-selected={i === active} className={i === active ? styles.active : undefined} href={s.href} tabIndex={-1}>
+        <span>{s.title}</span>
+        {s.sub && <small className={styles.sub}>{s.sub}</small>}
+      </a>
+    </li>
+  );
+
+  return (
+    <div
+      ref={wrap}
+      className={styles.wrap}
+      onBlur={(e) => {
+        if (!wrap.current?.contains(e.relatedTarget as Node | null)) close();
+      }}
+    >
+      <form action="/c/products" method="get" role="search" onSubmit={onSubmit}>
+        <input
+          ref={input}
+          type="search"
+          name="keyword"
+          placeholder="Search furniture"
+          aria-label="Search products"
+          autoComplete="off"
+          role="combobox"
+          aria-expanded={showPanel}
+          aria-controls={`${id}-panel`}
+          aria-autocomplete="list"
+          aria-activedescendant={showPanel && active >= 0 ? optionId(active) : undefined}
+          value={keyword}
+          onChange={(e) => {
+            setKeyword(e.target.value);
+            setOpen(true);
+          }}
+          onFocus={() => {
+            if (!quietFocus.current) setOpen(true);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button>Search</button>
+      </form>
+      <div id={`${id}-panel`} className={styles.panel} hidden={!showPanel}>
+        <button type="button" className={styles.cancel} aria-label="Close suggestions" onClick={() => {
+            close();
+            quietFocus.current = true;
+            input.current?.focus();
+            quietFocus.current = false;
+          }}>
+          ×
+        </button>
+        {error && <p className={styles.note}>{error}</p>}
+        {data && !items.length && <p className={styles.note}>Nothing found for “{data.for}”.</p>}
+        <ul role="listbox" aria-label="Suggestions">
+          {data?.terms.length ? (
+            <li role="presentation" className={styles.head}>Categories</li>
+          ) : null}
+          {data?.terms.map((s, i) => option(s, i))}
+          {data?.products.length ? (
+            <li role="presentation" className={styles.head}>Products</li>
+          ) : null}
+          {data?.products.map((s, i) => option(s, i + data.terms.length))}
+        </ul>
+      </div>
+    </div>
+  );
+}
