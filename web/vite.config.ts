@@ -26,7 +26,12 @@ export default defineConfig(({ mode }) => ({
       preserveEntrySignatures: 'exports-only',
       output: {
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 }],
+          // Two shared chunks, so a page with islands makes few requests on a
+          // slow link: React, and the islands' own shared code (lib, components).
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'lib', test: /[\\/]src[\\/](lib|components|styles)[\\/]/, priority: 1 },
+          ],
         },
       },
     },

@@ -78,6 +78,14 @@ for (const file of readdirSync(dist).filter((f) => /\.(js|css)$/.test(f)).sort()
 
 const loaderFile = manifest['src/loader.ts']?.file;
 if (!loaderFile) failures.push('the manifest has no src/loader.ts entry');
+else {
+  // The build plugin (scripts/vite-islands.mjs) must have written every island's chunk into the loader.
+  const code = readFileSync(join(dist, loaderFile), 'utf8');
+  if (code.includes('__ISLAND_FILES__')) failures.push('the loader still holds its "__ISLAND_FILES__" placeholder');
+  for (const [key, entry] of Object.entries(manifest)) {
+    if (key.startsWith('src/islands/') && !code.includes(JSON.stringify(entry.file))) failures.push(`the loader does not know ${key} (${entry.file})`);
+  }
+}
 const pageFiles = new Set(loaderFile ? [loaderFile] : []);
 const present = PRODUCT_PAGE_ISLANDS.filter((n) => manifest[islandKey(n)]);
 for (const name of present) closure(islandKey(name), pageFiles);

@@ -1,4 +1,4 @@
-import { boot, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
+import { boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
 
 function page(html: string): HTMLElement {
   document.body.innerHTML = html;
@@ -182,5 +182,31 @@ describe('boot', () => {
     await flush();
     expect(a).toHaveBeenCalledWith(document.querySelector('[data-island=a]'), { n: 1 });
     expect(b).toHaveBeenCalledWith(document.querySelector('[data-island=b]'), {});
+  });
+});
+
+describe('importersFrom (the build map)', () => {
+  it('imports the island chunk, preloads its shared chunks and waits for its CSS', async () => {
+    document.head.innerHTML = '';
+    const main = 'data:text/javascript,export default function mount(){ return 42 }';
+    const importers = importersFrom({ 'search-box': [main, 'react-1.js', 'search-box-2.css'] }, '');
+    expect(Object.keys(importers)).toEqual(['./islands/search-box/index.tsx']);
+    let done = false;
+    const loading = importers['./islands/search-box/index.tsx']().then((m) => {
+      done = true;
+      return m;
+    });
+    const preload = document.head.querySelector<HTMLLinkElement>('link[href="react-1.js"]')!;
+    const css = document.head.querySelector<HTMLLinkElement>('link[href="search-box-2.css"]')!;
+    expect(preload.rel).toBe('modulepreload');
+    expect(css.rel).toBe('stylesheet');
+    await flush();
+    expect(done).toBe(false); // the stylesheet has not loaded yet
+    css.dispatchEvent(new Event('load'));
+    const mod = await loading;
+    expect(mod.default(document.body, {})).toBe(42);
+    // A second island sharing React adds no second link.
+    void importersFrom({ b: [main, 'react-1.js'] }, '')['./islands/b/index.tsx']();
+    expect(document.head.querySelectorAll('link[href="react-1.js"]')).toHaveLength(1);
   });
 });

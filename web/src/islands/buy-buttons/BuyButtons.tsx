@@ -1,0 +1,155 @@
+// Add to cart, wishlist and compare (SPEC.md §2, §7): the product page's
+// buttons, as the fallback drew them. Each answer is shown to the shopper,
+// errors included (the original ignored cart errors); successes tell the
+// other islands (cart:changed, wishlist:changed, compare:changed) and push
+// the analytics events (add_to_cart; add_to_wishlist only once the server
+// said yes). Wishlist needs a signed-in shopper: a 401 goes to /user/login.
+import { useState } from 'react';
+import * as analytics from '../../lib/analytics';
+import { ApiError, apiGet } from '../../lib/api';
+import { emit } from '../../lib/events';
+import { navigate } from '../../lib/navigate';
+import styles from './BuyButtons.module.css';
+import type { AddToCartResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps } from './types';
+
+type Action = 'cart' | 'wishlist' | 'compare';
+interface Feedback {
+  ok: boolean;
+  text: string;
+  link?: { href: string; label: string };
+}
+
+const isSet = (p: BuyButtonsProps): p is SetBuyProps => 'set_id' in p;
+
+function problem(e: unknown): Feedback {
+  return { ok: false, text: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' };
+}
+
+function useActions() {
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const run = async (action: Action, work: () => Promise<Feedback>) => {
+    setBusy(action);
+    setFeedback(null);
+    try {
+      setFeedback(await work());
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401 && action === 'wishlist') {
+        navigate('/user/login');
+        return;
+      }
+      setFeedback(problem(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, feedback, run };
+}
+
+function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
+  return (
+    <>
+      <div className={styles.ok} aria-live="polite">
+        {feedback?.ok && (
+          <p>
+            {feedback.text} {feedback.link && <a href={feedback.link.href}>{feedback.link.label}</a>}
+          </p>
+        )}
+      </div>
+      {feedback && !feedback.ok && (
+        <p className={styles.error} role="alert">
+          {feedback.text}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ProductButtons(p: ProductBuyProps) {
+  const { busy, feedback, run } = useActions();
+  const item = (r?: AddToCartResponse): analytics.AnalyticsItem => ({
+    item_id: r?.product_code || p.code || String(p.id),
+    item_name: r?.title || p.title,
+    price: r?.purchaseprice ?? p.price,
+    quantity: 1,
+    ...(r?.cat_name || p.category ? { item_category: r?.cat_name || p.category } : {}),
+  });
+
+  const addToCart = () =>
+    run('cart', async () => {
+      const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { main_pid: p.id, qty: 1, variation_id: p.variation_id ?? undefined });
+      analytics.addToCart([item(r)]);
+      emit('cart:changed', {});
+      return { ok: true, text: `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`, link: { href: '/cart', label: 'View cart' } };
+    });
+  const addToWishlist = () =>
+    run('wishlist', async () => {
+      await apiGet('/api/user/add-to-wishlist', { pid: p.id });
+      analytics.addToWishlist(item());
+      emit('wishlist:changed', {});
+      return { ok: true, text: 'Added to your wishlist.', link: { href: '/wishlist', label: 'See wishlist' } };
+    });
+  const addToCompare = () =>
+    run('compare', async () => {
+      const r = await apiGet<{ success?: boolean } | false>('/api/common/add-to-compare', { pid: p.id });
+      if (r === false) throw new ApiError(200, 'Could not add this product to compare.');
+      emit('compare:changed', {});
+      return { ok: true, text: 'Added to compare.', link: { href: '/compare', label: 'Compare now' } };
+    });
+
+  return (
+    <div className={styles.wrap}>
+      <button type="button" className="btn" disabled={p.disable_buy || busy !== null} aria-busy={busy === 'cart'} onClick={() => void addToCart()}>
+        {p.pre_booking ? 'Pre-book now' : 'Add to cart'}
+      </button>{' '}
+      <button type="button" className="btn alt" disabled={busy !== null} aria-busy={busy === 'compare'} onClick={() => void addToCompare()}>
+        Compare
+      </button>{' '}
+      <button type="button" className="btn alt" disabled={busy !== null} aria-busy={busy === 'wishlist'} onClick={() => void addToWishlist()}>
+        Wishlist
+      </button>
+      <FeedbackLine feedback={feedback} />
+    </div>
+  );
+}
+
+interface SetProduct {
+  id: number;
+  product_set_qty?: number;
+  price_now?: number;
+  title?: string;
+  product_code?: string;
+}
+
+function SetButtons(p: SetBuyProps) {
+  const { busy, feedback, run } = useActions();
+  const addSet = () =>
+    run('cart', async () => {
+      const { products = [] } = await apiGet<{ products?: SetProduct[] }>('/api/product/product-set-products', { slug: p.slug });
+      if (!products.length) throw new ApiError(404, 'This set has no products to add.');
+      const psets = products.map((x) => `${x.id}:::${x.product_set_qty ?? 1}`).join(',');
+      await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
+      analytics.addToCart(
+        products.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title || '', price: x.price_now, quantity: x.product_set_qty ?? 1 })),
+      );
+      emit('cart:changed', {});
+      return { ok: true, text: 'The set is in your cart.', link: { href: '/cart', label: 'View cart' } };
+    });
+  return (
+    <div className={styles.wrap}>
+      <p>
+        <button type="button" className="btn" disabled={busy !== null} aria-busy={busy === 'cart'} onClick={() => void addSet()}>
+          Add the set to cart
+        </button>{' '}
+        <a className="btn alt" href="/cart">
+          View cart
+        </a>
+      </p>
+      <FeedbackLine feedback={feedback} />
+    </div>
+  );
+}
+
+export function BuyButtons(props: BuyButtonsProps) {
+  return isSet(props) ? <SetButtons {...props} /> : <ProductButtons {...props} />;
+}

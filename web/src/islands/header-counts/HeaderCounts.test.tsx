@@ -1,0 +1,147 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { emit } from '../../lib/events';
+import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { HeaderCounts } from './HeaderCounts';
+import type { CartViewResponse } from './types';
+
+const cartView: CartViewResponse = {
+  cart: {
+    items: [
+      { qty: 2, purchaseprice: 12500, item: { productcode: 'CHR-101-RED' }, info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair', image_url: 'storage/c.jpg' } },
+    ],
+    psets: {
+      '3': {
+        info: { id: 3, title: 'Dining set', slug: 'dining-set' },
+        items: [
+          { qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } },
+          { qty: 4, purchaseprice: 9000, info: { id: 12, code: 'CHR-2', title: 'Chair' } },
+        ],
+      },
+    },
+    totalprice: 101000,
+  },
+};
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+
+const cartWrap = () => screen.getByRole('link', { name: /^Cart,/ }).parentElement!;
+const calls = (fetch: ReturnType<typeof mockFetch>, path: string) => fetch.mock.calls.filter((c) => String(c[0]).startsWith(path));
+
+beforeEach(() => {
+  window.dataLayer = undefined;
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('header-counts', () => {
+  it('shows the compare, wishlist and cart counts, and counts again after a change', async () => {
+    let cartCount = 2;
+    const fetch = mockFetch({ '/api/cart/count-notification': () => ({ body: { compareCount: 1, wishCount: 3, cartCount } }) });
+    render(<HeaderCounts />);
+    await flush();
+    expect(screen.getByRole('link', { name: 'Compare, 1 products' }).textContent).toBe('1');
+    expect(screen.getByRole('link', { name: 'Wishlist, 3 products' }).textContent).toBe('3');
+    expect(screen.getByRole('link', { name: 'Cart, 2 items' }).getAttribute('href')).toBe('/cart');
+    expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('href')).toBe('/user/profile');
+    cartCount = 3;
+    act(() => emit('cart:changed', {}));
+    await flush();
+    expect(screen.getByRole('link', { name: 'Cart, 3 items' }).textContent).toBe('3');
+    act(() => emit('wishlist:changed', {}));
+    act(() => emit('compare:changed', {}));
+    await flush();
+    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(4);
+  });
+
+  it('fetches the mini-cart on first hover only, and again after a change forces it', async () => {
+    const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } }, '/api/cart/view': { body: cartView } });
+    render(<HeaderCounts />);
+    await flush();
+    expect(calls(fetch, '/api/cart/view')).toHaveLength(0);
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    expect(calls(fetch, '/api/cart/view')).toHaveLength(1);
+    expect(screen.getByRole('region', { name: 'Your cart' }).hidden).toBe(false);
+    fireEvent.mouseLeave(cartWrap());
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    expect(document.getElementById('mini-cart')!.hidden).toBe(true);
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    expect(calls(fetch, '/api/cart/view')).toHaveLength(1);
+    fireEvent.mouseLeave(cartWrap());
+    act(() => emit('cart:changed', {}));
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
+  });
+
+  it('lists items and sets with quantity, price and total, and links to checkout and the cart', async () => {
+    mockFetch({ '/api/cart/count-notification': { body: { cartCount: 3 } }, '/api/cart/view': { body: cartView } });
+    render(<HeaderCounts />);
+    fireEvent.focus(screen.getByRole('link', { name: /^Cart,/ }));
+    await flush();
+    const panel = screen.getByRole('region', { name: 'Your cart' });
+    expect(panel.textContent).toContain('Akij Chair2 × ৳12,500');
+    expect(panel.textContent).toContain('Dining set');
+    expect(panel.textContent).toContain('Chair4 × ৳9,000');
+    expect(panel.textContent).toContain('Total ৳101,000');
+    expect(screen.getByRole('link', { name: 'Checkout Now' }).getAttribute('href')).toBe('/checkout');
+    expect(screen.getByRole('link', { name: 'View Cart' }).getAttribute('href')).toBe('/cart');
+    fireEvent.keyDown(panel, { key: 'Escape' });
+    expect(document.getElementById('mini-cart')!.hidden).toBe(true);
+  });
+
+  it('says the cart is empty', async () => {
+    mockFetch({ '/api/cart/count-notification': { body: { cartCount: 0 } }, '/api/cart/view': { body: { cart: { psets: [], product_maximum_arrive_time: null } } } });
+    render(<HeaderCounts />);
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    expect(screen.getByText('Your cart is currently empty')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Checkout Now' })).toBeNull();
+  });
+
+  it('removes a line with pid and pcode, a set with pid_codes, and refreshes', async () => {
+    const fetch = mockFetch({
+      '/api/cart/count-notification': { body: { cartCount: 3 } },
+      '/api/cart/view': { body: cartView },
+      '/api/cart/remove-cart-item': { body: { success: true } },
+    });
+    const changed = vi.fn();
+    window.addEventListener('cart:changed', changed);
+    render(<HeaderCounts />);
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Akij Chair' }));
+    await flush();
+    const first = calledUrl(fetch, fetch.mock.calls.findIndex((c) => String(c[0]).includes('remove-cart-item')));
+    expect(Object.fromEntries(first.searchParams)).toEqual({ pid: '7', pcode: 'CHR-101-RED' });
+    expect(changed).toHaveBeenCalledTimes(1);
+    expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
+    expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'remove_from_cart', ecommerce: { value: 25000, items: [{ item_id: 'CHR-101-RED', quantity: 2 }] } });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the set Dining set' }));
+    await flush();
+    const removals = fetch.mock.calls.filter((c) => String(c[0]).includes('remove-cart-item'));
+    expect(new URL(String(removals[1][0]), 'http://x').searchParams.get('pid_codes')).toBe('11:TBL-1,12:CHR-2');
+    window.removeEventListener('cart:changed', changed);
+  });
+
+  it('shows a failed removal to the shopper', async () => {
+    mockFetch({
+      '/api/cart/count-notification': { body: { cartCount: 1 } },
+      '/api/cart/view': { body: cartView },
+      '/api/cart/remove-cart-item': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again.' } },
+    });
+    render(<HeaderCounts />);
+    fireEvent.mouseEnter(cartWrap());
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Akij Chair' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Something went wrong on our side. Please try again.');
+  });
+});

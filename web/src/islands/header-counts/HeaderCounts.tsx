@@ -1,0 +1,160 @@
+// The header's icons with their counts (SPEC.md §2): profile, compare,
+// wishlist and cart, counted by `GET /api/cart/count-notification` and again
+// whenever an island says the cart, wishlist or compare list changed. Hovering
+// or focusing the cart opens the mini-cart; it is fetched from `GET
+// /api/cart/view` only when none is loaded or a change forced a refresh
+// (SPEC.md §4). Removing a line sends `pid` + `pcode` (a set: `pid_codes`).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import * as analytics from '../../lib/analytics';
+import { ApiError, apiGet } from '../../lib/api';
+import { emit, on } from '../../lib/events';
+import styles from './HeaderCounts.module.css';
+import { Icon } from './icons';
+import { lineCode, MiniCart, type Removal } from './MiniCart';
+import type { CartLine, CartViewResponse, CountResponse, HeaderCountsProps } from './types';
+
+/** How long the mini-cart stays after the pointer leaves, in ms. */
+export const CLOSE_DELAY_MS = 250;
+
+const asItem = (l: CartLine): analytics.AnalyticsItem => ({
+  item_id: lineCode(l) || String(l.info.id),
+  item_name: l.info.title,
+  price: l.purchaseprice,
+  quantity: l.qty,
+});
+
+export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProps) {
+  const [counts, setCounts] = useState<CountResponse>({});
+  const [open, setOpen] = useState(false);
+  const [cart, setCart] = useState<CartViewResponse['cart'] | undefined>(undefined);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const stale = useRef(true);
+  const loading = useRef(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const wrap = useRef<HTMLDivElement>(null);
+  const quietFocus = useRef(false);
+
+  const loadCounts = useCallback(() => {
+    apiGet<CountResponse>('/api/cart/count-notification', undefined, { quiet: true })
+      .then(setCounts)
+      .catch(() => {
+        // Counts are a convenience: the links still work without them.
+      });
+  }, []);
+
+  const loadCart = useCallback((force = false) => {
+    if ((!stale.current && !force) || loading.current) return;
+    loading.current = true;
+    stale.current = false;
+    apiGet<CartViewResponse>('/api/cart/view')
+      .then((r) => {
+        setCart(r.cart ?? null);
+        setError('');
+      })
+      .catch((e: unknown) => {
+        stale.current = true;
+        setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.');
+      })
+      .finally(() => {
+        loading.current = false;
+      });
+  }, []);
+
+  useEffect(() => {
+    loadCounts();
+    const changed = () => loadCounts();
+    const offs = [
+      on('cart:changed', () => {
+        stale.current = true;
+        loadCounts();
+      }),
+      on('wishlist:changed', changed),
+      on('compare:changed', changed),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [loadCounts]);
+
+  // An open mini-cart follows changes made elsewhere on the page.
+  useEffect(() => {
+    if (open) loadCart();
+    return on('cart:changed', () => {
+      if (open) loadCart(true);
+    });
+  }, [open, loadCart]);
+
+  const show = () => {
+    clearTimeout(closeTimer.current);
+    setOpen(true);
+  };
+  const hideSoon = () => {
+    clearTimeout(closeTimer.current);
+    closeTimer.current = setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
+  };
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const remove = async (r: Removal) => {
+    setBusy(true);
+    try {
+      if ('pid_codes' in r) {
+        await apiGet('/api/cart/remove-cart-item', { pid_codes: r.pid_codes });
+        analytics.removeFromCart(r.set.items.map(asItem));
+      } else {
+        await apiGet('/api/cart/remove-cart-item', { pid: r.pid, pcode: r.pcode });
+        analytics.removeFromCart([asItem(r.line)]);
+      }
+      setError('');
+      emit('cart:changed', {});
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'That item could not be removed.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const badge = (n: number | undefined) => <b>{n ?? 0}</b>;
+  const cartCount = counts.cartCount ?? 0;
+  return (
+    <>
+      <a href={profile_url} aria-label="My Profile">
+        <Icon id="user" />
+      </a>
+      <a href="/compare" aria-label={`Compare, ${counts.compareCount ?? 0} products`}>
+        <Icon id="cmp" />
+        {badge(counts.compareCount)}
+      </a>
+      <a href="/wishlist" aria-label={`Wishlist, ${counts.wishCount ?? 0} products`}>
+        <Icon id="heart" />
+        {badge(counts.wishCount)}
+      </a>
+      <div
+        ref={wrap}
+        className={styles.cart}
+        onMouseEnter={show}
+        onMouseLeave={hideSoon}
+        onFocus={() => {
+          if (!quietFocus.current) show();
+        }}
+        onBlur={(e) => {
+          if (!wrap.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && open) {
+            setOpen(false);
+            quietFocus.current = true;
+            wrap.current?.querySelector('a')?.focus();
+            quietFocus.current = false;
+          }
+        }}
+      >
+        <a href="/cart" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? 'item' : 'items'}`} aria-expanded={open} aria-controls="mini-cart">
+          <Icon id="cart" />
+          {badge(counts.cartCount)}
+        </a>
+        <div id="mini-cart" className={styles.panel} hidden={!open} role="region" aria-label="Your cart">
+          {open && <MiniCart cart={cart} error={error} busy={busy} onRemove={(r) => void remove(r)} />}
+        </div>
+      </div>
+    </>
+  );
+}
