@@ -61,3 +61,19 @@ describe('takeOver', () => {
     expect(errors).toEqual(['buy-buttons']);
   });
 });
+
+describe('takeOver ids', () => {
+  it('gives each island root its own useId prefix', async () => {
+    const { useId } = await import('react');
+    function WithId() {
+      return <p id={useId()}>x</p>;
+    }
+    document.body.innerHTML = '<div data-island="a"></div><div data-island="b"></div>';
+    const [a, b] = Array.from(document.querySelectorAll<HTMLElement>('[data-island]'));
+    act(() => {
+      takeOver(a, () => <WithId />);
+      takeOver(b, () => <WithId />);
+    });
+    expect(a.querySelector('p')!.id).not.toBe(b.querySelector('p')!.id);
+  });
+});

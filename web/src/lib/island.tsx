@@ -18,6 +18,8 @@ export interface Adopted {
   scroll: [number, number];
 }
 
+let roots = 0;
+
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 const keyOf = (f: Element) => f.getAttribute('name') || f.id;
@@ -76,6 +78,8 @@ export function takeOver(el: HTMLElement, render: (adopted: Adopted) => ReactNod
   const name = el.dataset.island || 'island';
   let failed = false;
   const root = createRoot(el, {
+    // Each island is its own root: prefix useId so ids never collide across islands.
+    identifierPrefix: `${name}-${++roots}-`,
     onUncaughtError(error) {
       if (failed) return;
       failed = true;
