@@ -1,0 +1,9 @@
+/** Props of drawer: the id of the generator's drawer `<nav>` (default "menu"). */
+export interface DrawerProps {
+  nav_id?: string;
+}
+
+/** `GET /api/product/recent-views-product` (cards; the strip reads these). */
+export interface RecentViewsResponse {
+  products?: { title?: string; seo_url: string; image_url?: string | null }[];
+}
