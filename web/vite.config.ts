@@ -25,6 +25,11 @@ export default defineConfig(({ mode }) => ({
       // Islands are entries whose default export (mount) the loader calls.
       preserveEntrySignatures: 'exports-only',
       output: {
+        // Six hash characters (36 bits) are plenty to bust caches, and every
+        // island's names ride in the loader.
+        entryFileNames: '[name]-[hash:6].js',
+        chunkFileNames: '[name]-[hash:6].js',
+        assetFileNames: '[name]-[hash:6][extname]',
         codeSplitting: {
           // Two shared chunks, so a page with islands makes few requests on a
           // slow link: React, and the islands' own shared code (lib, components).

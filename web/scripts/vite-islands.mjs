@@ -1,9 +1,10 @@
 // A Vite plugin for the island loader. Each island (src/islands/<name>/index.tsx)
 // is a build entry of its own, so Vite makes one chunk per island, and the
 // loader (src/loader.ts) receives, in place of the string "__ISLAND_FILES__",
-// a map from island name to its files: the island's chunk first, then the
-// shared chunks it imports (React...) and its CSS, which the loader fetches
-// in parallel (modulepreload and stylesheet links). This replaces Vite's
+// the files each island needs: `{s: [files every island needs], i: {name:
+// "its chunk, then its other chunks and CSS"}}` (space-separated; a bare
+// hash stands for `<name>-<hash>.js` first, `<name>-<hash>.css` after), which
+// the loader fetches in parallel (modulepreload and stylesheet links). This replaces Vite's
 // generic dynamic-import preload helper, which alone weighed more than half
 // of the loader's 1.5 KB budget. The loader's file name is re-hashed after the
 // map is written, so any change to an island gives the loader a new name too.
@@ -54,10 +55,29 @@ export function islandFiles() {
           walk(chunk);
           map[m[1]] = files;
         }
+        // Files every island needs (React, the islands' lib) are listed once.
+        const lists = Object.values(map);
+        const shared = lists.length ? lists[0].slice(1).filter((f) => lists.every((l) => l.indexOf(f) > 0)) : [];
+        // Each island's own files as short tokens: the hash alone when the file is
+        // `<name>-<hash>.js` (its chunk, first) or `<name>-<hash>.css`, else the whole name.
+        const own = Object.fromEntries(
+          Object.entries(map).map(([name, files]) => [
+            name,
+            files
+              .filter((f) => !shared.includes(f))
+              .map((f, k) => {
+                const prefix = `${name}-`;
+                const ext = k ? '.css' : '.js';
+                const hash = f.startsWith(prefix) && f.endsWith(ext) ? f.slice(prefix.length, -ext.length) : '';
+                return hash && !/[.\s/]/.test(hash) ? hash : f;
+              })
+              .join(' '),
+          ]),
+        );
         const loader = chunks.find((c) => c.isEntry && c.name === 'loader');
         if (!loader) return;
         if (!PLACEHOLDER.test(loader.code)) this.error('the loader lost its "__ISLAND_FILES__" placeholder');
-        loader.code = loader.code.replace(PLACEHOLDER, () => JSON.stringify(map));
+        loader.code = loader.code.replace(PLACEHOLDER, () => JSON.stringify({ s: shared, i: own }));
       },
     },
     // Rolldown hashed the loader before the map was written: give the written

@@ -188,9 +188,11 @@ describe('boot', () => {
 describe('importersFrom (the build map)', () => {
   it('imports the island chunk, preloads its shared chunks and waits for its CSS', async () => {
     document.head.innerHTML = '';
-    const main = 'data:text/javascript,export default function mount(){ return 42 }';
-    const importers = importersFrom({ 'search-box': [main, 'react-1.js', 'search-box-2.css'] }, '');
+    const main = 'data:text/javascript,export%20default%20()=>4.2'; // (a dot: taken as a whole name)
+    // A bare hash names `<island>-<hash>.css` after the chunk; a name with a dot is taken as is.
+    const importers = importersFrom({ s: ['react-1.js'], i: { 'search-box': `${main} 2` } }, '');
     expect(Object.keys(importers)).toEqual(['./islands/search-box/index.tsx']);
+    expect(Object.keys(importersFrom({ s: [], i: { a: 'h1 h2', b: 'x.js' } }, '/assets/'))).toEqual(['./islands/a/index.tsx', './islands/b/index.tsx']);
     let done = false;
     const loading = importers['./islands/search-box/index.tsx']().then((m) => {
       done = true;
@@ -204,9 +206,9 @@ describe('importersFrom (the build map)', () => {
     expect(done).toBe(false); // the stylesheet has not loaded yet
     css.dispatchEvent(new Event('load'));
     const mod = await loading;
-    expect(mod.default(document.body, {})).toBe(42);
+    expect(mod.default(document.body, {})).toBe(4.2);
     // A second island sharing React adds no second link.
-    void importersFrom({ b: [main, 'react-1.js'] }, '')['./islands/b/index.tsx']();
+    void importersFrom({ s: ['react-1.js'], i: { b: main } }, '')['./islands/b/index.tsx']();
     expect(document.head.querySelectorAll('link[href="react-1.js"]')).toHaveLength(1);
   });
 });

@@ -107,8 +107,16 @@ export function boot(importers: Record<string, Importer>, root: ParentNode = doc
   root.querySelectorAll<HTMLElement>('[data-island]').forEach((el) => schedule(el, () => void start(el, importers)));
 }
 
-/** Island name → its chunk, then the chunks it imports and its CSS (written by scripts/vite-islands.mjs). */
-export type IslandFiles = Record<string, string[]>;
+/**
+ * The build's island files (written by scripts/vite-islands.mjs): `s`, the
+ * chunks and CSS every island needs (React, the islands' lib); `i`, each
+ * island's own chunk followed by its other chunks and CSS, space-separated,
+ * where a bare hash `h` stands for `<name>-h.js` (first) or `<name>-h.css`.
+ */
+export interface IslandFiles {
+  s: string[];
+  i: Record<string, string>;
+}
 
 /** Adds a modulepreload or stylesheet link once; answers when a stylesheet has loaded (or failed). */
 function fetchEarly(href: string): Promise<unknown> | void {
@@ -129,9 +137,10 @@ function fetchEarly(href: string): Promise<unknown> | void {
  */
 export function importersFrom(files: IslandFiles, base: string): Record<string, Importer> {
   const out: Record<string, Importer> = {};
-  for (const [name, [main, ...deps]] of Object.entries(files)) {
+  for (const [name, spec] of Object.entries(files.i)) {
+    const [main, ...deps] = spec.split(' ').map((t, k) => (t.includes('.') ? t : `${name}-${t}.${k ? 'css' : 'js'}`));
     out[`./islands/${name}/index.tsx`] = () =>
-      Promise.all([import(/* @vite-ignore */ base + main), ...deps.map((d) => fetchEarly(base + d))]).then(([m]) => m);
+      Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m);
   }
   return out;
 }
