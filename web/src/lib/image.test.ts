@@ -28,6 +28,7 @@ describe('imageUrl and srcset', () => {
   it('asks the origin for a rounded width, like the generator', () => {
     expect(imageUrl('storage/uploads/fullsize/a.jpg', 640)).toBe('/storage/uploads/fullsize/a.jpg?w=700');
     expect(imageUrl('/storage/x.jpg', 20)).toBe('/storage/x.jpg?w=25');
+    expect(imageUrl('storage/360/1.jpg', 750, 35)).toBe('/storage/360/1.jpg?w=800&q=35');
   });
 
   it('leaves absolute URLs alone', () => {

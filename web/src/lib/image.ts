@@ -12,10 +12,10 @@ export function responsiveWidth(width: number): number {
   return Math.ceil(w / 100) * 100;
 }
 
-/** The URL of a stored image (`storage/uploads/...`) at a rounded width. */
-export function imageUrl(path: string, width: number): string {
+/** The URL of a stored image (`storage/uploads/...`) at a rounded width, and a JPEG quality when given (the 360 frames use 35). */
+export function imageUrl(path: string, width: number, quality?: number): string {
   if (/^https?:\/\//.test(path)) return path;
-  return `/${path.replace(/^\/+/, '')}?w=${responsiveWidth(width)}`;
+  return `/${path.replace(/^\/+/, '')}?w=${responsiveWidth(width)}${quality ? `&q=${quality}` : ''}`;
 }
 
 /** A `srcset` of `path` at each width, rounded and without duplicates. */
