@@ -35,8 +35,9 @@ export function ProductGallery({
   const [frameSrc, setFrameSrc] = useState('');
   const onFrame = useCallback((src: string) => setFrameSrc(src), []);
   const [w, h] = size;
+  const index = view.kind === 'image' ? view.index : -1;
 
-  const zoomSrc = view.kind === 'image' && images[view.index] ? imageUrl(images[view.index], 1600) : view.kind === '360' ? frameSrc : '';
+  const zoomSrc = index >= 0 && images[index] ? imageUrl(images[index], 1600) : view.kind === '360' ? frameSrc : '';
   const at = (e: React.PointerEvent | React.MouseEvent) => {
     const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
     return {
@@ -58,15 +59,15 @@ export function ProductGallery({
       )
     ) : view.kind === '360' ? (
       <Viewer360 seoUrl={seoUrl} title={title} onFrame={onFrame} />
-    ) : images[view.index] ? (
+    ) : images[index] ? (
       <img
-        src={imageUrl(images[view.index], 800)}
-        srcSet={srcset(images[view.index], WIDTHS)}
+        src={imageUrl(images[index], 800)}
+        srcSet={srcset(images[index], WIDTHS)}
         sizes="(min-width:576px) 50vw, 100vw"
         width={w}
         height={h}
-        alt={view.index ? `${title} – image ${view.index + 1}` : title}
-        fetchPriority={view.index ? undefined : 'high'}
+        alt={index ? `${title} – image ${index + 1}` : title}
+        fetchPriority={index ? undefined : 'high'}
       />
     ) : null;
 
