@@ -5,23 +5,16 @@
 // /api/cart/view` only when none is loaded or a change forced a refresh
 // (SPEC.md §4). Removing a line sends `pid` + `pcode` (a set: `pid_codes`).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet } from '../../lib/api';
-import { emit, on } from '../../lib/events';
+import { fetchCart, removeLine, removeSet, type CartViewResponse } from '../../lib/cart';
+import { on } from '../../lib/events';
 import styles from './HeaderCounts.module.css';
 import { Icon } from './icons';
-import { lineCode, MiniCart, type Removal } from './MiniCart';
-import type { CartLine, CartViewResponse, CountResponse, HeaderCountsProps } from './types';
+import { MiniCart, type Removal } from './MiniCart';
+import type { CountResponse, HeaderCountsProps } from './types';
 
 /** How long the mini-cart stays after the pointer leaves, in ms. */
 export const CLOSE_DELAY_MS = 250;
-
-const asItem = (l: CartLine): analytics.AnalyticsItem => ({
-  item_id: lineCode(l) || String(l.info.id),
-  item_name: l.info.title,
-  price: l.purchaseprice,
-  quantity: l.qty,
-});
 
 export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProps) {
   const [counts, setCounts] = useState<CountResponse>({});
@@ -47,7 +40,7 @@ export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProp
     if ((!stale.current && !force) || loading.current) return;
     loading.current = true;
     stale.current = false;
-    apiGet<CartViewResponse>('/api/cart/view')
+    fetchCart()
       .then((r) => {
         setCart(r.cart ?? null);
         setError('');
@@ -96,15 +89,9 @@ export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProp
   const remove = async (r: Removal) => {
     setBusy(true);
     try {
-      if ('pid_codes' in r) {
-        await apiGet('/api/cart/remove-cart-item', { pid_codes: r.pid_codes });
-        analytics.removeFromCart(r.set.items.map(asItem));
-      } else {
-        await apiGet('/api/cart/remove-cart-item', { pid: r.pid, pcode: r.pcode });
-        analytics.removeFromCart([asItem(r.line)]);
-      }
+      // Both fire cart:changed, which refreshes the counts and this mini-cart.
+      await ('set' in r ? removeSet(r.set) : removeLine(r.line));
       setError('');
-      emit('cart:changed', {});
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'That item could not be removed.');
     } finally {

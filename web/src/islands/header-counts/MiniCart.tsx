@@ -4,19 +4,10 @@
 import { formatTaka } from '../../lib/money';
 import { imageUrl } from '../../lib/image';
 import styles from './HeaderCounts.module.css';
-import type { CartLine, CartSet, CartViewResponse } from './types';
+import { lineCode, setsOf, type CartLine, type CartSet, type CartViewResponse } from '../../lib/cart';
 
-/** What a removal sends: `pid` + `pcode` for one line, `pid_codes` for a whole set. */
-export type Removal = { pid: number; pcode: string; line: CartLine } | { pid_codes: string; set: CartSet };
-
-/** A line's code: the variation's product code when there is one, else the product's. */
-export const lineCode = (l: CartLine) => l.item?.productcode || l.info.code || '';
-
-export function setsOf(cart: CartViewResponse['cart']): CartSet[] {
-  const p = cart?.psets;
-  if (!p) return [];
-  return Array.isArray(p) ? p : Object.values(p);
-}
+/** What to remove: one line, or a whole set. */
+export type Removal = { line: CartLine } | { set: CartSet };
 
 export function MiniCart({
   cart,
@@ -42,7 +33,7 @@ export function MiniCart({
         </small>
       </span>
       {removable && (
-        <button type="button" className={styles.remove} disabled={busy} aria-label={`Remove ${l.info.title}`} onClick={() => onRemove({ pid: l.info.id, pcode: lineCode(l), line: l })}>
+        <button type="button" className={styles.remove} disabled={busy} aria-label={`Remove ${l.info.title}`} onClick={() => onRemove({ line: l })}>
           ×
         </button>
       )}
@@ -69,7 +60,7 @@ export function MiniCart({
                   className={styles.remove}
                   disabled={busy}
                   aria-label={`Remove the set ${s.info.title}`}
-                  onClick={() => onRemove({ pid_codes: s.items.map((l) => `${l.info.id}:${lineCode(l)}`).join(','), set: s })}
+                  onClick={() => onRemove({ set: s })}
                 >
                   ×
                 </button>

@@ -1,0 +1,90 @@
+// The cart as the API answers it (SPEC.md §3, ORIGINAL-API.md §2) and the
+// calls that change it, shared by the header's mini-cart and the cart page.
+// Every change tells the other islands (`cart:changed`) and analytics.
+import * as analytics from './analytics';
+import { apiGet, apiPost } from './api';
+import { emit } from './events';
+
+/** One cart line. */
+export interface CartLine {
+  qty: number;
+  purchaseprice: number;
+  item?: { productcode?: string; sub_title?: string | null; variation_info?: { variations?: string } | null } | null;
+  info: { id: number; code?: string; title: string; sub_title?: string | null; seo_url?: string; image_url?: string | null };
+}
+
+/** A product set in the cart. */
+export interface CartSet {
+  info: { id?: number; title: string; slug?: string; image_url?: string | null };
+  items: CartLine[];
+}
+
+export interface Cart {
+  items?: CartLine[];
+  /** An object keyed by set id, or `[]` when there is none. */
+  psets?: Record<string, CartSet> | CartSet[];
+  totalprice?: number;
+  totalqty?: number;
+  discount?: number;
+  discount_type?: string | null;
+}
+
+/** `GET /api/cart/view`. */
+export interface CartViewResponse {
+  cart?: Cart | null;
+}
+
+/** A line's code: the variation's product code when there is one, else the product's. */
+export const lineCode = (l: CartLine): string => l.item?.productcode || l.info.code || '';
+
+/** The sets of a cart as a list. */
+export function setsOf(cart: Cart | null | undefined): CartSet[] {
+  const p = cart?.psets;
+  if (!p) return [];
+  return Array.isArray(p) ? p : Object.values(p);
+}
+
+/** A line as an analytics item. */
+export const lineItem = (l: CartLine): analytics.AnalyticsItem => ({
+  item_id: lineCode(l) || String(l.info.id),
+  item_name: l.info.title,
+  price: l.purchaseprice,
+  quantity: l.qty,
+});
+
+/** The discount of a cart in taka: a percentage of the total or a fixed amount. */
+export function discountOf(cart: Cart | null | undefined): number {
+  const d = Number(cart?.discount) || 0;
+  if (!d) return 0;
+  const total = Number(cart?.totalprice) || 0;
+  return Math.round(/percent/i.test(cart?.discount_type ?? '') ? (total * d) / 100 : d);
+}
+
+/** Fetches the cart. */
+export function fetchCart(): Promise<CartViewResponse> {
+  return apiGet<CartViewResponse>('/api/cart/view');
+}
+
+/** Removes one line (`pid` + `pcode`). */
+export async function removeLine(line: CartLine): Promise<void> {
+  await apiGet('/api/cart/remove-cart-item', { pid: line.info.id, pcode: lineCode(line) });
+  analytics.removeFromCart([lineItem(line)]);
+  emit('cart:changed', {});
+}
+
+/** Removes a whole set (`pid_codes` = "pid:code,pid:code"). */
+export async function removeSet(set: CartSet): Promise<void> {
+  await apiGet('/api/cart/remove-cart-item', { pid_codes: set.items.map((l) => `${l.info.id}:${lineCode(l)}`).join(',') });
+  analytics.removeFromCart(set.items.map(lineItem));
+  emit('cart:changed', {});
+}
+
+/** Sets a line's quantity (`POST /api/cart/update` with items keyed by line code); analytics for the difference. */
+export async function setQuantity(line: CartLine, qty: number): Promise<void> {
+  const code = lineCode(line);
+  await apiPost('/api/cart/update', { items: { [code]: { id: line.info.id, code, qty } } });
+  const diff = qty - line.qty;
+  if (diff > 0) analytics.addToCart([{ ...lineItem(line), quantity: diff }]);
+  if (diff < 0) analytics.removeFromCart([{ ...lineItem(line), quantity: -diff }]);
+  emit('cart:changed', {});
+}
