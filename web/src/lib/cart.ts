@@ -88,3 +88,32 @@ export async function setQuantity(line: CartLine, qty: number): Promise<void> {
   if (diff < 0) analytics.removeFromCart([{ ...lineItem(line), quantity: -diff }]);
   emit('cart:changed', {});
 }
+
+/** `GET /api/cart/add-to-cart` on success. */
+export interface AddToCartResponse {
+  success: boolean;
+  title?: string;
+  product_code?: string;
+  purchaseprice?: number;
+  cat_name?: string;
+  total_qty?: number;
+}
+
+/** Adds one product (`main_pid`, `qty`, `variation_id`), then tells analytics and the other islands. */
+export async function addProduct(
+  p: { id: number; title: string; price?: number; code?: string; category?: string; variation_id?: number | null },
+  qty = 1,
+): Promise<AddToCartResponse> {
+  const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { main_pid: p.id, qty, variation_id: p.variation_id ?? undefined });
+  analytics.addToCart([
+    {
+      item_id: r.product_code || p.code || String(p.id),
+      item_name: r.title || p.title,
+      price: r.purchaseprice ?? p.price,
+      quantity: qty,
+      ...(r.cat_name || p.category ? { item_category: r.cat_name || p.category } : {}),
+    },
+  ]);
+  emit('cart:changed', {});
+  return r;
+}

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet } from '../../lib/api';
+import { addProduct } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
@@ -67,19 +68,17 @@ function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
 
 function ProductButtons(p: ProductBuyProps) {
   const { busy, feedback, run } = useActions();
-  const item = (r?: AddToCartResponse): analytics.AnalyticsItem => ({
-    item_id: r?.product_code || p.code || String(p.id),
-    item_name: r?.title || p.title,
-    price: r?.purchaseprice ?? p.price,
+  const item = (): analytics.AnalyticsItem => ({
+    item_id: p.code || String(p.id),
+    item_name: p.title,
+    price: p.price,
     quantity: 1,
-    ...(r?.cat_name || p.category ? { item_category: r?.cat_name || p.category } : {}),
+    ...(p.category ? { item_category: p.category } : {}),
   });
 
   const addToCart = () =>
     run('cart', async () => {
-      const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { main_pid: p.id, qty: 1, variation_id: p.variation_id ?? undefined });
-      analytics.addToCart([item(r)]);
-      emit('cart:changed', {});
+      const r = await addProduct({ id: p.id, title: p.title, price: p.price, code: p.code, category: p.category, variation_id: p.variation_id });
       return { ok: true, text: `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`, link: { href: '/cart', label: 'View cart' } };
     });
   const addToWishlist = () =>
