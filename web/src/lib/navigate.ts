@@ -4,3 +4,9 @@
 export function navigate(url: string): void {
   window.location.assign(url);
 }
+
+/** The sign-in page, asked to come back to this page afterwards. */
+export function loginUrl(): string {
+  const here = location.pathname + location.search;
+  return here && here !== '/' ? `/user/login?redirect=${encodeURIComponent(here)}` : '/user/login';
+}

@@ -3,7 +3,7 @@ import { navigate } from '../../lib/navigate';
 import { calledUrl, mockFetch } from '../../lib/test-utils';
 import { BuyButtons } from './BuyButtons';
 
-vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fproduct%2Foslo-bed' }));
 
 const product = { id: 42, code: 'BED-42', title: 'Oslo Bed', price: 52000, in_stock: true, pre_booking: false, disable_buy: false };
 
@@ -90,7 +90,7 @@ describe('buy-buttons', () => {
     render(<BuyButtons {...product} />);
     fireEvent.click(screen.getByRole('button', { name: 'Wishlist' }));
     await flush();
-    expect(navigate).toHaveBeenCalledWith('/user/login');
+    expect(navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fproduct%2Foslo-bed');
     expect(window.dataLayer).toBeUndefined();
   });
 

@@ -9,7 +9,7 @@ import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet } from '../../lib/api';
 import { addProduct } from '../../lib/cart';
 import { emit } from '../../lib/events';
-import { navigate } from '../../lib/navigate';
+import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
 import type { AddToCartResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps } from './types';
 
@@ -36,7 +36,7 @@ function useActions() {
       setFeedback(await work());
     } catch (e) {
       if (e instanceof ApiError && e.status === 401 && action === 'wishlist') {
-        navigate('/user/login');
+        navigate(loginUrl());
         return;
       }
       setFeedback(problem(e));

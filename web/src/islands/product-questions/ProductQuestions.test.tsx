@@ -5,7 +5,7 @@ import { mockFetch } from '../../lib/test-utils';
 import mount from './index';
 import { ProductQuestions } from './ProductQuestions';
 
-vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
+vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fproduct%2Foslo-bed' }));
 
 const flush = () =>
   act(async () => {
@@ -55,7 +55,7 @@ describe('product-questions', () => {
     mockFetch({ '/api/product/comment-store': { status: 401, body: { message: 'Unauthenticated.' } } });
     fireEvent.click(screen.getByRole('button', { name: 'Send comment' }));
     await flush();
-    expect(navigate).toHaveBeenCalledWith('/user/login');
+    expect(navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fproduct%2Foslo-bed');
   });
 
   it('takes over only the sign-in line, keeping the questions the generator wrote', () => {

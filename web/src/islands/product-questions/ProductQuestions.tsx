@@ -7,7 +7,7 @@
 // the shop's answer before they are shown, and the thanks say so.
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, apiPost, authToken } from '../../lib/api';
-import { navigate } from '../../lib/navigate';
+import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './ProductQuestions.module.css';
 
 type Kind = 'question' | 'comment';
@@ -52,7 +52,7 @@ function TalkForm({ kind, productId, seoUrl, onDone }: { kind: Kind; productId: 
       onDone(t.thanks);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        navigate(`/user/login`);
+        navigate(loginUrl());
         return;
       }
       const field = err instanceof ApiError ? err.errors[t.field]?.[0] : undefined;

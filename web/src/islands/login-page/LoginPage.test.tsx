@@ -1,0 +1,65 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { authToken } from '../../lib/api';
+import { navigate } from '../../lib/navigate';
+import { mockFetch } from '../../lib/test-utils';
+import { afterLogin, LoginPage } from './LoginPage';
+
+vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.mocked(navigate).mockClear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('login-page', () => {
+  it('explains what is missing before calling the API', () => {
+    const fetch = mockFetch({});
+    render(<LoginPage />);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Enter your email address, like name@example.com.')).toBeTruthy();
+    expect(screen.getByText('Enter your password.')).toBeTruthy();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('signs in, keeps the token and goes home', async () => {
+    const fetch = mockFetch({ '/api/auth/login': { body: { token: '3|abc', user: { name: 'Rina' } } } });
+    const changed = vi.fn();
+    window.addEventListener('cart:changed', changed);
+    render(<LoginPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: ' rina@example.com ' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await flush();
+    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ email: 'rina@example.com', password: 'secret12', device_name: 'web_browser' });
+    expect(authToken()).toBe('3|abc');
+    expect(changed).toHaveBeenCalled();
+    expect(navigate).toHaveBeenCalledWith('/');
+    window.removeEventListener('cart:changed', changed);
+  });
+
+  it('shows the API refusal', async () => {
+    mockFetch({ '/api/auth/login': { status: 401, body: { success: false, message: 'The email or password is not right.' } } });
+    render(<LoginPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('The email or password is not right.');
+    expect(authToken()).toBeNull();
+  });
+
+  it('goes back only to a page of this site', () => {
+    expect(afterLogin('?redirect=/checkout')).toBe('/checkout');
+    expect(afterLogin('?redirect=//evil.example')).toBe('/');
+    expect(afterLogin('?redirect=https://evil.example')).toBe('/');
+    expect(afterLogin('')).toBe('/');
+  });
+});

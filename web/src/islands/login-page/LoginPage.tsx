@@ -1,0 +1,73 @@
+// Sign in (/user/login): email and password, checked here first (clear
+// messages by each field) and then by the API. The token is kept for the
+// `Authorization` header; the server merges the guest's cart, wishlist and
+// compare list (the call carries the SELF-TOKEN). Then to the home page
+// (SPEC.md §6), or back to a same-site `?redirect=` page.
+import { useState, type FormEvent } from 'react';
+import { Field, fieldErrors } from '../../components/Field';
+import forms from '../../components/forms.module.css';
+import { ApiError, apiPost, setAuthToken } from '../../lib/api';
+import { emit } from '../../lib/events';
+import { navigate } from '../../lib/navigate';
+import type { LoginResponse } from './types';
+
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Where to go after signing in: a same-site path from `?redirect=`, else home. */
+export function afterLogin(search: string): string {
+  const to = new URLSearchParams(search).get('redirect') ?? '';
+  return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/user/login') ? to : '/';
+}
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found: Record<string, string> = {};
+    if (!EMAIL.test(email.trim())) found.email = 'Enter your email address, like name@example.com.';
+    if (!password) found.password = 'Enter your password.';
+    setErrors(found);
+    setError('');
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      const r = await apiPost<LoginResponse>('/api/auth/login', { email: email.trim(), password, device_name: 'web_browser' });
+      if (!r.token) throw new ApiError(200, r.messages || 'Signing in failed. Please try again.');
+      setAuthToken(r.token);
+      // The guest's cart and lists were merged into the account.
+      emit('cart:changed', {});
+      navigate(afterLogin(location.search));
+    } catch (err) {
+      if (err instanceof ApiError) {
+        setErrors(fieldErrors(err.errors));
+        setError(err.status === 401 || err.status === 422 || err.status === 400 ? err.message || 'The email or password is not right.' : err.message);
+      } else setError('Signing in failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className={forms.form} onSubmit={(e) => void submit(e)} noValidate>
+      {error && (
+        <p className={forms.error} role="alert">
+          {error}
+        </p>
+      )}
+      <Field label="Email" name="email" type="email" autoComplete="email" required value={email} error={errors.email} onChange={setEmail} />
+      <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} error={errors.password} onChange={setPassword} />
+      <button className="btn" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+      <p className={forms.links}>
+        <a href="/user/forgot_password">Forgot your password?</a>
+        <a href="/user/registration">Create an account</a>
+      </p>
+    </form>
+  );
+}
