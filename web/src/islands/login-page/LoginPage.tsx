@@ -9,9 +9,9 @@ import forms from '../../components/forms.module.css';
 import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
+import { EMAIL } from '../../lib/validate';
 import type { LoginResponse } from './types';
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Where to go after signing in: a same-site path from `?redirect=`, else home. */
 export function afterLogin(search: string): string {

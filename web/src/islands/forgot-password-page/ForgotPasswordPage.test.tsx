@@ -1,0 +1,32 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { mockFetch } from '../../lib/test-utils';
+import { ForgotPasswordPage } from './ForgotPasswordPage';
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+afterEach(() => vi.unstubAllGlobals());
+
+describe('forgot-password-page', () => {
+  it('sends the link and says so', async () => {
+    const fetch = mockFetch({ '/api/user/forgot-password-send-link': { body: { message: 'We have emailed your password reset link!' } } });
+    render(<ForgotPasswordPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
+    await flush();
+    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ email: 'rina@example.com' });
+    expect(screen.getByRole('status').textContent).toBe('We have emailed your password reset link!');
+  });
+
+  it('shows an unknown email beside the field', async () => {
+    mockFetch({ '/api/user/forgot-password-send-link': { status: 422, body: { message: 'Invalid', errors: { email: ["We can't find a user with that email address."] } } } });
+    render(<ForgotPasswordPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'nobody@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
+    await flush();
+    expect(screen.getByText("We can't find a user with that email address.")).toBeTruthy();
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+  });
+});

@@ -1,0 +1,2 @@
+/** Props of forgot-password-page: none. */
+export type ForgotPasswordPageProps = Record<string, never>;

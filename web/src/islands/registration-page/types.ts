@@ -1,0 +1,9 @@
+/** Props of registration-page: none. */
+export type RegistrationPageProps = Record<string, never>;
+
+/** `POST /api/auth/register`: the original answered `{type, messages, token}`. */
+export interface RegisterResponse {
+  token?: string | null;
+  type?: string;
+  messages?: string | Record<string, string[]>;
+}

@@ -1,0 +1,49 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { TrackOrderPage } from './TrackOrderPage';
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+afterEach(() => vi.unstubAllGlobals());
+
+describe('track-order-page', () => {
+  it('needs both the order number and the phone', () => {
+    const fetch = mockFetch({});
+    render(<TrackOrderPage search="" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Track order' }));
+    expect(screen.getByText('Enter your order number.')).toBeTruthy();
+    expect(screen.getByText('Enter your mobile number.')).toBeTruthy();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('shows the status, payment and products of the order', async () => {
+    const fetch = mockFetch({
+      '/api/cart/track-order': {
+        body: {
+          success: true,
+          order_masters: { order_status: 'placed', payment_term_status: 'COD', order_date: '2026-05-01', customer_name: 'Rina', order_random: 'R1001' },
+          order_details: [{ qty: 2, product: { seo_url: 'akij-chair', title: 'Akij Chair', product_code: 'CHR-1' } }],
+        },
+      },
+    });
+    render(<TrackOrderPage search="?id=R1001" />);
+    fireEvent.change(screen.getByLabelText('Mobile number used for the order'), { target: { value: '+8801712345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Track order' }));
+    await flush();
+    expect(Object.fromEntries(calledUrl(fetch).searchParams)).toEqual({ id: 'R1001', phone: '01712345678' });
+    expect(screen.getByRole('heading', { name: 'Order R1001' })).toBeTruthy();
+    expect(document.querySelector('dl')!.textContent).toBe('StatusPlacedPaymentCODOrdered on2026-05-01NameRina');
+    expect(screen.getByRole('link', { name: 'Akij Chair' }).getAttribute('href')).toBe('/product/akij-chair');
+  });
+
+  it('says when no order matches (the original answered [] for the order)', async () => {
+    mockFetch({ '/api/cart/track-order': { body: { success: false, order_masters: [], order_details: null } } });
+    render(<TrackOrderPage search="?id=1&phone=01712345678" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Track order' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('No order matches that number and phone. Please check both.');
+  });
+});

@@ -1,0 +1,100 @@
+// Track an order (/page/track-order): the order number and the phone it was
+// placed with (both needed, as the API asks), then the order's status,
+// payment status, date and products.
+import { useState, type FormEvent } from 'react';
+import { Field } from '../../components/Field';
+import forms from '../../components/forms.module.css';
+import { ApiError, apiGet } from '../../lib/api';
+import { imageUrl } from '../../lib/image';
+import { checkPhone, normalisePhone, only } from '../../lib/validate';
+import styles from './TrackOrderPage.module.css';
+import type { TrackOrderResponse } from './types';
+
+type Master = Exclude<TrackOrderResponse['order_masters'], unknown[] | undefined>;
+
+const nice = (s?: string) => (s ? s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ') : '–');
+
+export function TrackOrderPage({ search = location.search }: { search?: string }) {
+  const q = new URLSearchParams(search);
+  const [id, setId] = useState(q.get('id') ?? '');
+  const [phone, setPhone] = useState(q.get('phone') ?? '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  const [found, setFound] = useState<{ master: Master; details: NonNullable<TrackOrderResponse['order_details']> } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problems = only({ id: id.trim() ? '' : 'Enter your order number.', phone: checkPhone(phone) });
+    setErrors(problems);
+    setError('');
+    setFound(null);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      const r = await apiGet<TrackOrderResponse>('/api/cart/track-order', { id: id.trim(), phone: normalisePhone(phone) });
+      const master = r.order_masters;
+      if (!master || Array.isArray(master)) throw new ApiError(404, '');
+      setFound({ master, details: r.order_details ?? [] });
+    } catch (err) {
+      setError(
+        err instanceof ApiError && (err.status === 404 || err.status === 200 || !err.message)
+          ? 'No order matches that number and phone. Please check both.'
+          : err instanceof ApiError
+            ? err.message
+            : 'The order could not be looked up. Please try again.',
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={styles.page}>
+      <form className={forms.form} onSubmit={(e) => void submit(e)} noValidate>
+        <Field label="Order number" name="id" required value={id} error={errors.id} onChange={setId} />
+        <Field label="Mobile number used for the order" name="phone" type="tel" inputMode="tel" autoComplete="tel" required value={phone} error={errors.phone} onChange={setPhone} />
+        <button className="btn" disabled={busy}>
+          Track order
+        </button>
+      </form>
+      {error && (
+        <p className={forms.error} role="alert">
+          {error}
+        </p>
+      )}
+      {found && (
+        <section aria-live="polite" className={styles.result}>
+          <h2>Order {found.master.order_random ?? id}</h2>
+          <dl>
+            <dt>Status</dt>
+            <dd>{nice(found.master.order_status)}</dd>
+            <dt>Payment</dt>
+            <dd>{nice(found.master.payment_term_status)}</dd>
+            <dt>Ordered on</dt>
+            <dd>{found.master.order_date ?? '–'}</dd>
+            {found.master.customer_name && (
+              <>
+                <dt>Name</dt>
+                <dd>{found.master.customer_name}</dd>
+              </>
+            )}
+          </dl>
+          <ul>
+            {found.details.map((d, i) => (
+              <li key={i}>
+                {d.first_image?.full_size_directory && <img src={imageUrl(d.first_image.full_size_directory, 100)} width="48" height="48" alt="" loading="lazy" />}
+                <span>
+                  {d.product?.seo_url ? <a href={`/product/${d.product.seo_url}`}>{d.product.title}</a> : d.product?.title}
+                  <small>
+                    {d.product?.product_code ?? d.product_code} · {d.qty ?? 1} ×
+                  </small>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+// Form checks shared by the account and checkout forms, with messages a
+// shopper can act on. The API checks again; these only save a round trip.
+
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A Bangladeshi mobile number as the shop stores it (11 digits, 01…), from what was typed (+880, spaces, dashes). */
+export function normalisePhone(typed: string): string {
+  let d = typed.replace(/[\s-]/g, '');
+  if (d.startsWith('+88')) d = d.slice(3);
+  else if (d.startsWith('88') && d.length === 13) d = d.slice(2);
+  return d;
+}
+
+export function checkPhone(typed: string): string {
+  if (!typed.trim()) return 'Enter your mobile number.';
+  return /^01\d{9}$/.test(normalisePhone(typed)) ? '' : 'Enter an 11-digit mobile number starting with 01, like 01712345678.';
+}
+
+export function checkEmail(typed: string): string {
+  if (!typed.trim()) return 'Enter your email address.';
+  return EMAIL.test(typed.trim()) ? '' : 'Enter an email address like name@example.com.';
+}
+
+export function checkPassword(password: string, min: number, max = 64): string {
+  if (!password) return 'Enter a password.';
+  if (password.length < min) return `Use at least ${min} characters.`;
+  if (password.length > max) return `Use at most ${max} characters.`;
+  return '';
+}
+
+/** Drops empty messages. */
+export function only(errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).filter(([, v]) => v));
+}
