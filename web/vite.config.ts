@@ -32,10 +32,12 @@ export default defineConfig(({ mode }) => ({
         assetFileNames: '[name]-[hash:6][extname]',
         codeSplitting: {
           // Two shared chunks, so a page with islands makes few requests on a
-          // slow link: React, and the islands' own shared code (lib, components).
+          // slow link: React, and the islands' own shared code.
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: 'lib', test: /[\\/]src[\\/](lib|components|styles)[\\/]/, priority: 1 },
+            // What the page-part islands share; form helpers used only by the
+            // per-visitor pages stay out of it (Rolldown shares them among those pages).
+            { name: 'lib', test: /[\\/]src[\\/](lib[\\/](?!validate)|styles[\\/]|components[\\/]Modal)/, priority: 1 },
           ],
         },
       },

@@ -87,7 +87,7 @@ export function islandFiles() {
       if (!loader || !options.dir) return;
       const oldPath = join(options.dir, loader.fileName);
       const hash = createHash('sha256').update(readFileSync(oldPath)).digest('base64url').slice(0, 8).replace(/[-_]/g, 'x');
-      const renamed = loader.fileName.replace(/-[^-/]+\.js$/, `-${hash}.js`);
+      const renamed = loader.fileName.replace(/[^/]*$/, `${loader.name}-${hash}.js`);
       renameSync(oldPath, join(options.dir, renamed));
       const manifestPath = join(options.dir, '.vite/manifest.json');
       if (existsSync(manifestPath)) {

@@ -4,7 +4,7 @@
 
 /** What an island chunk exports: `mount(element, props)`. */
 export type Mount = (el: HTMLElement, props: unknown) => unknown;
-/** Loads one island's chunk (a dynamic import). */
+/** Loads one island's chunk (a dynamic import); importers are keyed by island name. */
 export type Importer = () => Promise<{ default: Mount }>;
 
 /** No second reload within this many ms after a chunk failed to load (SPEC.md §9). */
@@ -79,7 +79,7 @@ export function schedule(el: HTMLElement, run: () => void): void {
 /** Loads and mounts one island; a failure keeps the fallback and is reported. */
 export async function start(el: HTMLElement, importers: Record<string, Importer>): Promise<void> {
   const name = el.dataset.island || '';
-  const importer = importers[`./islands/${name}/index.tsx`];
+  const importer = importers[name];
   let props: unknown;
   let mod: { default: Mount };
   try {
@@ -139,7 +139,7 @@ export function importersFrom(files: IslandFiles, base: string): Record<string, 
   const out: Record<string, Importer> = {};
   for (const [name, spec] of Object.entries(files.i)) {
     const [main, ...deps] = spec.split(' ').map((t, k) => (t.includes('.') ? t : `${name}-${t}.${k ? 'css' : 'js'}`));
-    out[`./islands/${name}/index.tsx`] = () =>
+    out[name] = () =>
       Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m);
   }
   return out;
