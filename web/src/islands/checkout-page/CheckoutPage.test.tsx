@@ -1,0 +1,76 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { navigate } from '../../lib/navigate';
+import { mockFetch } from '../../lib/test-utils';
+import { checkAddress, CheckoutPage } from './CheckoutPage';
+
+vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+
+const cart = { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, code: 'B-4', title: 'Oslo Bed' } }], psets: [], totalprice: 52000 };
+const api = (extra = {}) =>
+  mockFetch({
+    '/api/cart/view': { body: { cart } },
+    '/api/common/districts': { body: { districts: [{ division: 'Dhaka', district: 'Dhaka' }, { division: 'Chattogram', district: "Cox's Bazar" }] } },
+    '/api/cart/get-delivery-charge': { body: { deliverycharge: 1500 } },
+    ...extra,
+  });
+
+function fill(values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  vi.mocked(navigate).mockClear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('checkout-page', () => {
+  it('checks each field with the server rules', () => {
+    expect(checkAddress({ name: 'Al', mobile: '0171', emergency_mobile: '01712345678', email: 'x', district: '', address: ' ' })).toEqual({
+      name: 'Enter at least 3 letters.',
+      mobile: 'Enter an 11-digit mobile number starting with 01, like 01712345678.',
+      email: 'Enter an email address like name@example.com.',
+      district: 'Choose the district for delivery.',
+      address: 'Enter the delivery address: house, road, area.',
+    });
+    expect(checkAddress({ name: 'Rina', mobile: '01712345678', emergency_mobile: '+8801712345678', email: 'r@x.bd', district: 'Dhaka', address: 'Road 1' })).toEqual({
+      emergency_mobile: 'Use a different number from the mobile number above.',
+    });
+  });
+
+  it('saves the address with the original names, shows the delivery charge, and goes to payment', async () => {
+    const fetch = api({ '/api/cart/checkout-delivery-address': { body: { success: true, message: 'Your contact and address has been saved' } } });
+    render(<CheckoutPage />);
+    await flush();
+    fill({ 'Full name': 'Rina Akter', 'Mobile number': '01712345678', 'Emergency mobile number': '01812345678', Email: 'rina@example.com', Address: 'House 5, Road 2, Kolatoli' });
+    fireEvent.change(screen.getByLabelText('District'), { target: { value: "Cox's Bazar" } });
+    await flush();
+    expect(screen.getByRole('complementary', { name: 'Order summary' }).textContent).toContain('Delivery৳1,500Total৳53,500');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    await flush();
+    const call = fetch.mock.calls.find((c) => String(c[0]).includes('checkout-delivery-address'))!;
+    const body = JSON.parse(String(call[1]!.body));
+    expect(body).toMatchObject({ name: 'Rina Akter', mobile: '01712345678', emergency_mobile: '01812345678', email: 'rina@example.com', district: "Cox's Bazar", division: 'Chattogram', address: 'House 5, Road 2, Kolatoli', username: '', password: '', create: false });
+    expect(body.self_token).toMatch(/^\d{13}/);
+    expect(navigate).toHaveBeenCalledWith('/payment');
+  });
+
+  it('puts the API field messages beside their fields', async () => {
+    api({ '/api/cart/checkout-delivery-address': { status: 422, body: { success: false, message: 'The mobile must be 11 characters.', errors: { mobile: ['The mobile must be 11 characters.'] } } } });
+    render(<CheckoutPage />);
+    await flush();
+    fill({ 'Full name': 'Rina Akter', 'Mobile number': '01712345678', 'Emergency mobile number': '01812345678', Email: 'rina@example.com', Address: 'Road 2' });
+    fireEvent.change(screen.getByLabelText('District'), { target: { value: 'Dhaka' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('The mobile must be 11 characters.');
+    expect(screen.getByLabelText('Mobile number').getAttribute('aria-invalid')).toBe('true');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});
