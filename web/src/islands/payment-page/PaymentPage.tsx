@@ -1,0 +1,168 @@
+// Payment (/payment): the payment method and the terms, the amount to pay,
+// then "Place order". Cash on delivery places the order at once
+// (`cod-place-order`) and goes to the thank-you page; the online methods
+// record the choice and hand over to their gateway, as the original did
+// (SSLCommerz for cards, bKash, Nagad). The button is disabled while an order
+// is placed, and the placement carries one idempotency key per visit, so a
+// double tap or a retry cannot make two orders.
+import { useEffect, useState } from 'react';
+import forms from '../../components/forms.module.css';
+import { ApiError, apiGet, apiPost, selfToken } from '../../lib/api';
+import { discountOf, fetchCart, type Cart } from '../../lib/cart';
+import { emit } from '../../lib/events';
+import { formatTaka } from '../../lib/money';
+import { navigate } from '../../lib/navigate';
+import styles from './PaymentPage.module.css';
+import type { GatewaysResponse, PaymentMethod, PlaceOrderResponse } from './types';
+
+export const METHODS: { id: PaymentMethod; label: string; gateway: keyof GatewaysResponse }[] = [
+  { id: 'cash_on_delivery', label: 'Cash on delivery', gateway: 'cash_on_delivery' },
+  { id: 'debitcredit', label: 'Card or mobile banking (SSLCommerz)', gateway: 'debitcredit' },
+  { id: 'bkash', label: 'bKash', gateway: 'bkash' },
+  { id: 'nagad', label: 'Nagad', gateway: 'nagad' },
+];
+
+const KEY = 'order-idempotency-key';
+/** One key per checkout visit, kept across reloads of this tab. */
+export function idempotencyKey(): string {
+  try {
+    let k = sessionStorage.getItem(KEY);
+    if (!k) {
+      k = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      sessionStorage.setItem(KEY, k);
+    }
+    return k;
+  } catch {
+    return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  }
+}
+
+interface CartWithPm {
+  cart?: Cart | null;
+  pm?: { deliveryfee?: number; grand_total?: number | null } | null;
+}
+
+export function PaymentPage() {
+  const [methods, setMethods] = useState(METHODS);
+  const [method, setMethod] = useState<PaymentMethod | ''>('');
+  const [terms, setTerms] = useState(false);
+  const [view, setView] = useState<CartWithPm | undefined>(undefined);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    fetchCart()
+      .then((r) => setView(r as CartWithPm))
+      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
+    apiGet<GatewaysResponse>('/api/cart/get-payment-gateway', undefined, { quiet: true })
+      .then((g) => {
+        const on = METHODS.filter((m) => {
+          const v = g[m.gateway] ?? (m.id === 'debitcredit' ? g.mobile_banking : undefined);
+          return v === undefined ? m.id === 'cash_on_delivery' : v.active === true || v.active === 1 || v.active === '1' || v.active === 'on';
+        });
+        if (on.length) setMethods(on);
+      })
+      .catch(() => {
+        // Without the list, offer every method; the server refuses one that is off.
+      });
+  }, []);
+
+  const place = async () => {
+    const found: Record<string, string> = {};
+    if (!method) found.method = 'You must select a payment method';
+    if (!terms) found.terms = 'You must agree with terms';
+    setErrors(found);
+    setError('');
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    const token = selfToken();
+    try {
+      await apiPost('/api/cart/store-payment-method', { self_token: token, terms_check: true, payment_method: method });
+      if (method === 'cash_on_delivery') {
+        const r = await apiPost<PlaceOrderResponse | false>('/api/cod-place-order', { idempotency_key: idempotencyKey() });
+        if (!r || !r.order_random) throw new ApiError(200, 'The order could not be placed. Please check your cart and address.');
+        try {
+          sessionStorage.removeItem(KEY);
+        } catch {
+          // Nothing to forget.
+        }
+        emit('cart:changed', {});
+        navigate(`/thank-you?order_random=${encodeURIComponent(String(r.order_random))}&order_key=${encodeURIComponent(r.order_key ?? '')}`);
+      } else if (method === 'nagad') {
+        const r = await apiGet<{ url?: string } | false>('/api/nagad/pay-via-ajax', { token });
+        if (!r || !r.url) throw new ApiError(200, 'Nagad could not be reached. Please try another method.');
+        navigate(r.url);
+      } else if (method === 'bkash') {
+        const r = await apiPost<{ bkashURL?: string } | false>('/api/bkash/create', { token });
+        if (!r || !r.bkashURL) throw new ApiError(200, 'bKash could not be reached. Please try another method.');
+        navigate(r.bkashURL);
+      } else {
+        const r = await apiPost<{ status?: string; data?: string | null; message?: string }>(`/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`, { device: 'website' });
+        if (!/^success$/i.test(r.status ?? '') || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
+        navigate(r.data);
+      }
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'The order could not be placed. Please try again.');
+      setBusy(false);
+    }
+  };
+
+  const cart = view?.cart;
+  const total = Number(cart?.totalprice) || 0;
+  const discount = discountOf(cart);
+  const fee = Number(view?.pm?.deliveryfee) || 0;
+  const grand = Number(view?.pm?.grand_total) || total - discount + fee;
+  return (
+    <div className={styles.page}>
+      {error && (
+        <p className={forms.error} role="alert">
+          {error}
+        </p>
+      )}
+      <fieldset className={styles.methods} aria-describedby={errors.method ? 'pay-method-e' : undefined}>
+        <legend>Payment method</legend>
+        {methods.map((m) => (
+          <label key={m.id} className={styles.method}>
+            <input type="radio" name="payment_method" value={m.id} checked={method === m.id} onChange={() => setMethod(m.id)} /> {m.label}
+          </label>
+        ))}
+        {errors.method && (
+          <small id="pay-method-e" className={forms.error}>
+            {errors.method}
+          </small>
+        )}
+      </fieldset>
+      <div>
+        <label className={forms.row}>
+          <input type="checkbox" checked={terms} aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? 'pay-terms-e' : undefined} onChange={(e) => setTerms(e.target.checked)} /> I agree to the terms and conditions
+        </label>
+        {errors.terms && (
+          <small id="pay-terms-e" className={forms.error}>
+            {errors.terms}
+          </small>
+        )}
+      </div>
+      <dl className={styles.totals}>
+        <dt>Subtotal</dt>
+        <dd>{view ? formatTaka(total) : '…'}</dd>
+        {discount > 0 && (
+          <>
+            <dt>Discount</dt>
+            <dd>−{formatTaka(discount)}</dd>
+          </>
+        )}
+        <dt>Delivery</dt>
+        <dd>{view ? formatTaka(fee) : '…'}</dd>
+        <dt className={styles.grand}>To pay</dt>
+        <dd className={styles.grand}>{view ? formatTaka(grand) : '…'}</dd>
+      </dl>
+      <p className={forms.links}>
+        <a href="/checkout">Change the delivery address</a>
+      </p>
+      <button type="button" className="btn" disabled={busy} aria-busy={busy} onClick={() => void place()}>
+        {busy ? 'Placing your order…' : method && method !== 'cash_on_delivery' ? 'Pay now' : 'Place order'}
+      </button>
+    </div>
+  );
+}
