@@ -1,0 +1,146 @@
+// Thank you (/thank-you?order_random=…&order_key=…): the placed order
+// (`cart/order-details`, with the key as `secret_key`), its products and
+// totals, how it will be paid, and a link to track it. The GA4 `purchase`
+// event goes out once per order, even if the page is reloaded.
+import { useEffect, useState } from 'react';
+import * as analytics from '../../lib/analytics';
+import { ApiError, apiGet } from '../../lib/api';
+import { imageUrl } from '../../lib/image';
+import { formatTaka } from '../../lib/money';
+import styles from './ThankYouPage.module.css';
+import type { OrderDetailsResponse } from './types';
+
+const PAYMENT: Record<string, string> = {
+  cash_on_delivery: 'Cash on delivery',
+  debitcredit: 'Card or mobile banking',
+  mobilebanking: 'Mobile banking',
+  bkash: 'bKash',
+  nagad: 'Nagad',
+};
+
+/** Sends `purchase` unless this tab already sent it for the order. */
+export function trackPurchase(orderId: string, r: OrderDetailsResponse): void {
+  const key = `purchase-sent-${orderId}`;
+  try {
+    if (sessionStorage.getItem(key)) return;
+    sessionStorage.setItem(key, '1');
+  } catch {
+    // Without storage a reload may count twice; better than never.
+  }
+  const m = r.order_masters ?? {};
+  analytics.purchase({
+    transaction_id: orderId,
+    value: Number(m.grand_total) || 0,
+    shipping: Number(m.delivery_fee) || 0,
+    ...(m.coupon_code ? { coupon: m.coupon_code } : {}),
+    items: (r.order_details ?? []).map((d) => ({ item_id: d.product_code ?? '', item_name: d.name ?? '', price: Number(d.local_purchase_price) || 0, quantity: Number(d.qty) || 1 })),
+  });
+}
+
+export function ThankYouPage({ search = location.search }: { search?: string }) {
+  const q = new URLSearchParams(search);
+  const orderId = q.get('order_random') ?? '';
+  const key = q.get('order_key') ?? '';
+  const [r, setR] = useState<OrderDetailsResponse | undefined>(undefined);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    if (!orderId || !key) return;
+    apiGet<OrderDetailsResponse>('/api/cart/order-details', { order_random: orderId, secret_key: key })
+      .then((res) => {
+        if (!res.order_masters) throw new ApiError(404, '');
+        setR(res);
+        trackPurchase(orderId, res);
+      })
+      .catch((e: unknown) => setError(e instanceof ApiError && e.message && e.status !== 404 ? e.message : 'We could not find this order. The link may be incomplete.'));
+  }, [orderId, key]);
+
+  if (!orderId || !key || error)
+    return (
+      <p role="alert" className={styles.error}>
+        {error || 'This link is missing the order number.'} You can <a href="/page/track-order">track an order</a> with its number and your phone.
+      </p>
+    );
+  if (!r) return <p className="muted">Loading your order…</p>;
+  const m = r.order_masters ?? {};
+  const paid = Number(m.amount_paid) || 0;
+  return (
+    <div className={styles.page}>
+      <p className={styles.lead}>
+        Thank you{m.customer_name ? `, ${m.customer_name}` : ''}! Your order <strong>{orderId}</strong> is placed.
+      </p>
+      <dl className={styles.facts}>
+        <dt>Payment</dt>
+        <dd>
+          {PAYMENT[m.payment_method ?? ''] ?? m.payment_method ?? '–'}
+          {m.payment_term_status ? ` (${m.payment_term_status})` : ''}
+        </dd>
+        {m.order_date && (
+          <>
+            <dt>Date</dt>
+            <dd>{m.order_date}</dd>
+          </>
+        )}
+        {m.address && (
+          <>
+            <dt>Delivery to</dt>
+            <dd>
+              {m.address}
+              {m.district ? `, ${m.district}` : ''}
+            </dd>
+          </>
+        )}
+      </dl>
+      <table>
+        <caption className="sr-only">Products in this order</caption>
+        <thead>
+          <tr>
+            <th scope="col">Product</th>
+            <th scope="col">Qty</th>
+            <th scope="col">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(r.order_details ?? []).map((d, i) => (
+            <tr key={i}>
+              <td className={styles.product}>
+                {d.image_url && <img src={imageUrl(d.image_url, 100)} width="48" height="48" alt="" loading="lazy" />}
+                {d.seo_url ? <a href={`/product/${d.seo_url}`}>{d.name}</a> : d.name}
+              </td>
+              <td>{d.qty}</td>
+              <td>{formatTaka(Number(d.total_purchase_price) || (Number(d.local_purchase_price) || 0) * (Number(d.qty) || 1))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className={styles.totals}>
+        <dt>Subtotal</dt>
+        <dd>{formatTaka(Number(m.total_amount) || 0)}</dd>
+        {Number(m.coupon_discount) > 0 && (
+          <>
+            <dt>Coupon {m.coupon_code}</dt>
+            <dd>−{formatTaka(Number(m.coupon_discount))}</dd>
+          </>
+        )}
+        <dt>Delivery</dt>
+        <dd>{formatTaka(Number(m.delivery_fee) || 0)}</dd>
+        <dt className={styles.grand}>Total</dt>
+        <dd className={styles.grand}>{formatTaka(Number(m.grand_total) || 0)}</dd>
+        {paid > 0 && (
+          <>
+            <dt>Paid</dt>
+            <dd>{formatTaka(paid)}</dd>
+          </>
+        )}
+      </dl>
+      <p>
+        <a className="btn" href={`/page/track-order?id=${encodeURIComponent(orderId)}${m.phone ? `&phone=${encodeURIComponent(m.phone)}` : ''}`}>
+          Track this order
+        </a>{' '}
+        <a className="btn alt" href="/c/products">
+          Continue shopping
+        </a>
+      </p>
+    </div>
+  );
+}
