@@ -35,9 +35,10 @@ export default defineConfig(({ mode }) => ({
           // slow link: React, and the islands' own shared code.
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
-            // What the page-part islands share; form helpers used only by the
-            // per-visitor pages stay out of it (Rolldown shares them among those pages).
+            // What the page-part islands share; the form helpers, used only by
+            // the per-visitor pages, make a third chunk so product pages never load them.
             { name: 'lib', test: /[\\/]src[\\/](lib[\\/](?!validate)|styles[\\/]|components[\\/]Modal)/, priority: 1 },
+            { name: 'forms', test: /[\\/]src[\\/](lib[\\/]validate|components[\\/](Field|forms))/, priority: 1 },
           ],
         },
       },
