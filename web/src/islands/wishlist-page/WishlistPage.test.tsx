@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { calledUrl, mockFetch } from '../../lib/test-utils';
-import { WishlistPage } from './WishlistPage';
+import { Wishlist as WishlistPage } from '../../components/Wishlist';
 
 const flush = () =>
   act(async () => {

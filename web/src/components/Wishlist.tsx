@@ -1,19 +1,24 @@
-// The wishlist page (/wishlist): the signed-in shopper's saved products with
-// Add to cart and Remove; a guest is asked to sign in (the wishlist belongs
-// to an account). Every answer is shown, errors included.
+// The signed-in shopper's wishlist, for the /wishlist page and the account's
+// wishlist view: saved products with Add to cart and Remove; a guest is asked
+// to sign in (the wishlist belongs to an account). Every answer is shown,
+// errors included.
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, apiGet } from '../../lib/api';
-import { addProduct } from '../../lib/cart';
-import { emit } from '../../lib/events';
-import { imageUrl } from '../../lib/image';
-import { formatTaka } from '../../lib/money';
-import styles from './WishlistPage.module.css';
-import type { WishlistResponse } from './types';
+import { ApiError, apiGet } from '../lib/api';
+import { addProduct } from '../lib/cart';
+import { emit } from '../lib/events';
+import { imageUrl } from '../lib/image';
+import { formatTaka } from '../lib/money';
+import styles from './Wishlist.module.css';
+
+/** `GET /api/user/wishlist` (ORIGINAL-API.md §9). */
+export interface WishlistResponse {
+  products?: { id: number; title: string; sub_title?: string | null; seo_url: string; image_url?: string | null; product_price_now?: number }[];
+}
 
 type Product = NonNullable<WishlistResponse['products']>[number];
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
 
-export function WishlistPage() {
+export function Wishlist() {
   const [products, setProducts] = useState<Product[] | undefined>(undefined);
   const [guest, setGuest] = useState(false);
   const [loadError, setLoadError] = useState('');

@@ -1,0 +1,121 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { authToken, setAuthToken } from '../../lib/api';
+import { navigate } from '../../lib/navigate';
+import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { AccountPage, viewOf } from './AccountPage';
+
+vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fuser%2Forders' }));
+
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 6; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+  });
+const calls = (fetch: ReturnType<typeof mockFetch>, path: string) => fetch.mock.calls.filter((c) => String(c[0]).startsWith(path));
+
+beforeEach(() => {
+  localStorage.clear();
+  setAuthToken('5|tok');
+  vi.mocked(navigate).mockClear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('account-page', () => {
+  it('picks the view from the path and asks a visitor without a session to sign in', () => {
+    expect(viewOf('/user')).toBe('profile');
+    expect(viewOf('/user/orders/')).toBe('orders');
+    expect(viewOf('/user/unknown')).toBe('profile');
+    setAuthToken(null);
+    render(<AccountPage path="/user/orders" />);
+    expect(screen.getByRole('link', { name: 'sign in' }).getAttribute('href')).toBe('/user/login?redirect=%2Fuser%2Forders');
+  });
+
+  it('shows and saves the profile, and subscribes to the newsletter', async () => {
+    const fetch = mockFetch({
+      '/api/auth/user': { body: { user: { name: 'Rina', email: 'rina@example.com', phone: '01712345678', gender: 'female' } } },
+      '/api/user/user-update': { body: { success: true, message: 'Infomation Updated!' } },
+      '/api/user/subscribe': { body: { success: true } },
+    });
+    render(<AccountPage path="/user/profile" />);
+    await flush();
+    expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('aria-current')).toBe('page');
+    expect((screen.getByLabelText('Full name') as HTMLInputElement).value).toBe('Rina');
+    fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Rina Akter' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(JSON.parse(String(calls(fetch, '/api/user/user-update')[0][1]!.body))).toEqual({ name: 'Rina Akter', email: 'rina@example.com', phone: '01712345678', birthday: '', gender: 'female' });
+    expect(screen.getByText('Infomation Updated!')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Subscribe/ }));
+    await flush();
+    expect(JSON.parse(String(calls(fetch, '/api/user/subscribe')[0][1]!.body))).toEqual({ email: 'rina@example.com' });
+    expect(screen.getByText('You are subscribed to our newsletter.')).toBeTruthy();
+  });
+
+  it('lists orders with their products and a link to the details', async () => {
+    mockFetch({
+      '/api/user/orders': {
+        body: { orders: [{ id: 1, order_random: 'R1001', order_key: 'k', order_date: '2026-05-01', od_status: 'placed', grand_total: 53500, payment_method: 'cash_on_delivery', payment_term_status: 'COD', products: [{ qty: 1, local_purchase_price: 52000, product: { title: 'Oslo Bed', seo_url: 'oslo-bed' } }] }] },
+      },
+    });
+    render(<AccountPage path="/user/orders" />);
+    await flush();
+    expect(screen.getByText('Order R1001')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Oslo Bed' }).getAttribute('href')).toBe('/product/oslo-bed');
+    expect(screen.getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe('/thank-you?order_random=R1001&order_key=k');
+  });
+
+  it('lists reviews keyed by id', async () => {
+    mockFetch({ '/api/user/reviews': { body: { reviews: { '7': { product: { title: 'Rio Sofa', seo_url: 'rio-sofa' }, rating: 4, comment: 'Comfortable', is_active: 0, created_at: '01 May 2026' } } } } });
+    render(<AccountPage path="/user/reviews" />);
+    await flush();
+    expect(screen.getByLabelText('4 of 5 stars').textContent).toBe('★★★★');
+    expect(screen.getByText('01 May 2026 · waiting for approval')).toBeTruthy();
+  });
+
+  it('adds an address with the original query names and makes one the delivery address', async () => {
+    let list: unknown = [];
+    const fetch = mockFetch({
+      '/api/user/address-list': () => ({ body: { addresses: list } }),
+      '/api/user/address-store': () => {
+        list = { '3': { id: 3, name: 'Rina', address: 'Road 2', region: 'Dhaka', district: 'Dhaka', phone: '01712345678' } };
+        return { body: { success: true } };
+      },
+      '/api/user/set-default-address': { body: { success: true } },
+    });
+    render(<AccountPage path="/user/address" />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Add an address' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save the address' }));
+    expect(screen.getByText('Enter the address.')).toBeTruthy();
+    for (const [label, value] of Object.entries({ Name: 'Rina', 'Mobile number': '01712345678', Address: 'Road 2', District: 'Dhaka', Division: 'Dhaka' })) {
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Save the address' }));
+    await flush();
+    expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({ name: 'Rina', address: 'Road 2', region: 'Dhaka', district: 'Dhaka', phone: '01712345678' });
+    expect(screen.getByText('The address is saved.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Use for delivery' }));
+    await flush();
+    expect(Object.fromEntries(new URL(String(calls(fetch, '/api/user/set-default-address')[0][0]), 'http://x').searchParams)).toEqual({ type: 'shipping', id: '3' });
+  });
+
+  it('changes the password and shows a wrong current one', async () => {
+    mockFetch({ '/api/user/change-password': { status: 422, body: { success: false, message: 'Password not match!' } } });
+    render(<AccountPage path="/user/change-password" />);
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'old' } });
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'newpass1' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'newpass1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Password not match!');
+  });
+
+  it('signs out even when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    render(<AccountPage path="/user/reviews" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await flush();
+    expect(authToken()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/');
+  });
+});

@@ -1,0 +1,74 @@
+// The account area (/user/<view>): a menu of the views, the view the path
+// names (profile by default), and Sign out. A visitor without a session is
+// asked to sign in and brought back.
+import { Wishlist } from '../../components/Wishlist';
+import { apiPost, authToken, setAuthToken } from '../../lib/api';
+import { emit } from '../../lib/events';
+import { loginUrl, navigate } from '../../lib/navigate';
+import styles from './AccountPage.module.css';
+import type { View } from './types';
+import { AddressBook, ChangePassword, Orders, Profile, Reviews } from './views';
+
+export const VIEWS: [View, string][] = [
+  ['profile', 'My Profile'],
+  ['orders', 'My orders'],
+  ['wishlist', 'My wishlist'],
+  ['reviews', 'My reviews'],
+  ['address', 'Address book'],
+  ['change-password', 'Change password'],
+];
+
+/** The view a path names (`/user`, `/user/orders`...); unknown ones show the profile. */
+export function viewOf(path: string): View {
+  const name = path.replace(/^\/user\/?/, '').replace(/\/$/, '');
+  return (VIEWS.find(([v]) => v === name)?.[0] ?? 'profile') as View;
+}
+
+export async function signOut(): Promise<void> {
+  try {
+    await apiPost('/api/auth/logout', {});
+  } catch {
+    // Signing out here must work even when the server cannot be reached.
+  }
+  setAuthToken(null);
+  emit('cart:changed', {});
+  navigate('/');
+}
+
+export function AccountPage({ path = location.pathname }: { path?: string }) {
+  if (!authToken())
+    return (
+      <p>
+        Please <a href={loginUrl()}>sign in</a> to see your account. New here? <a href="/user/registration">Create an account</a>.
+      </p>
+    );
+  const view = viewOf(path);
+  return (
+    <div className={styles.page}>
+      <nav aria-label="My account" className={styles.menu}>
+        <ul>
+          {VIEWS.map(([v, label]) => (
+            <li key={v}>
+              <a href={`/user/${v}`} aria-current={v === view ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+          <li>
+            <button type="button" className={styles.textbtn} onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </li>
+        </ul>
+      </nav>
+      <div>
+        {view === 'profile' && <Profile />}
+        {view === 'orders' && <Orders />}
+        {view === 'wishlist' && <Wishlist />}
+        {view === 'reviews' && <Reviews />}
+        {view === 'address' && <AddressBook />}
+        {view === 'change-password' && <ChangePassword />}
+      </div>
+    </div>
+  );
+}
