@@ -17,9 +17,26 @@ pub enum ApiError {
         message: String,
         errors: Map<String, Value>,
     },
+    /// 401: no valid sign-in for a call that needs one.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: signed in, but the thing belongs to someone else or is not allowed.
+    #[error("{0}")]
+    Forbidden(String),
     /// 404: the id or slug names nothing.
     #[error("{0}")]
     NotFound(String),
+    /// 409: the request conflicts with the current state (out of stock, a
+    /// duplicate account, a used link).
+    #[error("{0}")]
+    Conflict(String),
+    /// 429: too many attempts; the client may retry after `retry_after` seconds.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: u64 },
+    /// 503: the shop has switched the call off for now (DISABLE_BUY) or a
+    /// dependency is down.
+    #[error("{0}")]
+    Unavailable(String),
     /// 500: a bug or a database failure; the cause is logged, not shown.
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
@@ -39,10 +56,20 @@ impl ApiError {
         ApiError::NotFound(message.into())
     }
 
+    /// The 401 answered when a call needs a signed-in shopper.
+    pub fn unauthenticated() -> Self {
+        ApiError::Unauthorized("Unauthenticated.".to_string())
+    }
+
     fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -61,7 +88,14 @@ impl IntoResponse for ApiError {
             ApiError::BadRequest { message, errors } => {
                 json!({ "success": false, "message": message, "errors": errors })
             }
-            ApiError::NotFound(message) => json!({ "success": false, "message": message }),
+            ApiError::Unauthorized(message)
+            | ApiError::Forbidden(message)
+            | ApiError::NotFound(message)
+            | ApiError::Conflict(message)
+            | ApiError::Unavailable(message)
+            | ApiError::TooManyRequests { message, .. } => {
+                json!({ "success": false, "message": message })
+            }
             ApiError::Internal(cause) => {
                 tracing::error!(cause = %format!("{cause:#}"), "request failed");
                 json!({ "success": false, "message": "Something went wrong on our side. Please try again." })
@@ -73,6 +107,12 @@ impl IntoResponse for ApiError {
             axum::http::header::CACHE_CONTROL,
             axum::http::HeaderValue::from_static("no-store"),
         );
+        if let ApiError::TooManyRequests { retry_after, .. } = &self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after),
+            );
+        }
         response
     }
 }

@@ -7,6 +7,7 @@ pub mod cache;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod identity;
 pub mod site;
 pub mod state;
 

@@ -254,14 +254,7 @@ async fn serve_site(State(site): State<Arc<SiteFiles>>, request: Request) -> Res
             return response;
         }
     }
-    error_page(
-        &site.dir,
-        &manifest,
-        &headers,
-        StatusCode::NOT_FOUND,
-        head,
-    )
-    .await
+    error_page(&site.dir, &manifest, &headers, StatusCode::NOT_FOUND, head).await
 }
 
 /// The not-found (404) or server-error page with `status`; plain text when

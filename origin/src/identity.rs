@@ -1,0 +1,213 @@
+//! Who is calling. A guest is known by the `SELF-TOKEN` header (ORIGINAL-API.md
+//! §0.1); a signed-in shopper by `Authorization: Bearer <token>`. Tokens are
+//! 256 random bits, given to the client once and stored only as their SHA-256
+//! hash, so a copy of the database signs nobody in.
+//!
+//! Handlers take [`Caller`] when a guest will do (cart, lists) and
+//! [`SignedIn`] when the call needs an account (401 otherwise). A Bearer token
+//! that is present but unknown, expired or revoked is a 401 on every call, so
+//! the client forgets it instead of silently acting as someone else.
+
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// Lifetime of a sign-in token, seconds (SPEC.md §9: 72000).
+pub const TOKEN_LIFETIME_SECS: i64 = 72_000;
+
+/// The header that carries a guest's identity.
+pub const SELF_TOKEN_HEADER: &str = "self-token";
+
+/// A signed-in shopper: the user and the token this request used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct User {
+    pub id: i64,
+    pub token_id: i64,
+}
+
+/// Whoever is calling: a guest token, a user, both or neither.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    /// The validated `SELF-TOKEN` header, if sent.
+    pub self_token: Option<String>,
+    /// The signed-in shopper, if a valid Bearer token was sent.
+    pub user: Option<User>,
+}
+
+/// Whose cart, compare list or recently-viewed list a call works on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Owner {
+    User(i64),
+    Guest(String),
+}
+
+impl Caller {
+    /// The signed-in user's lists win over the guest's; a call with neither a
+    /// token nor a self token is a 400 (every visitor has a self token).
+    pub fn owner(&self) -> ApiResult<Owner> {
+        match (&self.user, &self.self_token) {
+            (Some(user), _) => Ok(Owner::User(user.id)),
+            (None, Some(token)) => Ok(Owner::Guest(token.clone())),
+            (None, None) => Err(ApiError::invalid(
+                "SELF-TOKEN",
+                "The SELF-TOKEN header is required.",
+            )),
+        }
+    }
+
+    /// The user, or a 401.
+    pub fn signed_in(&self) -> ApiResult<User> {
+        self.user.ok_or_else(ApiError::unauthenticated)
+    }
+}
+
+/// A caller who must be signed in: the extractor answers 401 otherwise.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    pub user: User,
+    pub self_token: Option<String>,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Self> {
+        let self_token = match parts.headers.get(SELF_TOKEN_HEADER) {
+            None => None,
+            Some(value) => {
+                let token = value.to_str().unwrap_or_default().trim();
+                if token.is_empty() {
+                    None
+                } else if valid_self_token(token) {
+                    Some(token.to_string())
+                } else {
+                    return Err(ApiError::invalid(
+                        "SELF-TOKEN",
+                        "The SELF-TOKEN header must be 8 to 100 letters, digits, '.', '_' or '-'.",
+                    ));
+                }
+            }
+        };
+        let user = match bearer(parts)? {
+            None => None,
+            Some(token) => Some(user_for_token(state, token).await?),
+        };
+        Ok(Caller { self_token, user })
+    }
+}
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Self> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        Ok(SignedIn {
+            user: caller.signed_in()?,
+            self_token: caller.self_token,
+        })
+    }
+}
+
+/// Letters, digits, `.`, `_` and `-`, 8 to 100 of them: what the original
+/// client made (`Date.now()` followed by a base-36 random string).
+pub fn valid_self_token(token: &str) -> bool {
+    (8..=100).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// The token after `Bearer `, if an Authorization header was sent.
+fn bearer(parts: &Parts) -> ApiResult<Option<&str>> {
+    let Some(value) = parts.headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value.to_str().unwrap_or_default().trim();
+    match value.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
+            let token = token.trim();
+            if token.is_empty() {
+                Ok(None)
+            } else {
+                Ok(Some(token))
+            }
+        }
+        _ => Err(ApiError::Unauthorized(
+            "The Authorization header must be 'Bearer <token>'.".to_string(),
+        )),
+    }
+}
+
+/// Looks a Bearer token up: live (not revoked, not expired) and its user active.
+async fn user_for_token(state: &AppState, token: &str) -> ApiResult<User> {
+    let now = catalog::clock::now_unix();
+    let row: Option<(i64, i64)> = sqlx::query_as(
+        "SELECT t.id, t.user_id FROM auth_token t JOIN app_user u ON u.id = t.user_id \
+         WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.is_active = 1",
+    )
+    .bind(hash_token(token))
+    .bind(now)
+    .fetch_optional(&state.pool)
+    .await?;
+    match row {
+        Some((token_id, id)) => Ok(User { id, token_id }),
+        None => Err(ApiError::Unauthorized(
+            "Your session has expired. Please sign in again.".to_string(),
+        )),
+    }
+}
+
+/// A fresh random token (256 bits, hex) and the hash to store for it.
+pub fn new_token() -> (String, String) {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    let token = to_hex(&bytes);
+    let hash = hash_token(&token);
+    (token, hash)
+}
+
+/// The stored form of a token: SHA-256, hex.
+pub fn hash_token(token: &str) -> String {
+    to_hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_tokens_from_the_original_client_are_valid() {
+        assert!(valid_self_token("1700000000000k3j2h9ab"));
+        assert!(valid_self_token("17000000000000.k3j2h9"));
+        assert!(!valid_self_token("short"));
+        assert!(!valid_self_token("has space in it"));
+        assert!(!valid_self_token(&"a".repeat(101)));
+        assert!(!valid_self_token("cart_'; DROP TABLE"));
+    }
+
+    #[test]
+    fn tokens_are_random_and_stored_hashed() {
+        let (a, hash_a) = new_token();
+        let (b, _) = new_token();
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, b);
+        assert_ne!(a, hash_a);
+        assert_eq!(hash_token(&a), hash_a);
+        assert_eq!(hash_a.len(), 64);
+    }
+}
