@@ -26,6 +26,9 @@ pub enum ApiError {
     /// 404: the id or slug names nothing.
     #[error("{0}")]
     NotFound(String),
+    /// 405: the path exists but not with this method.
+    #[error("This endpoint does not accept that method.")]
+    MethodNotAllowed,
     /// 409: the request conflicts with the current state (out of stock, a
     /// duplicate account, a used link).
     #[error("{0}")]
@@ -67,6 +70,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -95,6 +99,9 @@ impl IntoResponse for ApiError {
             | ApiError::Unavailable(message)
             | ApiError::TooManyRequests { message, .. } => {
                 json!({ "success": false, "message": message })
+            }
+            ApiError::MethodNotAllowed => {
+                json!({ "success": false, "message": self.to_string() })
             }
             ApiError::Internal(cause) => {
                 tracing::error!(cause = %format!("{cause:#}"), "request failed");

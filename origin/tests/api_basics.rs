@@ -19,3 +19,14 @@ async fn unknown_api_paths_answer_a_json_404_never_html() {
         assert_eq!(headers["cache-control"], "no-store");
     }
 }
+
+#[tokio::test]
+async fn a_known_path_with_the_wrong_method_answers_a_json_405() {
+    let shop = TestShop::open().await;
+    let (status, headers, body) = shop
+        .post_json("/api/home/sliders", &serde_json::json!({}))
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::METHOD_NOT_ALLOWED);
+    let (status, headers, body) = shop.get("/api/common/get-seo-content").await;
+    assert_api_error(status, &headers, &body, StatusCode::METHOD_NOT_ALLOWED);
+}

@@ -25,6 +25,7 @@ pub fn router() -> Router<AppState> {
         .nest("/interior", interior::router())
         .route("/health", get(get_health))
         .fallback(|| async { ApiError::not_found("No such API endpoint") })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }
 
 /// Liveness and readiness for load balancers and the edge's health checks:
