@@ -8,14 +8,14 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::response::Response;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 
 use catalog::read::category::{self as q, CategoryInfo};
 use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::{PageRequest, Paginator, ProductCard};
 
+use crate::api::doc::{ApiRouter, Doc};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -101,15 +101,77 @@ pub fn page_param(params: &Params) -> ApiResult<i64> {
 }
 
 /// Routes under `/api/category`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/info", get(get_info))
-        .route("/sub-category", get(get_sub_category))
-        .route("/recommended", get(get_recommended))
-        .route("/filters", get(get_filters))
-        .route("/tag-gallery", get(get_tag_gallery))
-        .route("/product-set", get(get_product_set))
-        .route("/products", get(get_products))
+pub fn router() -> ApiRouter {
+    let seo_url = "The category's seo_url (`products` for the whole shop)";
+    ApiRouter::new()
+        .get(
+            "/info",
+            get_info,
+            Doc::public("A category: {info}; 404 when unknown").query("seo_url", "string", seo_url),
+        )
+        .get(
+            "/sub-category",
+            get_sub_category,
+            Doc::public("Its sub-categories: {category}").query("seo_url", "string", seo_url),
+        )
+        .get(
+            "/recommended",
+            get_recommended,
+            Doc::public("Recommended products in it: {products: paginator}")
+                .query("seo_url", "string", seo_url)
+                .query_opt("page", "integer", "Page number (default 1)"),
+        )
+        .get(
+            "/filters",
+            get_filters,
+            Doc::public("Its filters: {filters_cat, filters_att}")
+                .query("seo_url", "string", seo_url),
+        )
+        .get(
+            "/tag-gallery",
+            get_tag_gallery,
+            Doc::public("Its tag gallery, at most 7 tiles: {tag_gallery}")
+                .query("seo_url", "string", seo_url),
+        )
+        .get(
+            "/product-set",
+            get_product_set,
+            Doc::public("Its product sets: {product_sets}")
+                .query("seo_url", "string", seo_url)
+                .query_opt("price_min", "integer", "Lowest set price, taka")
+                .query_opt("price_max", "integer", "Highest set price, taka"),
+        )
+        .get(
+            "/products",
+            get_products,
+            Doc::public("Its products, filtered and sorted: {products: paginator}")
+                .query("seo_url", "string", seo_url)
+                .query_opt("keyword", "string", "Words to search for")
+                .query_opt("page", "integer", "Page number (default 1)")
+                .query_opt("per_page", "integer", "Products a page (capped)")
+                .query_opt(
+                    "sort_show",
+                    "integer",
+                    "The original client's name for per_page",
+                )
+                .query_opt(
+                    "sort_by",
+                    "string",
+                    "title_asc, title_desc, price_asc, price_desc, date_desc or popularity",
+                )
+                .query_opt("price_min", "integer", "Lowest price, taka")
+                .query_opt("price_max", "integer", "Highest price, taka")
+                .query_opt(
+                    "filterby_category",
+                    "string",
+                    "Sub-category ids joined by |",
+                )
+                .query_opt(
+                    "filterby_{attribute}",
+                    "string",
+                    "Value slugs of one attribute joined by | (OR within, AND across attributes)",
+                ),
+        )
 }
 
 type Pairs = Query<Vec<(String, String)>>;

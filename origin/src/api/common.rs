@@ -7,8 +7,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -16,6 +15,7 @@ use catalog::read::home::{self as hq};
 use catalog::read::{cards, content, flash, PageRequest, Paginator};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
+use crate::api::doc::{ApiRouter, Doc};
 use crate::api::home::{product_keys, product_set_tiles, terms_object, Pairs, MAX_PAGE};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
@@ -30,22 +30,98 @@ const TOP_OFFERS_LIMIT: i64 = 100;
 const MAX_ID: i64 = i64::MAX / 2;
 
 /// Routes under `/api/common`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/main-search-product", get(get_search))
-        .route("/header", get(get_header))
-        .route("/footer", get(get_footer))
-        .route("/product-set", get(get_product_set))
-        .route("/top-offers", get(get_top_offers))
-        .route("/flash-sales", get(get_flash_sales))
-        .route("/districts", get(get_districts))
-        .route("/showrooms", get(get_showrooms))
-        .route("/page", get(get_page))
-        .route("/all-terms", get(get_all_terms))
-        .route("/menu_items", get(get_menu_items))
-        .route("/showroom-chatbuy", get(get_chatbuy))
-        .route("/widget", get(get_widget))
-        .route("/get-seo-content", post(post_seo_content))
+pub fn router() -> ApiRouter {
+    let district = "A district's name; all when absent";
+    ApiRouter::new()
+        .get(
+            "/main-search-product",
+            get_search,
+            Doc::public("Search suggestions: {search (products), terms (at most 8 categories)}")
+                .query_opt(
+                    "keyword",
+                    "string",
+                    "What the shopper typed; none gives empty lists",
+                ),
+        )
+        .get(
+            "/header",
+            get_header,
+            Doc::public("Header menus (at most 4 top links) and settings"),
+        )
+        .get(
+            "/footer",
+            get_footer,
+            Doc::public("Footer menu columns and support block: {menus, support}"),
+        )
+        .get(
+            "/product-set",
+            get_product_set,
+            Doc::public("Every active product set: {product_sets}"),
+        )
+        .get(
+            "/top-offers",
+            get_top_offers,
+            Doc::public("Recommended products, newest first: {products}"),
+        )
+        .get(
+            "/flash-sales",
+            get_flash_sales,
+            Doc::public("The running flash sale: {flash_schedule, flash_items: paginator}")
+                .query_opt("page", "integer", "Page number (default 1)"),
+        )
+        .get(
+            "/districts",
+            get_districts,
+            Doc::public("All 64 districts with their divisions and delivery zones: {districts}"),
+        )
+        .get(
+            "/showrooms",
+            get_showrooms,
+            Doc::public("Showrooms: {showrooms}")
+                .query_opt("district", "string", district)
+                .query_opt("thana", "string", "A thana within the district"),
+        )
+        .get(
+            "/page",
+            get_page,
+            Doc::public("A CMS page: {page}; 404 when unknown or inactive").query(
+                "id",
+                "integer",
+                "The page's id",
+            ),
+        )
+        .get(
+            "/all-terms",
+            get_all_terms,
+            Doc::public("Every published category by id: {terms}"),
+        )
+        .get(
+            "/menu_items",
+            get_menu_items,
+            Doc::public("The side menu's product tree: {menu_items}"),
+        )
+        .get(
+            "/showroom-chatbuy",
+            get_chatbuy,
+            Doc::public("Chat-to-buy points: {chatbuy}")
+                .query_opt("district", "string", district)
+                .query_opt("thana", "string", "A thana within the district"),
+        )
+        .get(
+            "/widget",
+            get_widget,
+            Doc::public("A widget (22 the EMI details, 5 the pre-load advert): {widget}")
+                .query_opt("id", "integer", "The widget's id (default 22)"),
+        )
+        .post(
+            "/get-seo-content",
+            post_seo_content,
+            Doc::public("SEO content of a page: {data: {setting}}").field(
+                "params",
+                "object",
+                "{post_id, post_type}",
+            ),
+        )
 }
 
 /// `GET /api/common/main-search-product?keyword=`: `{search, terms}`:

@@ -7,14 +7,14 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::{json, Value};
 
 use catalog::read::category::{self as cq, ROOT_ID};
 use catalog::read::{cards, content, flash, home as q, site};
 
 use crate::api::category::Params;
+use crate::api::doc::{ApiRouter, Doc};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -38,21 +38,96 @@ const HOME_SETS: usize = 10;
 const PREBOOKING_WIDGET: i64 = 15;
 
 /// Routes under `/api/home`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/sliders", get(get_sliders))
-        .route("/top-category", get(get_top_category))
-        .route("/top-offers", get(get_top_offers))
-        .route("/prebookings", get(get_prebookings))
-        .route("/new-arrivals", get(get_new_arrivals))
-        .route("/flash-sales", get(get_flash_sales))
-        .route("/tag-gallary", get(get_tag_gallary))
-        .route("/news-events", get(get_news_events))
-        .route("/blog-posts", get(get_blog_posts))
-        .route("/blog-details", get(get_blog_details))
-        .route("/terms", get(get_terms))
-        .route("/product-set", get(get_product_set))
-        .route("/settings", get(get_settings))
+pub fn router() -> ApiRouter {
+    let limit = "Posts to return (1-100, default 10)";
+    ApiRouter::new()
+        .get(
+            "/sliders",
+            get_sliders,
+            Doc::public("Sliders: {request, sliders}")
+                .query_opt(
+                    "type",
+                    "integer",
+                    "0 main banner (default), 1 featured strip",
+                )
+                .query_opt("device", "integer", "0 all (default), 1 desktop, 2 mobile"),
+        )
+        .get(
+            "/top-category",
+            get_top_category,
+            Doc::public("Top categories in the home_category order: {category}"),
+        )
+        .get(
+            "/top-offers",
+            get_top_offers,
+            Doc::public("The first 4 recommended products: {products}"),
+        )
+        .get(
+            "/prebookings",
+            get_prebookings,
+            Doc::public("Pre-booking widget and products: {info, products}"),
+        )
+        .get(
+            "/new-arrivals",
+            get_new_arrivals,
+            Doc::public("The 15 newest products: {products}"),
+        )
+        .get(
+            "/flash-sales",
+            get_flash_sales,
+            Doc::public("The running flash sale: {flash_schedule, flash_items}"),
+        )
+        .get(
+            "/tag-gallary",
+            get_tag_gallary,
+            Doc::public("Tag gallery tiles: {terms, tag_gallary}")
+                .query_opt(
+                    "seo_url",
+                    "string",
+                    "A category's tiles instead of the home tiles",
+                )
+                .query_opt(
+                    "page",
+                    "integer",
+                    "Pages of 10 tiles to include (default 1)",
+                ),
+        )
+        .get(
+            "/news-events",
+            get_news_events,
+            Doc::public("Newest news posts: {posts, dataInfo: {total_count}}")
+                .query_opt("limit", "integer", limit),
+        )
+        .get(
+            "/blog-posts",
+            get_blog_posts,
+            Doc::public("Newest blog posts: {posts, dataInfo: {total_count}}")
+                .query_opt("limit", "integer", limit),
+        )
+        .get(
+            "/blog-details",
+            get_blog_details,
+            Doc::public("One blog or news post: {post}; 404 when unknown").query(
+                "seo_url",
+                "string",
+                "The post's seo_url",
+            ),
+        )
+        .get(
+            "/terms",
+            get_terms,
+            Doc::public("The top categories by id: {terms}"),
+        )
+        .get(
+            "/product-set",
+            get_product_set,
+            Doc::public("The first 10 active product sets: {product_sets}"),
+        )
+        .get(
+            "/settings",
+            get_settings,
+            Doc::public("The public site settings: {setting}"),
+        )
 }
 
 /// Query pairs, decoded; values are checked by [`Params`].

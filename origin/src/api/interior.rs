@@ -4,14 +4,14 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 
 use catalog::read::interior as q;
 use catalog::read::{PageRequest, Paginator};
 
 use crate::api::category::Params;
+use crate::api::doc::{ApiRouter, Doc};
 use crate::api::home::{Pairs, MAX_PAGE};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
@@ -22,11 +22,29 @@ use crate::state::AppState;
 const PER_PAGE: i64 = 10;
 
 /// Routes under `/api/interior`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/all", get(get_all))
-        .route("/show", get(get_show))
-        .route("/category", get(get_category))
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            "/all",
+            get_all,
+            Doc::public("Interior galleries, 10 a page: {interiors: paginator, category}")
+                .query_opt("seo_url", "string", "An interior category; all when absent")
+                .query_opt("page", "integer", "Page number (default 1)"),
+        )
+        .get(
+            "/show",
+            get_show,
+            Doc::public("One interior with its photos: {interior}; 404 when unknown").query(
+                "slug",
+                "string",
+                "The interior's slug",
+            ),
+        )
+        .get(
+            "/category",
+            get_category,
+            Doc::public("Interior categories: {parent, category}"),
+        )
 }
 
 /// The interior category named by the `seo_url` parameter (404 when unknown).

@@ -1,6 +1,8 @@
 //! The JSON API of SPEC.md §7, one module per group. Each module owns its
 //! `router()`, handlers and request/response types.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
@@ -8,22 +10,39 @@ use serde_json::{json, Value};
 
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use doc::{ApiRouter, Doc};
 
 pub mod category;
 pub mod common;
+pub mod doc;
 pub mod home;
 pub mod interior;
 pub mod product;
 
-/// Every `/api` route. Unknown paths get a JSON 404, never HTML.
+/// Every `/api` route. Unknown paths get a JSON 404, never HTML;
+/// `/api/openapi.json` documents every route mounted through [`ApiRouter`].
 pub fn router() -> Router<AppState> {
-    Router::new()
+    let (documented, operations) = ApiRouter::new()
         .nest("/home", home::router())
         .nest("/common", common::router())
         .nest("/category", category::router())
         .nest("/product", product::router())
         .nest("/interior", interior::router())
-        .route("/health", get(get_health))
+        .get(
+            "/health",
+            get_health,
+            Doc::public("Liveness and readiness: 200 when the database answers"),
+        )
+        .into_parts();
+    let spec = Arc::new(doc::openapi("/api", &operations));
+    documented
+        .route(
+            "/openapi.json",
+            get(move || {
+                let spec = Arc::clone(&spec);
+                async move { Json((*spec).clone()) }
+            }),
+        )
         .fallback(|| async { ApiError::not_found("No such API endpoint") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
 }

@@ -6,14 +6,14 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 
 use catalog::read::product::{self as q, Related};
 use catalog::read::{cards, ProductCard};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
+use crate::api::doc::{ApiRouter, Doc};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -35,24 +35,92 @@ const MAX_TALK_LIMIT_ASKED: i64 = 1_000;
 const RECENT_LIMIT: i64 = 10;
 
 /// Routes under `/api/product`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/simple-info", get(get_simple_info))
-        .route("/info", get(get_info))
-        .route("/images", get(get_images))
-        .route("/360degreeImages", get(get_360_images))
-        .route("/similar-products", get(get_similar_products))
-        .route("/same-category-products", get(get_same_category_products))
-        .route("/goes-well-with", get(get_goes_well_with))
-        .route("/other-also-see", get(get_other_also_see))
-        .route("/recent-views-product", get(get_recent_views))
-        .route("/question-index", get(get_questions))
-        .route("/comment-index", get(get_comments))
-        .route("/product-set-products", get(get_set_products))
-        .route("/product-set-info", get(get_set_info))
-        .route("/product-set-fabrics", get(get_set_fabrics))
-        .route("/product-set-additional-info", get(get_set_additional_info))
-        .route("/product-variation", get(get_product_variation))
+pub fn router() -> ApiRouter {
+    let by_seo = |summary| Doc::public(summary).query("seo_url", "string", "The product's seo_url");
+    let by_slug = |summary| Doc::public(summary).query("slug", "string", "The product set's slug");
+    let limit = "How many to return (capped)";
+    ApiRouter::new()
+        .get(
+            "/simple-info",
+            get_simple_info,
+            by_seo("A product: {product}; 404 when unknown"),
+        )
+        .get(
+            "/info",
+            get_info,
+            by_seo("A product with prices, stock status and attributes: {product}"),
+        )
+        .get(
+            "/images",
+            get_images,
+            by_seo("Its images: {images, youtubeLink, degree_images}"),
+        )
+        .get(
+            "/360degreeImages",
+            get_360_images,
+            by_seo("Its 360-degree frames in order: {images}"),
+        )
+        .get(
+            "/similar-products",
+            get_similar_products,
+            by_seo("Similar products: {similar_products}"),
+        )
+        .get(
+            "/same-category-products",
+            get_same_category_products,
+            by_seo("Products of the same category: {products}"),
+        )
+        .get(
+            "/goes-well-with",
+            get_goes_well_with,
+            by_seo("Products that go well with it: {products}"),
+        )
+        .get(
+            "/other-also-see",
+            get_other_also_see,
+            by_seo("What others also look at: {products}"),
+        )
+        .get(
+            "/recent-views-product",
+            get_recent_views,
+            Doc::visitor("The caller's recently viewed products, newest first"),
+        )
+        .get(
+            "/question-index",
+            get_questions,
+            by_seo("Published questions with answers: {questions}")
+                .query_opt("limit", "integer", limit),
+        )
+        .get(
+            "/comment-index",
+            get_comments,
+            by_seo("Published comments: {comments}").query_opt("limit", "integer", limit),
+        )
+        .get(
+            "/product-set-products",
+            get_set_products,
+            by_slug("A set's products: {term, products}"),
+        )
+        .get(
+            "/product-set-info",
+            get_set_info,
+            by_slug("A set with its total price: {product_set}"),
+        )
+        .get(
+            "/product-set-fabrics",
+            get_set_fabrics,
+            by_slug("A set's fabrics: {fabrics}"),
+        )
+        .get(
+            "/product-set-additional-info",
+            get_set_additional_info,
+            by_slug("A set's additional information: {infos}"),
+        )
+        .get(
+            "/product-variation",
+            get_product_variation,
+            by_seo("Its variations: {productVariationsList}"),
+        )
 }
 
 type Pairs = Query<Vec<(String, String)>>;

@@ -1,0 +1,92 @@
+//! `/api/openapi.json`: generated from the routers, so every documented
+//! operation exists and its required parameters really are required.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{assert_api_error, TestShop};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn the_document_lists_every_group_and_is_openapi_3_1() {
+    let shop = TestShop::open().await;
+    let (status, headers, doc) = shop.get("/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/json"));
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().expect("paths");
+    for path in [
+        "/api/health",
+        "/api/home/sliders",
+        "/api/common/main-search-product",
+        "/api/common/get-seo-content",
+        "/api/category/products",
+        "/api/product/info",
+        "/api/interior/show",
+    ] {
+        assert!(paths.contains_key(path), "{path} is not documented");
+    }
+    assert!(doc["paths"]["/api/common/get-seo-content"]
+        .get("post")
+        .is_some());
+    let products = &doc["paths"]["/api/category/products"]["get"];
+    assert_eq!(products["tags"][0], "category");
+    let seo_url = products["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "seo_url")
+        .expect("seo_url documented");
+    assert_eq!(seo_url["required"], true);
+}
+
+/// Calls every documented operation: without its required query parameters it
+/// must answer a JSON 400 naming one; with none required, a 200 (GET) or at
+/// least not a 404/405 (POST with an empty body). Either way the route exists.
+#[tokio::test]
+async fn every_documented_operation_is_mounted_and_checks_its_required_parameters() {
+    let shop = TestShop::open().await;
+    let (_, _, doc) = shop.get("/api/openapi.json").await;
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let required: Vec<&str> = op["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["required"] == true && p["in"] == "query")
+                .map(|p| p["name"].as_str().unwrap())
+                .collect();
+            let signed_in = op["security"] == json!([{ "bearer": [] }]);
+            let (status, headers, body) = match method.as_str() {
+                "get" => shop.get(path).await,
+                "post" => shop.post_json(path, &json!({})).await,
+                other => panic!("unexpected method {other} on {path}"),
+            };
+            if signed_in {
+                assert_api_error(status, &headers, &body, StatusCode::UNAUTHORIZED);
+            } else if !required.is_empty() {
+                assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+                let named = body["errors"]
+                    .as_object()
+                    .map(|errors| required.iter().any(|r| errors.contains_key(*r)))
+                    .unwrap_or(false);
+                assert!(
+                    named,
+                    "{method} {path}: 400 should name one of {required:?}: {body}"
+                );
+            } else if method == "get" && op["security"] == json!([]) {
+                assert_eq!(status, StatusCode::OK, "{method} {path}: {body}");
+            } else {
+                assert_ne!(status, StatusCode::NOT_FOUND, "{method} {path}: {body}");
+                assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+            }
+            assert_ne!(body, Value::Null, "{method} {path} answered no JSON");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 54, "only {checked} operations documented");
+}
