@@ -6,15 +6,8 @@ mod common;
 use std::collections::HashSet;
 
 use axum::http::StatusCode;
-use common::{assert_api_error, TestShop};
+use common::{assert_api_error, text, TestShop};
 use serde_json::Value;
-
-async fn text(shop: &TestShop, sql: &str) -> String {
-    sqlx::query_scalar(sql)
-        .fetch_one(&shop.state.pool)
-        .await
-        .expect("text query")
-}
 
 async fn ids(shop: &TestShop, sql: &str) -> HashSet<i64> {
     sqlx::query_scalar::<_, i64>(sql)

@@ -3,41 +3,9 @@
 
 mod common;
 
-use axum::http::{HeaderMap, StatusCode};
-use common::{assert_api_error, TestShop};
+use axum::http::StatusCode;
+use common::{arr, assert_public, bad, long, ok, TestShop};
 use serde_json::Value;
-
-fn assert_public(headers: &HeaderMap, keys: &[&str]) {
-    let cc = headers["cache-control"].to_str().unwrap();
-    assert!(cc.starts_with("public"), "cache-control {cc}");
-    assert!(headers.contains_key("cdn-cache-control"));
-    let sk = headers["surrogate-key"].to_str().unwrap();
-    let have: Vec<&str> = sk.split(' ').collect();
-    for k in keys {
-        assert!(have.contains(k), "surrogate-key {sk} lacks {k}");
-    }
-}
-
-fn arr<'a>(v: &'a Value, what: &str) -> &'a Vec<Value> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("{what} is not an array: {v}"))
-}
-
-async fn ok(shop: &TestShop, uri: &str) -> (HeaderMap, Value) {
-    let (status, headers, body) = shop.get(uri).await;
-    assert_eq!(status, StatusCode::OK, "{uri}: {body}");
-    (headers, body)
-}
-
-async fn bad(shop: &TestShop, uri: &str, want: StatusCode) {
-    let (status, headers, body) = shop.get(uri).await;
-    assert_api_error(status, &headers, &body, want);
-    assert_eq!(headers["cache-control"], "no-store", "{uri}");
-}
-
-fn long() -> String {
-    "x".repeat(201)
-}
 
 #[tokio::test]
 async fn sliders_are_active_of_the_asked_type_with_images() {

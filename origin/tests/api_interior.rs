@@ -3,25 +3,9 @@
 
 mod common;
 
-use axum::http::{HeaderMap, StatusCode};
-use common::{assert_api_error, TestShop};
+use axum::http::StatusCode;
+use common::{arr, bad, ok, TestShop};
 use serde_json::Value;
-
-fn arr<'a>(v: &'a Value, what: &str) -> &'a Vec<Value> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("{what} is not an array: {v}"))
-}
-
-async fn ok(shop: &TestShop, uri: &str) -> (HeaderMap, Value) {
-    let (status, headers, body) = shop.get(uri).await;
-    assert_eq!(status, StatusCode::OK, "{uri}: {body}");
-    (headers, body)
-}
-
-async fn bad(shop: &TestShop, uri: &str, want: StatusCode) {
-    let (status, headers, body) = shop.get(uri).await;
-    assert_api_error(status, &headers, &body, want);
-}
 
 fn assert_interior(i: &Value) {
     for k in ["title", "slug", "sub_title"] {

@@ -5,14 +5,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{assert_api_error, TestShop};
-
-async fn text(shop: &TestShop, sql: &str) -> String {
-    sqlx::query_scalar(sql)
-        .fetch_one(&shop.state.pool)
-        .await
-        .expect("text query")
-}
+use common::{assert_api_error, text, TestShop};
 
 const PRODUCT_CALLS: [&str; 11] = [
     "simple-info",

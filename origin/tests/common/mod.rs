@@ -183,3 +183,48 @@ pub fn assert_api_error(status: StatusCode, headers: &HeaderMap, body: &Value, w
         .unwrap_or("");
     assert!(ct.starts_with("application/json"), "content-type {ct}");
 }
+
+/// GET `uri`, asserting a 200; returns the headers and the JSON body.
+pub async fn ok(shop: &TestShop, uri: &str) -> (HeaderMap, Value) {
+    let (status, headers, body) = shop.get(uri).await;
+    assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+    (headers, body)
+}
+
+/// GET `uri`, asserting an API error with status `want` that no cache stores.
+pub async fn bad(shop: &TestShop, uri: &str, want: StatusCode) {
+    let (status, headers, body) = shop.get(uri).await;
+    assert_api_error(status, &headers, &body, want);
+    assert_eq!(headers["cache-control"], "no-store", "{uri}");
+}
+
+/// Asserts public cache headers carrying every surrogate key of `keys`.
+pub fn assert_public(headers: &HeaderMap, keys: &[&str]) {
+    let cc = headers["cache-control"].to_str().unwrap();
+    assert!(cc.starts_with("public"), "cache-control {cc}");
+    assert!(headers.contains_key("cdn-cache-control"));
+    let sk = headers["surrogate-key"].to_str().unwrap();
+    let have: Vec<&str> = sk.split(' ').collect();
+    for k in keys {
+        assert!(have.contains(k), "surrogate-key {sk} lacks {k}");
+    }
+}
+
+/// `v` as an array, or a failure naming `what`.
+pub fn arr<'a>(v: &'a Value, what: &str) -> &'a Vec<Value> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("{what} is not an array: {v}"))
+}
+
+/// A parameter value longer than any the API accepts.
+pub fn long() -> String {
+    "x".repeat(201)
+}
+
+/// Runs a SQL query answering one text value.
+pub async fn text(shop: &TestShop, sql: &str) -> String {
+    sqlx::query_scalar(sql)
+        .fetch_one(&shop.state.pool)
+        .await
+        .expect("text query")
+}
