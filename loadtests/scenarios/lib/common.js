@@ -45,7 +45,8 @@ export function observe(res, path) {
 
 /** A visitor's identity: a fresh guest token (load-test tokens start with `lt-`). */
 export function guestToken() {
-  return `lt-${__VU}-${__ITER}-${Math.random().toString(36).slice(2, 10)}`;
+  const iter = typeof __ITER === "undefined" ? 0 : __ITER;
+  return `lt-${__VU}-${iter}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 function headers(token, extra) {

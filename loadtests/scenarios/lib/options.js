@@ -7,14 +7,18 @@ export function options(scenarios, thresholds = {}) {
     scenarios,
     summaryTrendStats: TREND_STATS,
     discardResponseBodies: false,
-    thresholds: Object.assign(
-      {
-        http_req_failed: ['rate<0.01'],
-        status_500: ['count==0'],
-        api_not_json: ['count==0'],
-        checks: ['rate>0.99'],
-      },
-      thresholds,
+    thresholds: Object.fromEntries(
+      Object.entries(
+        Object.assign(
+          {
+            http_req_failed: ['rate<0.01'],
+            status_500: ['count==0'],
+            api_not_json: ['count==0'],
+            checks: ['rate>0.99'],
+          },
+          thresholds,
+        ),
+      ).filter(([, v]) => v.length > 0), // an empty list drops a default
     ),
   };
 }
