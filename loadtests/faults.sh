@@ -91,3 +91,33 @@ during_slow_origin() {
   echo "origin continued (SIGCONT) at $(date +%T); API through the edge 200 after ${ok} ms"
   printf '{"origin_stopped_s": %d, "api_ok_after_continue_ms": %d}\n' "$FAULT_FOR" "$ok" >"$WORK/fault.json"
 }
+
+# write-contention: the checkout's hot products, and an admin tool holding
+# 30 ms write transactions every 20 ms for the whole run.
+prepare_write_contention() {
+  if [ "$SMOKE" = 1 ]; then FAULT_FOR=20; else FAULT_FOR=60; fi
+  K6_ENV+=("FAULT_FOR=$FAULT_FOR")
+  prepare_checkout
+}
+during_write_contention() {
+  "${TOOL[@]}" contend "$DB" "$FAULT_FOR" --hold-ms 30 --gap-ms 20
+}
+
+# soak: RSS of both servers every 30 s (smoke: 5 s), to show growth.
+during_soak() {
+  local every=$((SMOKE == 1 ? 5 : 30)) total=$((SMOKE == 1 ? 30 : 600)) o=() e=() t
+  for ((t = 0; t <= total; t += every)); do
+    o+=($(( $(rss_kb "$(pid_of origin)") / 1024 )))
+    e+=($(( $(rss_kb "$(pid_of edge)") / 1024 )))
+    sleep "$every"
+  done
+  local IFS=,
+  printf '{"rss_every_s": %d, "origin_rss_mb": [%s], "edge_rss_mb": [%s]}\n' "$every" "${o[*]}" "${e[*]}" >"$WORK/fault.json"
+}
+prepare_soak() { prepare_checkout; }
+
+# smoke: the flash sale and the hot products together.
+prepare_smoke() {
+  prepare_flash
+  prepare_checkout
+}
