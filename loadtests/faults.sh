@@ -10,6 +10,13 @@ prepare_flash() {
   "${TOOL[@]}" flash-setup "$DB" $(($(date +%s) + lead)) "$WORK/flash.json"
   K6_ENV+=("FLASH_FILE=$WORK/flash.json")
 }
+# Origin requests per second through the spike: the boundary and the purge show.
+during_flash() {
+  local starts_at
+  starts_at=$(python3 -c "import json; print(json.load(open('$WORK/flash.json'))['starts_at'])")
+  "${TOOL[@]}" sample "http://$ADMIN/metrics" "$RUN_STARTED_AT" $((SMOKE == 1 ? 26 : 72)) "$WORK/fault.json" \
+    --extra "{\"sale_starts_at_s\": $((starts_at - RUN_STARTED_AT)), \"purge_at_s\": $((SMOKE == 1 ? 17 : 40))}"
+}
 
 # checkout: ten products with 20 units each, so that half the shoppers compete
 # for 200 units and the shop sells out under load.

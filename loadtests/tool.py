@@ -9,6 +9,7 @@
   stock DB OUT                   every product's stock, to find oversold units afterwards
   warm BASE DATA                 fetch every page the scenarios use once
   metrics URL OUT                save the edge's /metrics
+  sample URL START SECONDS OUT   origin requests per second from the edge's /metrics
   contend DB SECONDS             hold short write transactions on DB for SECONDS
   report ...                     the summary table and JSON (see `report --help`)
 """
@@ -194,6 +195,38 @@ def cmd_metrics(a):
         f.write(text)
 
 
+def cmd_sample(a):
+    """Origin requests per second through the run, from the edge's counters:
+    where the origin's load peaks (a schedule boundary, a purge)."""
+    def total():
+        try:
+            with urllib.request.urlopen(a.url, timeout=2) as r:
+                text = r.read().decode()
+        except OSError:
+            return None
+        return sum(
+            float(m.group(1))
+            for m in re.finditer(r"^edge_origin_requests_total(?:\{[^}]*\})?\s+(\S+)", text, re.M)
+        )
+
+    start = float(a.started_at)
+    series, last = [], total()
+    while time.time() < start + a.seconds:
+        time.sleep(1)
+        now = total()
+        if now is not None and last is not None:
+            series.append([round(time.time() - start), int(now - last)])
+        last = now
+    peak = max(series, key=lambda p: p[1], default=[0, 0])
+    out = {"origin_rps_peak": peak[1], "origin_rps_peak_at_s": peak[0],
+           "origin_rps_median": sorted(p[1] for p in series)[len(series) // 2] if series else 0,
+           "origin_rps": series}
+    extra = json.loads(a.extra) if a.extra else {}
+    out.update(extra)
+    with open(a.out, "w") as f:
+        json.dump(out, f)
+
+
 def cmd_contend(a):
     """An admin tool writing to the shop while it sells: short write
     transactions (stock touch-ups) every few milliseconds."""
@@ -370,7 +403,8 @@ def cmd_report(a):
     ]
     for k, v in r.items():
         if isinstance(v, dict):
-            rows.append((k, ", ".join(f"{sk}={fmt(sv)}" for sk, sv in v.items())))
+            shown = {sk: sv for sk, sv in v.items() if not isinstance(sv, list) or len(sv) <= 24}
+            rows.append((k, ", ".join(f"{sk}={sv if isinstance(sv, list) else fmt(sv)}" for sk, sv in shown.items())))
     for k, v in extra.items():
         if not isinstance(v, dict):
             rows.append((k, fmt(v) if isinstance(v, (int, float)) else str(v)))
@@ -398,6 +432,9 @@ def main():
     s = sub.add_parser("stock"); s.add_argument("db"); s.add_argument("out"); s.set_defaults(f=cmd_stock)
     s = sub.add_parser("warm"); s.add_argument("base"); s.add_argument("data"); s.set_defaults(f=cmd_warm)
     s = sub.add_parser("metrics"); s.add_argument("url"); s.add_argument("out"); s.set_defaults(f=cmd_metrics)
+    s = sub.add_parser("sample"); s.add_argument("url"); s.add_argument("started_at")
+    s.add_argument("seconds", type=float); s.add_argument("out"); s.add_argument("--extra")
+    s.set_defaults(f=cmd_sample)
     s = sub.add_parser("contend"); s.add_argument("db"); s.add_argument("seconds", type=float)
     s.add_argument("--hold-ms", type=float, default=50); s.add_argument("--gap-ms", type=float, default=20)
     s.set_defaults(f=cmd_contend)

@@ -10,7 +10,7 @@ import { options as base } from './lib/options.js';
 export { handleSummary } from './lib/common.js';
 
 const SALE = JSON.parse(open(__ENV.FLASH_FILE));
-const RATE = Number(__ENV.FLASH_RATE || (SMOKE ? 150 : 2500));
+const RATE = Number(__ENV.FLASH_RATE || (SMOKE ? 150 : 3000));
 const RAMP = SMOKE ? 5 : 10;
 const HOLD = SMOKE ? 20 : 60;
 // Seconds a cached price may lag the boundary (the edge's clock rounding).
