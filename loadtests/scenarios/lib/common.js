@@ -110,7 +110,9 @@ export function purge(body) {
 /** Whether the cart API exists yet (it answers anything but a 404). */
 export function cartApiPresent() {
   const res = http.get(`${BASE}/api/cart/count-notification`, { headers: headers(guestToken()) });
-  return res.status !== 404 && res.status !== 0;
+  const present = res.status !== 404 && res.status !== 0;
+  if (!present) console.warn('SKIPPED: the cart API is not in the origin, so no checkouts ran');
+  return present;
 }
 
 /** The summary the runner turns into its table (loadtests/tool.py report). */
