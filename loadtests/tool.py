@@ -12,6 +12,7 @@
   sample URL START SECONDS OUT   origin requests per second from the edge's /metrics
   contend DB SECONDS             hold short write transactions on DB for SECONDS
   report ...                     the summary table and JSON (see `report --help`)
+  table FILE...                  a Markdown table of result files (the README's "Measured")
 """
 
 import argparse
@@ -373,7 +374,7 @@ def cmd_report(a):
     for name, m in sorted(summary.get("metrics", {}).items()):
         if name.startswith(("fault_", "price_", "order_", "purge_", "search_", "page_", "cart_", "cache_hit{", "http_req_duration{kind")):
             v = m.get("values", m)
-            r[name] = {k: v[k] for k in ("rate", "count", "p(95)", "p(99)", "max", "med") if k in v}
+            r[name] = {k: v[k] for k in ("rate", "passes", "fails", "count", "p(95)", "p(99)", "max", "med") if k in v}
     r.update(order_checks(a))
     r.update(extra)
     invariants_ok = (
@@ -417,6 +418,36 @@ def cmd_report(a):
     sys.exit(0 if r["passed"] else 1)
 
 
+def cmd_table(a):
+    """A Markdown table of result files, for the README."""
+    print("| scenario | req/s | p50 / p95 / p99 ms | hit ratio | origin req | 5xx (500) | orders / oversold / dup / lost | notes | load avg |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for path in a.files:
+        r = json.load(open(path))
+        notes = []
+        for k, v in r.items():
+            if not isinstance(v, dict) or "rate" not in v or v.get("passes", 1) + v.get("fails", 0) == 0:
+                continue
+            if k.startswith("fault_") and "{phase:" in k:
+                notes.append(f"{k[6:].replace('{phase:', ' ').rstrip('}')} {v['rate'] * 100:.1f} %")
+            elif k in ("price_correct", "order_same_on_retry", "fault_read_ok", "fault_api_clean"):
+                notes.append(f"{k} {v['rate'] * 100:.1f} %")
+        f = r.get("fault")
+        if isinstance(f, dict):
+            notes += [f"{k} {v}" for k, v in f.items() if not isinstance(v, list)]
+        if r.get("dropped_iterations"):
+            notes.append(f"dropped {r['dropped_iterations']:,}")
+        load = re.search(r"load average: ([\d.]+)", r.get("load_average") or "")
+        hits = r.get("hit_ratio")
+        print(
+            f"| {r['scenario']} | {r['requests_per_s'] or 0:,.0f} | "
+            f"{fmt(r['p50_ms'])} / {fmt(r['p95_ms'])} / {fmt(r['p99_ms'])} | "
+            f"{'-' if hits is None else f'{hits * 100:.1f} %'} | {r['origin_requests']:,} | "
+            f"{r['status_5xx']:,} ({r['status_500']}) | {r['orders']} / {r['oversold_units']} / "
+            f"{r['duplicate_orders']} / {r['orders_lost']} | {'; '.join(notes)} | {load.group(1) if load else '-'} |"
+        )
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -445,6 +476,7 @@ def main():
     s.add_argument("--orders-log"); s.add_argument("--uptime"); s.add_argument("--products", type=int)
     s.add_argument("--k6-status", type=int, default=0); s.add_argument("--extra")
     s.add_argument("--out", required=True); s.set_defaults(f=cmd_report)
+    s = sub.add_parser("table"); s.add_argument("files", nargs="+"); s.set_defaults(f=cmd_table)
     a = p.parse_args()
     a.f(a)
 
