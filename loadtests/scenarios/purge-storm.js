@@ -1,8 +1,11 @@
 // A purge storm: while shoppers read warm pages, the admin listener takes a
-// stream of tag purges (random products, now and then a category), as a
-// busy catalogue team and the generator would send them. Expected: no error,
-// page latency holds, purges stay fast, and only what was purged goes back
-// to the origin (the hit ratio stays well above zero).
+// stream of tag purges (5 random products each, 50 a second: a quarter of
+// the catalogue every two seconds), as a busy catalogue team and the
+// generator might send them. A product's tag also reaches the category and
+// home pages that list it, so most pages are refilled again and again.
+// Expected: no error, page latency holds, purges stay fast, and the hit ratio
+// stays above a floor. STORM_SOFT=1 sends soft purges (served stale while
+// one request revalidates) for comparison.
 import { check } from 'k6';
 import { Trend } from 'k6/metrics';
 import { DATA, SMOKE, pick, purge } from './lib/common.js';
@@ -40,7 +43,7 @@ export const options = base(
   {
     'http_req_duration{kind:page}': ['p(95)<50', 'p(99)<200'],
     purge_ms: ['p(99)<100'],
-    'cache_hit{kind:page}': ['rate>0.5'],
+    'cache_hit{kind:page}': ['rate>0.3'],
   },
 );
 
@@ -51,7 +54,7 @@ export function shopper() {
 export function storm() {
   const tags = [];
   for (let i = 0; i < 5; i++) tags.push(`product:${pick(DATA.products, 1.5).id}`);
-  const res = purge({ tags });
+  const res = purge({ tags, soft: __ENV.STORM_SOFT === '1' });
   purgeMs.add(res.timings.duration);
   check(res, { 'purge accepted': (r) => r.status >= 200 && r.status < 300 });
 }
