@@ -15,6 +15,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 pub type Pool = sqlx::SqlitePool;
 /// The database backend, for generic helpers (`sqlx::QueryBuilder<Db>`...).
 pub type Db = sqlx::Sqlite;
+/// One connection (or an open transaction, through `&mut *tx`).
+pub type Conn = sqlx::SqliteConnection;
 
 /// Errors opening or migrating the database.
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +91,13 @@ pub async fn connect(config: &PoolConfig) -> Result<Pool, DbError> {
 pub async fn migrate(pool: &Pool) -> Result<(), DbError> {
     sqlx::migrate!("../migrations/sqlite").run(pool).await?;
     Ok(())
+}
+
+/// A transaction that takes the write lock at once (SQLite's `BEGIN
+/// IMMEDIATE`), so that concurrent writers queue on the busy timeout instead
+/// of failing when a read turns into a write. Orders and stock use it.
+pub async fn begin_write(pool: &Pool) -> Result<sqlx::Transaction<'static, Db>, sqlx::Error> {
+    pool.begin_with("BEGIN IMMEDIATE").await
 }
 
 #[cfg(test)]

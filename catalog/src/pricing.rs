@@ -34,10 +34,19 @@ pub fn discount_percent(price_before: i64, price_now: i64) -> i64 {
 /// schedules wins.
 pub fn effective_price_sql(now: i64) -> String {
     format!(
-        "COALESCE((SELECT (p.price_now * (100 - MAX(fi.discount_percent)) + 50) / 100 \
+        "COALESCE((p.price_now * (100 - {discount}) + 50) / 100, p.price_now)",
+        discount = flash_discount_sql(now)
+    )
+}
+
+/// An SQL expression for the largest flash-sale discount (percent) running at
+/// `now` for the product aliased `p`; NULL when none runs.
+pub fn flash_discount_sql(now: i64) -> String {
+    format!(
+        "(SELECT MAX(fi.discount_percent) \
          FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
          WHERE fi.product_id = p.id AND fs.is_active = 1 \
-         AND fs.starts_at <= {now} AND fs.ends_at > {now}), p.price_now)"
+         AND fs.starts_at <= {now} AND fs.ends_at > {now})"
     )
 }
 

@@ -4,12 +4,16 @@
 
 pub mod api;
 pub mod cache;
+pub mod cart;
 pub mod config;
+pub mod coupon;
 pub mod error;
 pub mod extract;
 pub mod identity;
+pub mod orders;
 pub mod site;
 pub mod state;
+pub mod validate;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -298,7 +298,11 @@ fn operation(op: &Operation) -> Value {
     let mut value = json!({
         "summary": doc.summary,
         "operationId": format!("{}{}", op.method, op.path.replace(['/', '-'], "_")),
-        "tags": [op.tag],
+        "tags": [if op.tag.is_empty() {
+            op.path.trim_start_matches('/').split('/').next().unwrap_or_default()
+        } else {
+            op.tag.as_str()
+        }],
         "parameters": parameters,
         "responses": responses,
     });

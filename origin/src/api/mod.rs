@@ -12,6 +12,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use doc::{ApiRouter, Doc};
 
+pub mod cart;
 pub mod category;
 pub mod common;
 pub mod doc;
@@ -28,6 +29,8 @@ pub fn router() -> Router<AppState> {
         .nest("/category", category::router())
         .nest("/product", product::router())
         .nest("/interior", interior::router())
+        .nest("/cart", cart::router())
+        .merge(cart::place_order_router())
         .get(
             "/health",
             get_health,

@@ -160,6 +160,45 @@ impl TestShop {
         (status, headers, json)
     }
 
+    /// Any request: `headers` as given, `body` as JSON when set.
+    pub async fn request(
+        &self,
+        method: &str,
+        uri: &str,
+        headers: &[(&str, &str)],
+        body: Option<&Value>,
+    ) -> (StatusCode, HeaderMap, Value) {
+        let mut builder = Request::builder().method(method).uri(uri);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        let request = match body {
+            Some(json) => builder
+                .header("content-type", "application/json")
+                .body(Body::from(json.to_string())),
+            None => builder.body(Body::empty()),
+        }
+        .expect("request");
+        self.send(request).await
+    }
+
+    /// GET as the guest with self token `token`.
+    pub async fn guest_get(&self, token: &str, uri: &str) -> (StatusCode, HeaderMap, Value) {
+        self.request("GET", uri, &[("SELF-TOKEN", token)], None)
+            .await
+    }
+
+    /// POST JSON as the guest with self token `token`.
+    pub async fn guest_post(
+        &self,
+        token: &str,
+        uri: &str,
+        body: &Value,
+    ) -> (StatusCode, HeaderMap, Value) {
+        self.request("POST", uri, &[("SELF-TOKEN", token)], Some(body))
+            .await
+    }
+
     /// Runs a scalar SQL query (for checking answers against the database).
     pub async fn scalar_i64(&self, sql: &str) -> i64 {
         sqlx::query_scalar(sql)

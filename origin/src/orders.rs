@@ -1,0 +1,525 @@
+//! Placing an order, and reading one back. Placement is one write
+//! transaction (`BEGIN IMMEDIATE`, so concurrent placements queue instead of
+//! racing): the cart is priced again at the instant of placement, the coupon
+//! checked again, stock taken with a guarded `UPDATE ... WHERE stock >= qty`
+//! (never negative, never oversold), the order written with its details and
+//! first status, the coupon's use counted and the cart emptied. A retry with
+//! the same idempotency key returns the first order.
+
+use catalog::clock;
+use catalog::db::{begin_write, Conn, Pool};
+use rand::Rng;
+use serde::Serialize;
+use serde_json::{json, Value};
+use sqlx::FromRow;
+
+use crate::cart::{self, Cart, Line};
+use crate::coupon;
+use crate::error::{ApiError, ApiResult};
+use crate::identity::Owner;
+
+/// An order placed (or found again by its idempotency key).
+#[derive(Debug, Clone, Serialize)]
+pub struct Placed {
+    pub id: i64,
+    pub order_random: String,
+    pub order_key: String,
+    pub grand_total: i64,
+    /// True when a retry found the order placed before.
+    pub replayed: bool,
+}
+
+/// The money of a cart at one instant.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Totals {
+    pub total_amount: i64,
+    pub discount: i64,
+    pub delivery_fee: i64,
+    pub grand_total: i64,
+}
+
+/// Idempotency keys are 8 to 100 printable ASCII characters.
+pub fn valid_idempotency_key(key: &str) -> bool {
+    (8..=100).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// The stored idempotency key: scoped by the owner, so one shopper's key can
+/// never find another's order.
+fn scoped_key(owner: &Owner, key: &str) -> String {
+    match owner {
+        Owner::User(id) => format!("u{id}:{key}"),
+        Owner::Guest(token) => format!("g{token}:{key}"),
+    }
+}
+
+/// The cart's totals at `now`: coupon (if it still holds) and delivery.
+pub async fn totals(
+    conn: &mut Conn,
+    cart: &Cart,
+    owner: &Owner,
+    now: i64,
+) -> ApiResult<(Totals, Option<coupon::Applied>)> {
+    let applied = match &cart.details.coupon_code {
+        Some(code) => Some(coupon::check(conn, code, cart, owner, now).await?),
+        None => None,
+    };
+    let total_amount = cart.subtotal();
+    let discount = applied.as_ref().map_or(0, |a| a.discount);
+    let delivery_fee = match &cart.details.district {
+        Some(name) => match cart::district(conn, name).await? {
+            Some(d) => {
+                cart::delivery_charge(conn, &d.zone, total_amount)
+                    .await?
+                    .fee
+            }
+            None => 0,
+        },
+        None => 0,
+    };
+    Ok((
+        Totals {
+            total_amount,
+            discount,
+            delivery_fee,
+            grand_total: total_amount - discount + delivery_fee,
+        },
+        applied,
+    ))
+}
+
+/// Places the owner's cart as a cash-on-delivery order.
+pub async fn place_cash_on_delivery(
+    pool: &Pool,
+    owner: &Owner,
+    idempotency_key: Option<&str>,
+    now: i64,
+) -> ApiResult<Placed> {
+    let scoped = idempotency_key.map(|k| scoped_key(owner, k));
+    let mut tx = begin_write(pool).await?;
+    if let Some(key) = &scoped {
+        if let Some(found) = by_idempotency_key(&mut tx, key).await? {
+            tx.rollback().await?;
+            return Ok(found);
+        }
+    }
+    let cart = cart::load(&mut tx, owner, now).await?;
+    ready_for_cash_on_delivery(&cart)?;
+    let (totals, applied) = match totals(&mut tx, &cart, owner, now).await {
+        Ok(t) => t,
+        Err(ApiError::NotFound(m)) | Err(ApiError::Conflict(m)) => {
+            return Err(ApiError::Conflict(format!(
+                "Your coupon no longer applies ({m}) Remove it from your cart to go on."
+            )))
+        }
+        Err(e) => return Err(e),
+    };
+    for line in &cart.lines {
+        take_stock(&mut tx, line).await?;
+    }
+    if let Some(applied) = &applied {
+        let counted = sqlx::query(
+            "UPDATE coupon SET used_count = used_count + 1, updated_at = $2 \
+             WHERE id = $1 AND (used_limit IS NULL OR used_count < used_limit)",
+        )
+        .bind(applied.coupon.id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if counted.rows_affected() == 0 {
+            return Err(ApiError::Conflict(
+                "Your coupon's usage limit has just been reached. Remove it to go on.".into(),
+            ));
+        }
+    }
+    let order_random = unused_order_number(&mut tx).await?;
+    let order_key = crate::identity::new_token().0[..32].to_string();
+    let d = &cart.details;
+    let (user_id, self_token) = match owner {
+        Owner::User(id) => (Some(*id), None),
+        Owner::Guest(token) => (None, Some(token.as_str())),
+    };
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO order_master (order_random, order_key, user_id, self_token, idempotency_key, \
+         customer_name, phone, emergency_phone, email, address, division, district, thana, \
+         payment_method, payment_term_status, order_status, total_amount, delivery_fee, coupon_code, \
+         coupon_discount, grand_total, ordered_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'cash_on_delivery', 'COD', \
+         'placed', $14, $15, $16, $17, $18, $19, $19, $19) RETURNING id",
+    )
+    .bind(&order_random)
+    .bind(&order_key)
+    .bind(user_id)
+    .bind(self_token)
+    .bind(&scoped)
+    .bind(d.name.as_deref().unwrap_or_default())
+    .bind(d.mobile.as_deref().unwrap_or_default())
+    .bind(d.emergency_mobile.as_deref().unwrap_or_default())
+    .bind(d.email.as_deref().unwrap_or_default())
+    .bind(d.address.as_deref().unwrap_or_default())
+    .bind(d.division.as_deref().unwrap_or_default())
+    .bind(d.district.as_deref().unwrap_or_default())
+    .bind(d.thana.as_deref().unwrap_or_default())
+    .bind(totals.total_amount)
+    .bind(totals.delivery_fee)
+    .bind(applied.as_ref().map(|a| a.coupon.coupon_code.clone()))
+    .bind(totals.discount)
+    .bind(totals.grand_total)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    for line in &cart.lines {
+        sqlx::query(
+            "INSERT INTO order_detail (order_id, product_id, variation_id, product_set_id, fabric_id, \
+             product_code, name, sub_title, qty, local_selling_price, local_purchase_price, \
+             total_purchase_price, flash_item_id, item_json, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)",
+        )
+        .bind(id)
+        .bind(line.product_id)
+        .bind(line.variation_id)
+        .bind(line.product_set_id)
+        .bind(line.fabric_id)
+        .bind(&line.item_code)
+        .bind(&line.title)
+        .bind(&line.sub_title)
+        .bind(line.qty)
+        .bind(line.price_before)
+        .bind(line.unit_price())
+        .bind(line.total())
+        .bind(line.flash_item_id)
+        .bind(item_json(line).to_string())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    sqlx::query(
+        "INSERT INTO order_status_history (order_id, status, note, created_at, updated_at) \
+         VALUES ($1, 'placed', 'Cash on delivery order placed', $2, $2)",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    empty_cart(&mut tx, d.id).await?;
+    tx.commit().await?;
+    tracing::info!(order = id, grand_total = totals.grand_total, "order placed");
+    Ok(Placed {
+        id,
+        order_random,
+        order_key,
+        grand_total: totals.grand_total,
+        replayed: false,
+    })
+}
+
+/// Everything a cash-on-delivery order needs, checked before anything is written.
+fn ready_for_cash_on_delivery(cart: &Cart) -> ApiResult<()> {
+    let d = &cart.details;
+    if cart.is_empty() {
+        return Err(ApiError::Conflict("Your cart is empty.".into()));
+    }
+    let has = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
+    if !(has(&d.name) && has(&d.mobile) && has(&d.address) && has(&d.district)) {
+        return Err(ApiError::Conflict(
+            "Add your name, mobile number and delivery address first.".into(),
+        ));
+    }
+    if cart.is_pre_booking() {
+        return Err(ApiError::Conflict(
+            "A pre-booking is paid in part online, not on delivery.".into(),
+        ));
+    }
+    if !cart.cash_on_delivery_allowed() {
+        return Err(ApiError::Conflict(
+            "Something in your cart cannot be paid on delivery.".into(),
+        ));
+    }
+    if d.payment_method.as_deref() != Some("cash_on_delivery") || !d.terms_accepted {
+        return Err(ApiError::Conflict(
+            "Choose cash on delivery and accept the terms first.".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Takes a line's units from stock, or fails with what is left. Pre-bookings
+/// take no stock.
+async fn take_stock(conn: &mut Conn, line: &Line) -> ApiResult<()> {
+    if line.pre_booking {
+        return Ok(());
+    }
+    let (table, id) = match line.variation_id {
+        Some(v) => ("product_variation", v),
+        None => ("product", line.product_id),
+    };
+    let taken = sqlx::query(&format!(
+        "UPDATE {table} SET stock = stock - $1 WHERE id = $2 AND stock >= $1"
+    ))
+    .bind(line.qty)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    if taken.rows_affected() == 1 {
+        return Ok(());
+    }
+    let left: i64 = sqlx::query_scalar(&format!("SELECT stock FROM {table} WHERE id = $1"))
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Err(ApiError::Conflict(if left <= 0 {
+        format!(
+            "{} has just sold out. Remove it from your cart to go on.",
+            line.title
+        )
+    } else {
+        format!(
+            "Only {left} of {} are left. Lower the quantity to go on.",
+            line.title
+        )
+    }))
+}
+
+/// The cart line as it was when ordered (`item_jeson` to the original client).
+fn item_json(line: &Line) -> Value {
+    json!({
+        "productid": line.product_id,
+        "productcode": line.item_code,
+        "sub_title": line.sub_title,
+        "variation_id": line.variation_id,
+        "variation_info": line.variation_label().map(|v| json!({ "variations": v })),
+        "image_url": line.image_url,
+        "flash_discount": line.flash_discount,
+        "pre_price": line.price_before,
+        "purchaseprice": line.unit_price(),
+        "qty": line.qty,
+        "pset_id": line.product_set_id,
+        "fabric_id": line.fabric_id,
+    })
+}
+
+/// Empties a cart after its order: lines, sets, coupon and payment choice.
+async fn empty_cart(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")
+        .bind(cart_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("DELETE FROM cart_set WHERE cart_id = $1")
+        .bind(cart_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "UPDATE cart SET coupon_code = NULL, payment_method = NULL, terms_accepted = 0, \
+         paying_amount = NULL WHERE id = $1",
+    )
+    .bind(cart_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// A fresh ten-digit order number.
+async fn unused_order_number(conn: &mut Conn) -> sqlx::Result<String> {
+    loop {
+        let n: u64 = rand::thread_rng().gen_range(1_000_000_000..10_000_000_000);
+        let number = n.to_string();
+        let taken: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM order_master WHERE order_random = $1")
+                .bind(&number)
+                .fetch_optional(&mut *conn)
+                .await?;
+        if taken.is_none() {
+            return Ok(number);
+        }
+    }
+}
+
+async fn by_idempotency_key(conn: &mut Conn, key: &str) -> sqlx::Result<Option<Placed>> {
+    let row: Option<(i64, String, String, i64)> = sqlx::query_as(
+        "SELECT id, order_random, order_key, grand_total FROM order_master WHERE idempotency_key = $1",
+    )
+    .bind(key)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(
+        row.map(|(id, order_random, order_key, grand_total)| Placed {
+            id,
+            order_random,
+            order_key,
+            grand_total,
+            replayed: true,
+        }),
+    )
+}
+
+/// An order's head, as the thank-you and track pages show it.
+#[derive(Debug, Clone, FromRow)]
+pub struct Master {
+    pub id: i64,
+    pub order_random: String,
+    pub customer_name: String,
+    pub phone: String,
+    pub emergency_phone: String,
+    pub email: String,
+    pub address: String,
+    pub division: String,
+    pub district: String,
+    pub thana: String,
+    pub payment_method: String,
+    pub payment_term_status: String,
+    pub order_status: String,
+    pub currency: String,
+    pub total_amount: i64,
+    pub delivery_fee: i64,
+    pub coupon_code: Option<String>,
+    pub coupon_discount: i64,
+    pub grand_total: i64,
+    pub amount_paid: i64,
+    pub trans_id: String,
+    pub ordered_at: i64,
+    pub delivery_date: Option<i64>,
+}
+
+impl Master {
+    pub fn to_json(&self) -> Value {
+        let date = |t: i64, f: &str| clock::in_dhaka(t).format(f).to_string();
+        json!({
+            "order_id": self.id,
+            "order_random": self.order_random,
+            "customer_name": self.customer_name,
+            "phone": self.phone,
+            "emergency_phone": self.emergency_phone,
+            "email": self.email,
+            "address": self.address,
+            "division": self.division,
+            "district": self.district,
+            "thana": self.thana,
+            "order_date": date(self.ordered_at, "%Y-%m-%d %H:%M"),
+            "payment_method": self.payment_method,
+            "payment_term_status": self.payment_term_status,
+            "order_status": self.order_status,
+            "currency": self.currency,
+            "total_amount": self.total_amount,
+            "delivery_fee": self.delivery_fee,
+            "coupon_code": self.coupon_code,
+            "coupon_discount": self.coupon_discount,
+            "grand_total": self.grand_total,
+            "amount_paid": self.amount_paid,
+            "trans_id": self.trans_id,
+            "delivery_date": self.delivery_date.map(|t| date(t, "%Y-%m-%d")),
+        })
+    }
+}
+
+const MASTER_COLUMNS: &str =
+    "id, order_random, customer_name, phone, emergency_phone, email, address, \
+     division, district, thana, payment_method, payment_term_status, order_status, currency, \
+     total_amount, delivery_fee, coupon_code, coupon_discount, grand_total, amount_paid, trans_id, \
+     ordered_at, delivery_date";
+
+/// The order with this number and secret key (the thank-you page's link).
+pub async fn by_number_and_key(
+    pool: &Pool,
+    order_random: &str,
+    order_key: &str,
+) -> sqlx::Result<Option<Master>> {
+    sqlx::query_as(&format!(
+        "SELECT {MASTER_COLUMNS} FROM order_master WHERE order_random = $1 AND order_key = $2"
+    ))
+    .bind(order_random)
+    .bind(order_key)
+    .fetch_optional(pool)
+    .await
+}
+
+/// The order with this number placed with this mobile number (track order).
+pub async fn by_number_and_phone(
+    pool: &Pool,
+    order_random: &str,
+    phone: &str,
+) -> sqlx::Result<Option<Master>> {
+    sqlx::query_as(&format!(
+        "SELECT {MASTER_COLUMNS} FROM order_master WHERE order_random = $1 AND phone = $2"
+    ))
+    .bind(order_random)
+    .bind(phone)
+    .fetch_optional(pool)
+    .await
+}
+
+/// An order's lines with their product's page and picture.
+pub async fn details(pool: &Pool, order_id: i64) -> sqlx::Result<Vec<Value>> {
+    let rows: Vec<DetailRow> = sqlx::query_as(
+        "SELECT od.product_id, p.seo_url, p.title, od.name, od.sub_title, od.product_code, od.qty, \
+         od.local_selling_price, od.local_purchase_price, od.total_purchase_price, od.item_json, \
+         od.od_status, \
+         (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
+          WHERE pi.product_id = od.product_id ORDER BY pi.is_main DESC, pi.sort, pi.id LIMIT 1) AS image_url, \
+         (SELECT f.full_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
+          WHERE pi.product_id = od.product_id ORDER BY pi.is_main DESC, pi.sort, pi.id LIMIT 1) AS full_image \
+         FROM order_detail od JOIN product p ON p.id = od.product_id WHERE od.order_id = $1 ORDER BY od.id",
+    )
+    .bind(order_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            json!({
+                "product_id": r.product_id,
+                "seo_url": r.seo_url,
+                "name": r.name,
+                "sub_title": r.sub_title,
+                "product_code": r.product_code,
+                "qty": r.qty,
+                "image_url": r.image_url,
+                "local_selling_price": r.local_selling_price,
+                "local_purchase_price": r.local_purchase_price,
+                "total_purchase_price": r.total_purchase_price,
+                "item_jeson": serde_json::from_str::<Value>(&r.item_json).unwrap_or(Value::Null),
+                "od_status": r.od_status,
+                "first_image": r.full_image.as_ref().map(|f| json!({ "full_size_directory": f })),
+                "product": {
+                    "seo_url": r.seo_url,
+                    "title": r.title,
+                    "sub_title": r.sub_title,
+                    "product_code": r.product_code,
+                },
+            })
+        })
+        .collect())
+}
+
+#[derive(Debug, FromRow)]
+struct DetailRow {
+    product_id: i64,
+    seo_url: String,
+    title: String,
+    name: String,
+    sub_title: String,
+    product_code: String,
+    qty: i64,
+    local_selling_price: i64,
+    local_purchase_price: i64,
+    total_purchase_price: i64,
+    item_json: String,
+    od_status: String,
+    image_url: Option<String>,
+    full_image: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idempotency_keys_are_scoped_by_their_owner() {
+        let key = "abcdefgh-1";
+        assert!(valid_idempotency_key(key));
+        assert!(!valid_idempotency_key("short"));
+        assert!(!valid_idempotency_key("has a space"));
+        assert_ne!(
+            scoped_key(&Owner::User(1), key),
+            scoped_key(&Owner::Guest("1".into()), key)
+        );
+    }
+}
