@@ -5,6 +5,7 @@
 
 pub mod clock;
 pub mod db;
+pub mod password;
 pub mod pricing;
 pub mod read;
 pub mod seed;

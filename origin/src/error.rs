@@ -54,6 +54,17 @@ impl ApiError {
         ApiError::BadRequest { message, errors }
     }
 
+    /// A 400 carrying every field error of a form, headed by the first.
+    pub fn fields(errors: Map<String, Value>) -> Self {
+        let message = errors
+            .values()
+            .next()
+            .and_then(|v| v[0].as_str())
+            .unwrap_or("Check the form.")
+            .to_string();
+        ApiError::BadRequest { message, errors }
+    }
+
     /// A 404 with a message such as "Product not found".
     pub fn not_found(message: impl Into<String>) -> Self {
         ApiError::NotFound(message.into())

@@ -2,6 +2,7 @@
 //! `/storage/`, and the site the generator wrote. It declares cacheability
 //! with standard headers ([`cache`]); the edge in front of it obeys them.
 
+pub mod accounts;
 pub mod api;
 pub mod cache;
 pub mod cart;

@@ -4,8 +4,6 @@
 //! newsletter subscribers.
 
 use anyhow::Context;
-use argon2::password_hash::{PasswordHasher, SaltString};
-use argon2::Argon2;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -103,12 +101,8 @@ pub(super) fn build(
         let id = i as i64 + 1;
         let mut salt = [0u8; 16];
         rng.fill(&mut salt);
-        let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
-        let hash = Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map_err(|e| anyhow::anyhow!("hashing a demo password: {e}"))
-            .context("argon2id")?
-            .to_string();
+        let hash =
+            crate::password::hash_with_salt(password, &salt).context("hashing a demo password")?;
         let (addr, region, district, thana) = ADDRESSES[i % ADDRESSES.len()];
         let created = now - 200 * 86_400 + id * 86_400;
         users.push(row![

@@ -694,13 +694,7 @@ async fn post_delivery_address(
         bad("district", "Choose one of the 64 districts.");
     }
     if !errors.is_empty() {
-        let message = errors
-            .values()
-            .next()
-            .and_then(|v| v[0].as_str())
-            .unwrap_or("Check the form.")
-            .to_string();
-        return Err(ApiError::BadRequest { message, errors });
+        return Err(ApiError::fields(errors));
     }
     let (Some(name), Some(mobile), Some(emergency), Some(address), Some(district)) =
         (name, mobile, emergency, address, district)

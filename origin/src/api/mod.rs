@@ -12,12 +12,14 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use doc::{ApiRouter, Doc};
 
+pub mod auth;
 pub mod cart;
 pub mod category;
 pub mod common;
 pub mod doc;
 pub mod home;
 pub mod interior;
+pub mod lists;
 pub mod product;
 
 /// Every `/api` route. Unknown paths get a JSON 404, never HTML;
@@ -25,11 +27,13 @@ pub mod product;
 pub fn router() -> Router<AppState> {
     let (documented, operations) = ApiRouter::new()
         .nest("/home", home::router())
-        .nest("/common", common::router())
+        .nest("/common", common::router().merge(lists::compare_router()))
         .nest("/category", category::router())
         .nest("/product", product::router())
         .nest("/interior", interior::router())
         .nest("/cart", cart::router())
+        .nest("/auth", auth::router())
+        .nest("/user", lists::wishlist_router())
         .merge(cart::place_order_router())
         .get(
             "/health",

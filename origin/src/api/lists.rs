@@ -1,0 +1,292 @@
+//! The compare list (`/api/common/compare`, `add-to-compare`,
+//! `remove-compare`; guests by SELF-TOKEN, at most five products) and the
+//! wishlist (`/api/user/wishlist`, `add-to-wishlist`, `remove-wishlist`;
+//! signed-in shoppers). Each product is on a list once.
+
+use axum::extract::State;
+use axum::Json;
+use serde_json::{json, Value};
+use sqlx::FromRow;
+
+use catalog::clock;
+use catalog::pricing;
+
+use crate::accounts::MAX_COMPARE;
+use crate::api::category::Params;
+use crate::api::doc::{ApiRouter, Doc};
+use crate::api::home::Pairs;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Query;
+use crate::identity::{Caller, Owner, SignedIn};
+use crate::state::AppState;
+
+/// Routes merged into `/api/common`.
+pub fn compare_router() -> ApiRouter {
+    let pid = "The product's id";
+    ApiRouter::new()
+        .get(
+            "/compare",
+            get_compare,
+            Doc::visitor("The compare list, newest first: {products}"),
+        )
+        .get(
+            "/add-to-compare",
+            get_add_compare,
+            Doc::visitor("Adds a product to the compare list (at most 5)")
+                .query("pid", "integer", pid),
+        )
+        .get(
+            "/remove-compare",
+            get_remove_compare,
+            Doc::visitor("Removes a product from the compare list").query("pid", "integer", pid),
+        )
+}
+
+/// Routes nested under `/api/user`.
+pub fn wishlist_router() -> ApiRouter {
+    let pid = "The product's id";
+    ApiRouter::new()
+        .get(
+            "/wishlist",
+            get_wishlist,
+            Doc::signed_in("The wishlist, newest first: {products}"),
+        )
+        .get(
+            "/add-to-wishlist",
+            get_add_wishlist,
+            Doc::signed_in("Adds a product to the wishlist").query("pid", "integer", pid),
+        )
+        .get(
+            "/remove-wishlist",
+            get_remove_wishlist,
+            Doc::signed_in("Removes a product from the wishlist").query("pid", "integer", pid),
+        )
+}
+
+/// One of the two lists.
+#[derive(Debug, Clone, Copy)]
+enum List {
+    Compare,
+    Wishlist,
+}
+
+impl List {
+    fn table(self) -> &'static str {
+        match self {
+            List::Compare => "compare_item",
+            List::Wishlist => "wishlist_item",
+        }
+    }
+}
+
+/// `(column, value)` selecting the owner's rows.
+fn owner_filter(owner: &Owner) -> (&'static str, String) {
+    match owner {
+        Owner::User(id) => ("user_id", id.to_string()),
+        Owner::Guest(token) => ("self_token", token.clone()),
+    }
+}
+
+#[derive(Debug, FromRow)]
+struct Listed {
+    id: i64,
+    title: String,
+    sub_title: String,
+    seo_url: String,
+    sku: String,
+    short_description: String,
+    price_before: i64,
+    price_now: i64,
+    image_url: Option<String>,
+}
+
+async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<Value>> {
+    let (column, value) = owner_filter(owner);
+    let now = clock::now_unix();
+    let rows: Vec<Listed> = sqlx::query_as(&format!(
+        "SELECT p.id, p.title, p.sub_title, p.seo_url, p.sku, p.short_description, p.price_before, \
+         {price} AS price_now, \
+         (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
+          WHERE pi.product_id = p.id ORDER BY pi.is_main DESC, pi.sort, pi.id LIMIT 1) AS image_url \
+         FROM {table} l JOIN product p ON p.id = l.product_id \
+         WHERE l.{column} = $1 AND p.is_active = 1 ORDER BY l.created_at DESC, l.id DESC",
+        price = pricing::effective_price_sql(now),
+        table = list.table(),
+    ))
+    .bind(value)
+    .fetch_all(&state.pool)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for p in rows {
+        let attr: Vec<(String, String)> = sqlx::query_as(
+            "SELECT a.field_label, v.value FROM product_attribute pa \
+             JOIN attribute_value v ON v.id = pa.attribute_value_id \
+             JOIN attribute a ON a.id = v.attribute_id WHERE pa.product_id = $1 ORDER BY a.id, v.id",
+        )
+        .bind(p.id)
+        .fetch_all(&state.pool)
+        .await?;
+        out.push(json!({
+            "id": p.id,
+            "title": p.title,
+            "product_name": p.title,
+            "sub_title": p.sub_title,
+            "seo_url": p.seo_url,
+            "sku": p.sku,
+            "short_description": p.short_description,
+            "image_url": p.image_url,
+            "price_now": p.price_now,
+            "product_price_now": p.price_now,
+            "local_selling_price": p.price_before,
+            "attr": attr.into_iter().map(|(label, value)| json!({ "field_label": label, "value": value })).collect::<Vec<_>>(),
+        }));
+    }
+    Ok(out)
+}
+
+/// The `pid` parameter of an active product, with its card for the answer.
+async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<(i64, Value)> {
+    let params = Params::new(pairs)?;
+    let pid = params
+        .int("pid", 1, i64::MAX / 2)?
+        .ok_or_else(|| ApiError::invalid("pid", "pid is required"))?;
+    let found: Option<(String, String)> =
+        sqlx::query_as("SELECT title, seo_url FROM product WHERE id = $1 AND is_active = 1")
+            .bind(pid)
+            .fetch_optional(&state.pool)
+            .await?;
+    let (title, seo_url) = found.ok_or_else(|| ApiError::not_found("Product not found"))?;
+    Ok((
+        pid,
+        json!({ "id": pid, "title": title, "seo_url": seo_url }),
+    ))
+}
+
+async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<bool> {
+    let (column, value) = owner_filter(owner);
+    let table = list.table();
+    let mut tx = catalog::db::begin_write(&state.pool).await?;
+    let have: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT id FROM {table} WHERE {column} = $1 AND product_id = $2"
+    ))
+    .bind(&value)
+    .bind(pid)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if have.is_some() {
+        return Ok(false);
+    }
+    if let List::Compare = list {
+        let count: i64 =
+            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1"))
+                .bind(&value)
+                .fetch_one(&mut *tx)
+                .await?;
+        if count >= MAX_COMPARE {
+            return Err(ApiError::Conflict(format!(
+                "You can compare at most {MAX_COMPARE} products. Remove one first."
+            )));
+        }
+    }
+    let now = clock::now_unix();
+    let (user, token) = match owner {
+        Owner::User(id) => (Some(*id), None),
+        Owner::Guest(t) => (None, Some(t.as_str())),
+    };
+    sqlx::query(&format!(
+        "INSERT INTO {table} (user_id, self_token, product_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)"
+    ))
+    .bind(user)
+    .bind(token)
+    .bind(pid)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+async fn remove(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<()> {
+    let (column, value) = owner_filter(owner);
+    let done = sqlx::query(&format!(
+        "DELETE FROM {} WHERE {column} = $1 AND product_id = $2",
+        list.table()
+    ))
+    .bind(value)
+    .bind(pid)
+    .execute(&state.pool)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(ApiError::not_found("That product is not on your list"));
+    }
+    Ok(())
+}
+
+/// `GET /api/common/compare`.
+async fn get_compare(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Value>> {
+    let owner = caller.owner()?;
+    let products = products(&state, List::Compare, &owner).await?;
+    Ok(Json(json!({ "success": true, "products": products })))
+}
+
+/// `GET /api/common/add-to-compare?pid=`.
+async fn get_add_compare(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(pairs): Pairs,
+) -> ApiResult<Json<Value>> {
+    let owner = caller.owner()?;
+    let (pid, product) = product_param(&state, pairs).await?;
+    let added = add(&state, List::Compare, &owner, pid).await?;
+    Ok(Json(json!({
+        "success": true,
+        "added": added,
+        "message": if added { "Added to compare" } else { "Already on your compare list" },
+        "product": product,
+    })))
+}
+
+/// `GET /api/common/remove-compare?pid=`.
+async fn get_remove_compare(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(pairs): Pairs,
+) -> ApiResult<Json<Value>> {
+    let owner = caller.owner()?;
+    let (pid, _) = product_param(&state, pairs).await?;
+    remove(&state, List::Compare, &owner, pid).await?;
+    Ok(Json(json!({ "success": true })))
+}
+
+/// `GET /api/user/wishlist`.
+async fn get_wishlist(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
+    let products = products(&state, List::Wishlist, &Owner::User(who.user.id)).await?;
+    Ok(Json(json!({ "success": true, "products": products })))
+}
+
+/// `GET /api/user/add-to-wishlist?pid=`.
+async fn get_add_wishlist(
+    State(state): State<AppState>,
+    who: SignedIn,
+    Query(pairs): Pairs,
+) -> ApiResult<Json<Value>> {
+    let (pid, product) = product_param(&state, pairs).await?;
+    let added = add(&state, List::Wishlist, &Owner::User(who.user.id), pid).await?;
+    Ok(Json(json!({
+        "success": true,
+        "added": added,
+        "message": if added { "Added to your wishlist" } else { "Already on your wishlist" },
+        "product": product,
+    })))
+}
+
+/// `GET /api/user/remove-wishlist?pid=`.
+async fn get_remove_wishlist(
+    State(state): State<AppState>,
+    who: SignedIn,
+    Query(pairs): Pairs,
+) -> ApiResult<Json<Value>> {
+    let (pid, _) = product_param(&state, pairs).await?;
+    remove(&state, List::Wishlist, &Owner::User(who.user.id), pid).await?;
+    Ok(Json(json!({ "success": true })))
+}

@@ -1,0 +1,343 @@
+//! Accounts on a real SQLite file: register, login (by e-mail or mobile),
+//! logout, expired and revoked tokens, the guest's cart and compare list
+//! merged on sign-in, the wishlist and the compare list, and one shopper
+//! never seeing another's.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{assert_api_error, TestShop};
+use serde_json::{json, Value};
+
+const DEMO: (&str, &str) = ("demo@example.com", "demo-password-1");
+const RAHIM: (&str, &str) = ("rahim@example.com", "rahim-password-1");
+
+async fn login(shop: &TestShop, guest: &str, who: (&str, &str)) -> String {
+    let (status, _, body) = shop
+        .guest_post(
+            guest,
+            "/api/auth/login",
+            &json!({ "email": who.0, "password": who.1, "device_name": "web_browser" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["expires_in"], 72_000);
+    body["token"].as_str().unwrap().to_string()
+}
+
+async fn as_user(shop: &TestShop, token: &str, uri: &str) -> (StatusCode, Value) {
+    let bearer = format!("Bearer {token}");
+    let (status, _, body) = shop
+        .request("GET", uri, &[("Authorization", bearer.as_str())], None)
+        .await;
+    (status, body)
+}
+
+async fn product(shop: &TestShop, n: i64) -> i64 {
+    shop.scalar_i64(&format!(
+        "SELECT id FROM product WHERE is_active = 1 AND disable_buy = 0 AND pre_booking = 0 AND stock >= 5 \
+         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1 OFFSET {n}"
+    ))
+    .await
+}
+
+fn registration() -> Value {
+    json!({
+        "name": "Nusrat Jahan",
+        "email": "Nusrat@Example.com",
+        "telephone": "+8801911223344",
+        "emergency_contact_number": "01611223344",
+        "district": "Sylhet",
+        "password": "a-long-password",
+        "password_confirmation": "a-long-password",
+        "agree": true,
+        "device_name": "web_browser",
+    })
+}
+
+#[tokio::test]
+async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
+    let shop = TestShop::fresh().await;
+    let (status, _, body) = shop
+        .guest_post("guest-reg-00001", "/api/auth/register", &registration())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let token = body["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    assert_eq!(body["user"]["email"], "nusrat@example.com");
+    assert_eq!(body["user"]["phone"], "01911223344");
+    let (status, me) = as_user(&shop, token, "/api/auth/user").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(me["user"]["name"], "Nusrat Jahan");
+    assert_eq!(me["user"]["district"], "Sylhet");
+    // Only the hash is stored.
+    let stored = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM auth_token WHERE token_hash = '{token}'"
+        ))
+        .await;
+    assert_eq!(stored, 0);
+    let hash: String =
+        sqlx::query_scalar("SELECT password_hash FROM app_user WHERE phone = '01911223344'")
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert!(hash.starts_with("$argon2id$"));
+
+    let (status, headers, body) = shop
+        .guest_post("guest-reg-00002", "/api/auth/register", &registration())
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
+
+    let mut bad = registration();
+    bad["email"] = json!("not-an-email");
+    bad["telephone"] = json!("12345");
+    bad["password_confirmation"] = json!("something-else");
+    bad["agree"] = json!(false);
+    let (status, headers, body) = shop
+        .guest_post("guest-reg-00003", "/api/auth/register", &bad)
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    for field in ["email", "telephone", "password_confirmation", "agree"] {
+        assert!(body["errors"].get(field).is_some(), "{field}: {body}");
+    }
+    let mut short = registration();
+    short["email"] = json!("other@example.com");
+    short["telephone"] = json!("");
+    short["password"] = json!("short");
+    let (status, _, body) = shop
+        .guest_post("guest-reg-00004", "/api/auth/register", &short)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["errors"].get("password").is_some(), "{body}");
+}
+
+#[tokio::test]
+async fn login_by_email_or_mobile_and_one_answer_for_every_failure() {
+    let shop = TestShop::fresh().await;
+    login(&shop, "guest-login-001", DEMO).await;
+    login(&shop, "guest-login-002", ("01712345678", DEMO.1)).await;
+    login(&shop, "guest-login-003", ("DEMO@example.com", DEMO.1)).await;
+    let mut messages = Vec::new();
+    for (email, password) in [(DEMO.0, "wrong-password"), ("nobody@example.com", DEMO.1)] {
+        let (status, headers, body) = shop
+            .post_json(
+                "/api/auth/login",
+                &json!({ "email": email, "password": password }),
+            )
+            .await;
+        assert_api_error(status, &headers, &body, StatusCode::UNAUTHORIZED);
+        messages.push(body["message"].clone());
+    }
+    assert_eq!(messages[0], messages[1], "no hint which part was wrong");
+    let (status, headers, body) = shop.post_json("/api/auth/login", &json!({})).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn logged_out_expired_and_unknown_tokens_get_401() {
+    let shop = TestShop::fresh().await;
+    let token = login(&shop, "guest-out-0001", DEMO).await;
+    let (status, _) = as_user(&shop, &token, "/api/auth/user").await;
+    assert_eq!(status, StatusCode::OK);
+    let bearer = format!("Bearer {token}");
+    let (status, _, body) = shop
+        .request(
+            "POST",
+            "/api/auth/logout",
+            &[("Authorization", bearer.as_str())],
+            Some(&json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = as_user(&shop, &token, "/api/auth/user").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    // Even a guest call with a dead token is refused, so the client drops it.
+    let (status, _) = as_user(&shop, &token, "/api/cart/view").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    let token = login(&shop, "guest-out-0002", DEMO).await;
+    sqlx::query("UPDATE auth_token SET expires_at = 1000")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (status, _) = as_user(&shop, &token, "/api/auth/user").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = as_user(&shop, &"0".repeat(64), "/api/auth/user").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, body) = shop
+        .request(
+            "GET",
+            "/api/auth/user",
+            &[("Authorization", "Basic abc")],
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    let (status, _, _) = shop.get("/api/auth/user").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn signing_in_brings_the_guest_cart_and_compare_list_along() {
+    let shop = TestShop::fresh().await;
+    let (a, b) = (product(&shop, 0).await, product(&shop, 1).await);
+    let guest = "guest-merge-001";
+    // The user already has one of A in their cart.
+    let token = login(&shop, "guest-merge-000", DEMO).await;
+    let bearer = format!("Bearer {token}");
+    let auth = [("Authorization", bearer.as_str())];
+    let (status, _, body) = shop
+        .request(
+            "GET",
+            &format!("/api/cart/add-to-cart?main_pid={a}&qty=1"),
+            &auth,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // The guest adds 2 of A, 1 of B, and compares B.
+    for (pid, qty) in [(a, 2), (b, 1)] {
+        let (status, _, body) = shop
+            .guest_get(
+                guest,
+                &format!("/api/cart/add-to-cart?main_pid={pid}&qty={qty}"),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    shop.guest_get(guest, &format!("/api/common/add-to-compare?pid={b}"))
+        .await;
+    let token = login(&shop, guest, DEMO).await;
+    let (_, view) = as_user(&shop, &token, "/api/cart/view").await;
+    let lines: Vec<(i64, i64)> = view["cart"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["info"]["id"].as_i64().unwrap(),
+                l["qty"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(lines.contains(&(a, 3)), "{lines:?}");
+    assert!(lines.contains(&(b, 1)), "{lines:?}");
+    let (_, compare) = as_user(&shop, &token, "/api/common/compare").await;
+    assert_eq!(compare["products"][0]["id"], b);
+    // Nothing is left under the guest's token.
+    let (_, _, guest_view) = shop.guest_get(guest, "/api/cart/view").await;
+    assert_eq!(guest_view["cart"]["items"], json!([]));
+    // Another account sees none of it.
+    let other = login(&shop, "guest-merge-002", RAHIM).await;
+    let (_, theirs) = as_user(&shop, &other, "/api/cart/view").await;
+    assert!(theirs["cart"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["info"]["id"] != a && l["info"]["id"] != b));
+}
+
+#[tokio::test]
+async fn the_wishlist_needs_an_account_and_holds_each_product_once() {
+    let shop = TestShop::fresh().await;
+    let pid = product(&shop, 2).await;
+    let (status, headers, body) = shop
+        .guest_get(
+            "guest-wish-0001",
+            &format!("/api/user/add-to-wishlist?pid={pid}"),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::UNAUTHORIZED);
+    let token = login(&shop, "guest-wish-0001", DEMO).await;
+    let (status, body) = as_user(
+        &shop,
+        &token,
+        &format!("/api/user/add-to-wishlist?pid={pid}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["added"], true);
+    let (_, body) = as_user(
+        &shop,
+        &token,
+        &format!("/api/user/add-to-wishlist?pid={pid}"),
+    )
+    .await;
+    assert_eq!(body["added"], false);
+    let (_, list) = as_user(&shop, &token, "/api/user/wishlist").await;
+    let ids: Vec<&Value> = list["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["id"])
+        .collect();
+    assert_eq!(ids.iter().filter(|id| **id == &json!(pid)).count(), 1);
+    let (_, count) = as_user(&shop, &token, "/api/cart/count-notification").await;
+    assert!(count["wishCount"].as_i64().unwrap() >= 1);
+    // Someone else's wishlist does not have it, and cannot remove it.
+    let other = login(&shop, "guest-wish-0002", RAHIM).await;
+    let (status, _) = as_user(
+        &shop,
+        &other,
+        &format!("/api/user/remove-wishlist?pid={pid}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = as_user(
+        &shop,
+        &token,
+        &format!("/api/user/remove-wishlist?pid={pid}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    for (uri, want) in [
+        ("/api/user/add-to-wishlist", StatusCode::BAD_REQUEST),
+        ("/api/user/add-to-wishlist?pid=abc", StatusCode::BAD_REQUEST),
+        (
+            "/api/user/add-to-wishlist?pid=99999999",
+            StatusCode::NOT_FOUND,
+        ),
+    ] {
+        let (status, _) = as_user(&shop, &token, uri).await;
+        assert_eq!(status, want, "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn a_compare_list_holds_at_most_five() {
+    let shop = TestShop::fresh().await;
+    let g = "guest-compare-01";
+    for n in 0..5 {
+        let pid = product(&shop, n).await;
+        let (status, _, body) = shop
+            .guest_get(g, &format!("/api/common/add-to-compare?pid={pid}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let sixth = product(&shop, 5).await;
+    let (status, headers, body) = shop
+        .guest_get(g, &format!("/api/common/add-to-compare?pid={sixth}"))
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
+    let (_, _, list) = shop.guest_get(g, "/api/common/compare").await;
+    assert_eq!(list["products"].as_array().unwrap().len(), 5);
+    assert!(list["products"][0]["attr"].is_array());
+    let (_, _, count) = shop.guest_get(g, "/api/cart/count-notification").await;
+    assert_eq!(count["compareCount"], 5);
+    let first = product(&shop, 0).await;
+    let (status, _, _) = shop
+        .guest_get(g, &format!("/api/common/remove-compare?pid={first}"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = shop
+        .guest_get(g, &format!("/api/common/remove-compare?pid={first}"))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Another guest's list is their own.
+    let (_, _, theirs) = shop
+        .guest_get("guest-compare-02", "/api/common/compare")
+        .await;
+    assert_eq!(theirs["products"], json!([]));
+}
