@@ -416,6 +416,16 @@ const MASTER_COLUMNS: &str =
      total_amount, delivery_fee, coupon_code, coupon_discount, grand_total, amount_paid, trans_id, \
      ordered_at, delivery_date";
 
+/// The order `id`.
+pub async fn by_id(pool: &Pool, id: i64) -> sqlx::Result<Option<Master>> {
+    sqlx::query_as(&format!(
+        "SELECT {MASTER_COLUMNS} FROM order_master WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
 /// The order with this number and secret key (the thank-you page's link).
 pub async fn by_number_and_key(
     pool: &Pool,

@@ -21,6 +21,7 @@ pub mod home;
 pub mod interior;
 pub mod lists;
 pub mod product;
+pub mod user;
 
 /// Every `/api` route. Unknown paths get a JSON 404, never HTML;
 /// `/api/openapi.json` documents every route mounted through [`ApiRouter`].
@@ -33,7 +34,7 @@ pub fn router() -> Router<AppState> {
         .nest("/interior", interior::router())
         .nest("/cart", cart::router())
         .nest("/auth", auth::router())
-        .nest("/user", lists::wishlist_router())
+        .nest("/user", user::router().merge(lists::wishlist_router()))
         .merge(cart::place_order_router())
         .get(
             "/health",
