@@ -94,8 +94,8 @@ pub async fn revoke_token(conn: &mut Conn, token_id: i64, now: i64) -> sqlx::Res
     Ok(())
 }
 
-/// Moves the guest `self_token`'s cart, compare list and wishlist into user
-/// `user_id`'s: lines of the same code add up (at most [`MAX_QTY`]), sets
+/// Moves the guest `self_token`'s cart, compare list, wishlist and recently
+/// viewed products into user `user_id`'s: lines of the same code add up (at most [`MAX_QTY`]), sets
 /// move whole, lists keep each product once (compare: the newest
 /// [`MAX_COMPARE`]). The guest's rows are gone afterwards.
 pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Result<()> {
@@ -116,6 +116,11 @@ pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sql
             .execute(&mut *conn)
             .await?;
     }
+    sqlx::query("UPDATE recently_viewed SET user_id = $1, self_token = NULL WHERE self_token = $2")
+        .bind(user_id)
+        .bind(self_token)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query(
         "DELETE FROM compare_item WHERE user_id = $1 AND id NOT IN \
          (SELECT id FROM compare_item WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)",

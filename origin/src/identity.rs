@@ -46,6 +46,27 @@ pub enum Owner {
     Guest(String),
 }
 
+impl Owner {
+    /// The column of per-shopper tables (`cart`, `compare_item`,
+    /// `wishlist_item`, `recently_viewed`) that holds this owner, and its
+    /// value as text (SQLite compares it with the integer `user_id` as a
+    /// number).
+    pub fn column_and_key(&self) -> (&'static str, String) {
+        match self {
+            Owner::User(id) => ("user_id", id.to_string()),
+            Owner::Guest(token) => ("self_token", token.clone()),
+        }
+    }
+
+    /// `(user_id, self_token)` for inserting a row of this owner.
+    pub fn ids(&self) -> (Option<i64>, Option<&str>) {
+        match self {
+            Owner::User(id) => (Some(*id), None),
+            Owner::Guest(token) => (None, Some(token.as_str())),
+        }
+    }
+}
+
 impl Caller {
     /// The signed-in user's lists win over the guest's; a call with neither a
     /// token nor a self token is a 400 (every visitor has a self token).

@@ -134,10 +134,7 @@ pub async fn place_cash_on_delivery(
     let order_random = unused_order_number(&mut tx).await?;
     let order_key = crate::identity::new_token().0[..32].to_string();
     let d = &cart.details;
-    let (user_id, self_token) = match owner {
-        Owner::User(id) => (Some(*id), None),
-        Owner::Guest(token) => (None, Some(token.as_str())),
-    };
+    let (user_id, self_token) = owner.ids();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO order_master (order_random, order_key, user_id, self_token, idempotency_key, \
          customer_name, phone, emergency_phone, email, address, division, district, thana, \

@@ -267,13 +267,13 @@ async fn recent_views_read_the_self_token_and_are_private() {
     let id = shop
         .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
         .await;
-    sqlx::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1', $1)")
+    sqlx::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef', $1)")
         .bind(id)
         .execute(&shop.state.pool)
         .await
         .unwrap();
     let req = Request::get("/api/product/recent-views-product")
-        .header("SELF-TOKEN", "tok-1")
+        .header("SELF-TOKEN", "tok-1-abcdef")
         .body(Body::empty())
         .unwrap();
     let (status, headers, body) = shop.send(req).await;

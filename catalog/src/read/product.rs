@@ -591,15 +591,18 @@ struct VariationRowFull {
     item: VariationItem,
 }
 
-/// Ids of the products `self_token` viewed most recently (newest first).
+/// Ids of the products a user or a guest viewed most recently (newest first).
 pub async fn recently_viewed_ids(
     pool: &Pool,
-    self_token: &str,
+    user_id: Option<i64>,
+    self_token: Option<&str>,
     limit: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT product_id FROM recently_viewed WHERE self_token = $1 ORDER BY viewed_at DESC, id DESC LIMIT $2",
+        "SELECT product_id FROM recently_viewed WHERE user_id = $1 OR self_token = $2 \
+         ORDER BY viewed_at DESC, id DESC LIMIT $3",
     )
+    .bind(user_id)
     .bind(self_token)
     .bind(limit)
     .fetch_all(pool)

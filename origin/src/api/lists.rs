@@ -79,14 +79,6 @@ impl List {
     }
 }
 
-/// `(column, value)` selecting the owner's rows.
-fn owner_filter(owner: &Owner) -> (&'static str, String) {
-    match owner {
-        Owner::User(id) => ("user_id", id.to_string()),
-        Owner::Guest(token) => ("self_token", token.clone()),
-    }
-}
-
 #[derive(Debug, FromRow)]
 struct Listed {
     id: i64,
@@ -101,7 +93,7 @@ struct Listed {
 }
 
 async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<Value>> {
-    let (column, value) = owner_filter(owner);
+    let (column, value) = owner.column_and_key();
     let now = clock::now_unix();
     let rows: Vec<Listed> = sqlx::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.sku, p.short_description, p.price_before, \
@@ -163,7 +155,7 @@ async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiRes
 }
 
 async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<bool> {
-    let (column, value) = owner_filter(owner);
+    let (column, value) = owner.column_and_key();
     let table = list.table();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
     let have: Option<i64> = sqlx::query_scalar(&format!(
@@ -189,10 +181,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
         }
     }
     let now = clock::now_unix();
-    let (user, token) = match owner {
-        Owner::User(id) => (Some(*id), None),
-        Owner::Guest(t) => (None, Some(t.as_str())),
-    };
+    let (user, token) = owner.ids();
     sqlx::query(&format!(
         "INSERT INTO {table} (user_id, self_token, product_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)"
     ))
@@ -207,7 +196,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
 }
 
 async fn remove(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<()> {
-    let (column, value) = owner_filter(owner);
+    let (column, value) = owner.column_and_key();
     let done = sqlx::query(&format!(
         "DELETE FROM {} WHERE {column} = $1 AND product_id = $2",
         list.table()

@@ -21,6 +21,7 @@ pub mod home;
 pub mod interior;
 pub mod lists;
 pub mod product;
+pub mod talk;
 pub mod user;
 
 /// Every `/api` route. Unknown paths get a JSON 404, never HTML;
@@ -30,7 +31,7 @@ pub fn router() -> Router<AppState> {
         .nest("/home", home::router())
         .nest("/common", common::router().merge(lists::compare_router()))
         .nest("/category", category::router())
-        .nest("/product", product::router())
+        .nest("/product", product::router().merge(talk::router()))
         .nest("/interior", interior::router())
         .nest("/cart", cart::router())
         .nest("/auth", auth::router())

@@ -4,7 +4,6 @@
 //! except `recent-views-product`, which depends on the visitor's SELF-TOKEN.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -12,11 +11,12 @@ use serde_json::json;
 use catalog::read::product::{self as q, Related};
 use catalog::read::{cards, ProductCard};
 
-use crate::api::category::{Params, MAX_PARAM_LEN};
+use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
+use crate::identity::Caller;
 use crate::state::AppState;
 
 /// Products in a related list.
@@ -236,31 +236,14 @@ async fn get_other_also_see(
 
 /// `GET /api/product/recent-views-product` with a SELF-TOKEN header:
 /// `{products}` (cards). Per visitor, so never public.
-async fn get_recent_views(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    let token = match headers.get("self-token") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .map_err(|_| ApiError::invalid("SELF-TOKEN", "SELF-TOKEN must be text"))?
-                .trim(),
-        ),
-    };
-    let token = token.filter(|t| !t.is_empty());
-    if token.is_some_and(|t| t.chars().count() > MAX_PARAM_LEN) {
-        return Err(ApiError::invalid(
-            "SELF-TOKEN",
-            format!("SELF-TOKEN must be at most {MAX_PARAM_LEN} characters"),
-        ));
-    }
-    let list = match token {
-        Some(t) => {
-            let ids = q::recently_viewed_ids(&state.pool, t, RECENT_LIMIT).await?;
+async fn get_recent_views(State(state): State<AppState>, caller: Caller) -> ApiResult<Response> {
+    let list = match caller.owner() {
+        Ok(owner) => {
+            let (user, token) = owner.ids();
+            let ids = q::recently_viewed_ids(&state.pool, user, token, RECENT_LIMIT).await?;
             cards(&state.pool, &ids, catalog::clock::now_unix()).await?
         }
-        None => Vec::new(),
+        Err(_) => Vec::new(),
     };
     Ok(Json(json!({ "products": list })).into_response())
 }

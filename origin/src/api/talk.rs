@@ -1,0 +1,207 @@
+//! What shoppers write and do on a product page, merged into
+//! `/api/product`: questions and comments (signed in, length limited, rate
+//! limited, kept unpublished until the shop answers or checks them; stored as
+//! plain text, which the pages escape) and the recently-viewed record that a
+//! cached static page cannot keep by itself.
+
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use catalog::clock;
+
+use crate::api::doc::{ApiRouter, Doc};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Json as Body;
+use crate::identity::{Caller, SignedIn};
+use crate::state::AppState;
+use crate::validate;
+
+/// Questions plus comments one shopper may send in [`TALK_WINDOW_SECS`].
+pub const TALK_LIMIT: i64 = 5;
+pub const TALK_WINDOW_SECS: i64 = 600;
+/// Longest question or comment, characters.
+pub const TALK_MAX_LEN: usize = 1000;
+/// Products kept in a recently-viewed list.
+pub const RECENT_KEEP: i64 = 20;
+
+/// Routes merged into `/api/product`.
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .post(
+            "/question-store",
+            post_question,
+            Doc::signed_in("Asks a question about a product; shown once answered")
+                .field("product_id", "integer", "The product's id")
+                .field("description", "string", "The question, 5-1000 characters"),
+        )
+        .post(
+            "/comment-store",
+            post_comment,
+            Doc::signed_in("Comments on a product; shown once checked")
+                .field("product_id", "integer", "The product's id")
+                .field("comment", "string", "The comment, 5-1000 characters"),
+        )
+        .post(
+            "/recent-view",
+            post_recent_view,
+            Doc::visitor("Records that the caller viewed a product (the page itself is cached)")
+                .field("pid", "integer", "The product's id"),
+        )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TalkBody {
+    product_id: i64,
+    #[serde(alias = "comment")]
+    description: String,
+}
+
+/// Which of the two a call stores.
+#[derive(Debug, Clone, Copy)]
+enum Talk {
+    Question,
+    Comment,
+}
+
+async fn store(
+    state: &AppState,
+    who: SignedIn,
+    body: TalkBody,
+    kind: Talk,
+) -> ApiResult<Json<Value>> {
+    let (table, column, field) = match kind {
+        Talk::Question => ("product_question", "description", "description"),
+        Talk::Comment => ("product_comment", "comment", "comment"),
+    };
+    let Some(text) = validate::text(&body.description, 5, TALK_MAX_LEN) else {
+        return Err(ApiError::invalid(
+            field,
+            format!("Write 5 to {TALK_MAX_LEN} characters."),
+        ));
+    };
+    let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM product WHERE id = $1")
+        .bind(body.product_id)
+        .fetch_optional(&state.pool)
+        .await?;
+    if active != Some(true) {
+        return Err(ApiError::not_found("Product not found"));
+    }
+    let now = clock::now_unix();
+    let mut tx = catalog::db::begin_write(&state.pool).await?;
+    let (recent, oldest): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT COUNT(*), MIN(created_at) FROM (\
+           SELECT created_at FROM product_question WHERE user_id = $1 AND created_at > $2 \
+           UNION ALL SELECT created_at FROM product_comment WHERE user_id = $1 AND created_at > $2)",
+    )
+    .bind(who.user.id)
+    .bind(now - TALK_WINDOW_SECS)
+    .fetch_one(&mut *tx)
+    .await?;
+    if recent >= TALK_LIMIT {
+        let retry_after = oldest.map_or(TALK_WINDOW_SECS, |t| t + TALK_WINDOW_SECS - now);
+        return Err(ApiError::TooManyRequests {
+            message: "You have written a lot just now. Please wait a few minutes.".into(),
+            retry_after: retry_after.max(1) as u64,
+        });
+    }
+    let name: String = sqlx::query_scalar("SELECT name FROM app_user WHERE id = $1")
+        .bind(who.user.id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let id: i64 = sqlx::query_scalar(&format!(
+        "INSERT INTO {table} (product_id, user_id, username, {column}, is_active, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, 0, $5, $5) RETURNING id"
+    ))
+    .bind(body.product_id)
+    .bind(who.user.id)
+    .bind(name)
+    .bind(&text)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Json(json!({
+        "success": true,
+        "id": id,
+        "message": match kind {
+            Talk::Question => "Thank you. Your question will appear once the shop has answered it.",
+            Talk::Comment => "Thank you. Your comment will appear once it has been checked.",
+        },
+    })))
+}
+
+/// `POST /api/product/question-store`.
+async fn post_question(
+    State(state): State<AppState>,
+    who: SignedIn,
+    Body(body): Body<TalkBody>,
+) -> ApiResult<Json<Value>> {
+    store(&state, who, body, Talk::Question).await
+}
+
+/// `POST /api/product/comment-store`.
+async fn post_comment(
+    State(state): State<AppState>,
+    who: SignedIn,
+    Body(body): Body<TalkBody>,
+) -> ApiResult<Json<Value>> {
+    store(&state, who, body, Talk::Comment).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ViewBody {
+    #[serde(alias = "product_id")]
+    pid: i64,
+}
+
+/// `POST /api/product/recent-view` with `{pid}`: newest first, each product
+/// once, at most [`RECENT_KEEP`].
+async fn post_recent_view(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<ViewBody>,
+) -> ApiResult<Json<Value>> {
+    let owner = caller.owner()?;
+    let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM product WHERE id = $1")
+        .bind(body.pid)
+        .fetch_optional(&state.pool)
+        .await?;
+    if active != Some(true) {
+        return Err(ApiError::not_found("Product not found"));
+    }
+    let (column, key) = owner.column_and_key();
+    let (user, token) = owner.ids();
+    let now = clock::now_unix();
+    let mut tx = catalog::db::begin_write(&state.pool).await?;
+    sqlx::query(&format!(
+        "DELETE FROM recently_viewed WHERE {column} = $1 AND product_id = $2"
+    ))
+    .bind(&key)
+    .bind(body.pid)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO recently_viewed (self_token, user_id, product_id, viewed_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $4, $4)",
+    )
+    .bind(token)
+    .bind(user)
+    .bind(body.pid)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(&format!(
+        "DELETE FROM recently_viewed WHERE {column} = $1 AND id NOT IN \
+         (SELECT id FROM recently_viewed WHERE {column} = $1 ORDER BY viewed_at DESC, id DESC LIMIT $2)"
+    ))
+    .bind(&key)
+    .bind(RECENT_KEEP)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Json(json!({ "success": true })))
+}
