@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod identity;
 pub mod orders;
+pub mod search;
 pub mod site;
 pub mod state;
 pub mod validate;
@@ -56,8 +57,23 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("opening {}", args.db.database))?;
     catalog::db::migrate(&pool).await.context("migrating")?;
+    let (search, stats) = search::Search::build(&pool)
+        .await
+        .context("building the search index")?;
+    tracing::info!(
+        products = stats.products,
+        seconds = stats.seconds,
+        "search index built"
+    );
+    let search = Arc::new(search);
+    tokio::spawn(search::follow(
+        Arc::clone(&search),
+        pool.clone(),
+        Duration::from_secs(1),
+    ));
     let state = AppState {
         pool,
+        search,
         dirs: Arc::new(Dirs {
             site: args.site,
             storage: args.storage,

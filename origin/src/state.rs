@@ -5,11 +5,15 @@ use std::sync::Arc;
 
 use catalog::db::Pool;
 
+use crate::search::Search;
+
 /// What handlers need: the database and the directories served.
 #[derive(Clone)]
 pub struct AppState {
     pub pool: Pool,
     pub dirs: Arc<Dirs>,
+    /// The product search index, kept current from the change log.
+    pub search: Arc<Search>,
 }
 
 /// Directories the origin serves files from.

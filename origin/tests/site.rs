@@ -37,7 +37,9 @@ async fn site() -> Site {
     })
     .await
     .unwrap();
+    let (search, _) = origin::search::Search::build(&pool).await.unwrap();
     let app = origin::app(AppState {
+        search: Arc::new(search),
         pool,
         dirs: Arc::new(Dirs {
             site: out,

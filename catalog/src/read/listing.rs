@@ -8,8 +8,9 @@
 //!   ([`pricing::effective_price_sql`]: a running flash sale included).
 //! - Attribute filters: the values of one attribute are OR-ed, different
 //!   attributes AND-ed.
-//! - The keyword is a plain `LIKE` on title, sub_title, product_code and sku
-//!   (wildcards escaped); the search index replaces it later.
+//! - A keyword search is answered by the origin's search index, which hands
+//!   over the matching ids best first ([`ProductQuery::only`]); with the
+//!   default sort the listing keeps that order.
 //!
 //! The query selects one page of ids; [`page`] then loads their cards
 //! ([`crate::read::cards`]) and wraps them in the project's [`Paginator`].
@@ -86,8 +87,8 @@ pub struct ProductQuery {
     pub price_max: Option<i64>,
     /// Attribute value ids: OR within an inner list, AND across lists.
     pub attribute_values: Vec<Vec<i64>>,
-    /// Matched with LIKE on title, sub_title, product_code and sku.
-    pub keyword: Option<String>,
+    /// Only these products (a search's matches, best first).
+    pub only: Option<Vec<i64>>,
     /// The order of the rows.
     pub sort: Sort,
 }
@@ -137,21 +138,17 @@ pub async fn product_ids(
             }
             q.push("))");
         }
-        if let Some(keyword) = query.keyword.as_deref().filter(|k| !k.trim().is_empty()) {
-            let pattern = like_pattern(keyword);
-            q.push(" AND (");
-            for (i, col) in ["p.title", "p.sub_title", "p.product_code", "p.sku"]
-                .iter()
-                .enumerate()
-            {
-                if i > 0 {
-                    q.push(" OR ");
+        if let Some(only) = &query.only {
+            // Integers, written as literals: nothing to inject, no bind limit.
+            let list: Vec<String> = only.iter().map(i64::to_string).collect();
+            q.push(format!(
+                " AND p.id IN ({})",
+                if list.is_empty() {
+                    "NULL".to_string()
+                } else {
+                    list.join(",")
                 }
-                q.push(format!("{col} LIKE "))
-                    .push_bind(pattern.clone())
-                    .push(" ESCAPE '\\'");
-            }
-            q.push(")");
+            ));
         }
         q
     };
@@ -160,7 +157,19 @@ pub async fn product_ids(
         .fetch_one(pool)
         .await?;
     let mut q = build("p.id");
-    q.push(format!(" ORDER BY {}", query.sort.order_by()));
+    match (&query.only, query.sort) {
+        (Some(only), Sort::Default) if !only.is_empty() => {
+            let mut rank = String::from(" ORDER BY CASE p.id");
+            for (i, id) in only.iter().enumerate() {
+                rank.push_str(&format!(" WHEN {id} THEN {i}"));
+            }
+            rank.push_str(" END");
+            q.push(rank);
+        }
+        _ => {
+            q.push(format!(" ORDER BY {}", query.sort.order_by()));
+        }
+    }
     q.push(" LIMIT ").push_bind(page.limit());
     q.push(" OFFSET ").push_bind(page.offset());
     let ids = q
@@ -188,17 +197,6 @@ pub async fn page(
     Ok(Paginator::new(data, total, page, path, keep))
 }
 
-/// A `LIKE ... ESCAPE '\'` pattern matching `keyword` anywhere, its own
-/// `%`, `_` and `\` taken literally.
-fn like_pattern(keyword: &str) -> String {
-    let escaped = keyword
-        .trim()
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{escaped}%")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,11 +209,5 @@ mod tests {
         assert_eq!(Sort::parse("popularity"), Some(Sort::Popularity));
         assert_eq!(Sort::parse("recommended"), None);
         assert_eq!(Sort::parse("PRICE_ASC"), None);
-    }
-
-    #[test]
-    fn keyword_wildcards_are_escaped() {
-        assert_eq!(like_pattern(" sofa "), "%sofa%");
-        assert_eq!(like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
     }
 }

@@ -100,6 +100,9 @@ pub fn page_param(params: &Params) -> ApiResult<i64> {
     Ok(params.int("page", 1, MAX_PAGE)?.unwrap_or(1))
 }
 
+/// Most products a keyword listing ranks (best first).
+const MAX_KEYWORD_MATCHES: usize = 2_000;
+
 /// Routes under `/api/category`.
 pub fn router() -> ApiRouter {
     let seo_url = "The category's seo_url (`products` for the whole shop)";
@@ -374,12 +377,20 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
         }
     }
 
+    let only = match params
+        .get("keyword")
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        Some(keyword) => Some(state.search.products(keyword, MAX_KEYWORD_MATCHES)?),
+        None => None,
+    };
     let query = ProductQuery {
         categories,
         price_min,
         price_max,
         attribute_values,
-        keyword: params.get("keyword").map(str::to_string),
+        only,
         sort,
     };
     let paginator = list_page(

@@ -109,7 +109,11 @@ impl TestShop {
         )))
         .await
         .expect("open test db");
+        let (search, _) = origin::search::Search::build(&pool)
+            .await
+            .expect("search index");
         let state = AppState {
+            search: Arc::new(search),
             pool,
             dirs: Arc::new(Dirs {
                 site: s.site.clone(),
