@@ -1,15 +1,17 @@
 # Scenario hooks for loadtests/run, sourced by it. prepare_NAME runs before
 # the site is generated and the stack starts (it may change the database and
-# add K6_ENV entries); during_NAME runs in the background beside k6 and may
-# write what it measured as JSON to $WORK/fault.json.
+# add K6_ENV entries); ready_NAME once the stack answers, before the warm-up;
+# during_NAME in the background beside k6, and may write what it measured as
+# JSON to $WORK/fault.json.
 
-# flash: a sale on 20 products starting mid-hold (ramp 10 s + 20 s; smoke 5 + 8 s),
-# counted from now plus the time to generate, start and warm (about 5 s).
-prepare_flash() {
-  local lead=$((SMOKE == 1 ? 18 : 35))
+# flash: a sale on 20 products, written while the shop runs (as staff would),
+# starting mid-hold: ramp 10 s + 20 s (smoke 5 + 8 s) from about when k6
+# starts (the warm-up takes a second or two).
+ready_flash() {
+  local lead=$((SMOKE == 1 ? 15 : 32))
   "${TOOL[@]}" flash-setup "$DB" $(($(date +%s) + lead)) "$WORK/flash.json"
-  K6_ENV+=("FLASH_FILE=$WORK/flash.json")
 }
+prepare_flash() { K6_ENV+=("FLASH_FILE=$WORK/flash.json"); }
 # Origin requests per second through the spike: the boundary and the purge show.
 during_flash() {
   local starts_at
@@ -128,3 +130,4 @@ prepare_smoke() {
   prepare_flash
   prepare_checkout
 }
+ready_smoke() { ready_flash; }

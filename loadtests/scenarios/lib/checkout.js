@@ -28,14 +28,21 @@ function soldOut(res, body) {
   return res.status === 409 || (!!body && body.success === false && /stock/i.test(body.message || ''));
 }
 
-/** One step: good when it answered 2xx with a body that is not `false`; a sell-out is not a failure. */
+/**
+ * One step: good when it answered 2xx with a body that is not `false`; a
+ * sell-out is not a failure. A shopper meeting a 5xx waits a second before
+ * giving up (no busy loop while the origin is away).
+ */
 function step(res, what) {
   const body = json(res);
   const good = res.status >= 200 && res.status < 300 && body !== false && !(body && body.success === false);
   const out = !good && soldOut(res, body);
   if (!out) cartStepOk.add(good, { step: what });
-  return { good, out, body };
+  if (res.status >= 500 || res.status === 0) sleep(1);
+  return { good, out, unavailable: res.status >= 500 || res.status === 0, body };
 }
+
+const failed = (s) => (s.unavailable ? 'unavailable' : 'failed');
 
 /**
  * Runs the funnel once. `retry5xx`: seconds to keep retrying a placement that
@@ -48,11 +55,12 @@ export function checkout({ think = 0, retry5xx = 0 } = {}) {
   const pause = () => think && sleep(think * (0.5 + Math.random()));
 
   const add = step(get(`/api/cart/add-to-cart?main_pid=${p.id}&qty=1`, { token, name: '/api/cart/add-to-cart' }), 'add');
-  if (!add.good) return add.out ? sold() : 'failed';
+  if (!add.good) return add.out ? sold() : failed(add);
   pause();
   step(get('/api/cart/view', { token }), 'view');
   pause();
-  if (!step(get('/api/cart/checkout-address?coupon=false', { token, name: '/api/cart/checkout-address' }), 'checkout-address').good) return 'failed';
+  const confirm = step(get('/api/cart/checkout-address?coupon=false', { token, name: '/api/cart/checkout-address' }), 'checkout-address');
+  if (!confirm.good) return failed(confirm);
   step(get('/api/cart/get-delivery-charge?district=Dhaka', { token, name: '/api/cart/get-delivery-charge' }), 'delivery-charge');
   pause();
   const address = {
@@ -68,10 +76,12 @@ export function checkout({ think = 0, retry5xx = 0 } = {}) {
     create: false,
     self_token: token,
   };
-  if (!step(post('/api/cart/checkout-delivery-address', address, { token }), 'delivery-address').good) return 'failed';
+  const delivery = step(post('/api/cart/checkout-delivery-address', address, { token }), 'delivery-address');
+  if (!delivery.good) return failed(delivery);
   pause();
   const method = { self_token: token, terms_check: true, payment_method: 'cash_on_delivery' };
-  if (!step(post('/api/cart/store-payment-method', method, { token }), 'payment-method').good) return 'failed';
+  const payment = step(post('/api/cart/store-payment-method', method, { token }), 'payment-method');
+  if (!payment.good) return failed(payment);
   pause();
 
   const key = `${Date.now()}-${token}`;
