@@ -1,0 +1,162 @@
+//! The search box's relevance on the seeded shop: what shoppers in Bangladesh
+//! type (Banglish, Bangla script, typos, half-typed words, product codes) and
+//! what should come first.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::TestShop;
+use serde_json::Value;
+
+/// The suggestion panel's products for `keyword`.
+async fn suggest(shop: &TestShop, keyword: &str) -> Vec<Value> {
+    let uri = format!(
+        "/api/common/main-search-product?keyword={}",
+        keyword
+            .bytes()
+            .map(|b| format!("%{b:02X}"))
+            .collect::<String>()
+    );
+    let (status, _, body) = shop.get(&uri).await;
+    assert_eq!(status, StatusCode::OK, "{keyword}: {body}");
+    body["search"].as_array().cloned().unwrap_or_default()
+}
+
+/// The English words of a product: title, sub-title and its categories' names
+/// with their parents', lower case.
+async fn words_of(shop: &TestShop, id: i64) -> String {
+    let text: String = sqlx::query_scalar(
+        "SELECT lower(p.title || ' ' || p.sub_title || ' ' || COALESCE((SELECT group_concat(c.name || ' ' || \
+         COALESCE(parent.name, ''), ' ') FROM product_category pc JOIN category c ON c.id = pc.category_id \
+         LEFT JOIN category parent ON parent.id = c.parent WHERE pc.product_id = p.id), '')) \
+         FROM product p WHERE p.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    text
+}
+
+/// The first `n` products for `keyword` are all about `about`.
+async fn top_are_about(shop: &TestShop, keyword: &str, about: &str, n: usize) {
+    let hits = suggest(shop, keyword).await;
+    assert!(hits.len() >= n, "{keyword}: only {} hits", hits.len());
+    for hit in hits.iter().take(n) {
+        let words = words_of(shop, hit["id"].as_i64().unwrap()).await;
+        assert!(
+            words.contains(about),
+            "{keyword}: {} is not about {about} ({words})",
+            hit["title"]
+        );
+    }
+}
+
+#[tokio::test]
+async fn english_banglish_and_bangla_names_of_furniture() {
+    let shop = TestShop::open().await;
+    for (keyword, about) in [
+        ("sofa", "sofa"),
+        ("sopha", "sofa"),
+        ("সোফা", "sofa"),
+        ("khat", "bed"),
+        ("khaat", "bed"),
+        ("খাট", "bed"),
+        ("almari", "wardrobe"),
+        ("আলমারি", "wardrobe"),
+        ("dining tebil", "dining"),
+        ("cheyar", "chair"),
+    ] {
+        top_are_about(&shop, keyword, about, 3).await;
+    }
+}
+
+#[tokio::test]
+async fn typos_by_word_length_and_the_word_being_typed() {
+    let shop = TestShop::open().await;
+    // One typo from five letters, two from nine.
+    top_are_about(&shop, "wardorbe", "wardrobe", 3).await;
+    top_are_about(&shop, "dresing table", "dressing", 3).await;
+    top_are_about(&shop, "mahgoany", "mahogany", 2).await;
+    // No typo under five letters: "sfoa" is not "sofa".
+    for hit in suggest(&shop, "sfoa").await {
+        assert!(!hit["title"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("sofa"));
+    }
+    // The last word is still being typed.
+    top_are_about(&shop, "wardr", "wardrobe", 3).await;
+    top_are_about(&shop, "dining ta", "dining", 3).await;
+}
+
+#[tokio::test]
+async fn an_exact_code_or_sku_comes_first() {
+    let shop = TestShop::open().await;
+    let (id, code, sku): (i64, String, String) = sqlx::query_as(
+        "SELECT id, product_code, sku FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    for keyword in [code.clone(), code.to_lowercase(), sku] {
+        let hits = suggest(&shop, &keyword).await;
+        assert_eq!(
+            hits.first().map(|h| h["id"].as_i64().unwrap()),
+            Some(id),
+            "{keyword}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn more_popular_products_win_ties() {
+    let shop = TestShop::fresh().await;
+    // Two sofas alike but for popularity.
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM product WHERE is_active = 1 AND title LIKE '%Sofa%' ORDER BY id LIMIT 2",
+    )
+    .fetch_all(&shop.state.pool)
+    .await
+    .unwrap();
+    for (id, title, popularity) in [(ids[0], "Zeta Tie Sofa", 1), (ids[1], "Zeta Tie Sofa", 900)] {
+        sqlx::query("UPDATE product SET title = $1, sub_title = '', popularity = $2 WHERE id = $3")
+            .bind(title)
+            .bind(popularity)
+            .bind(id)
+            .execute(&shop.state.pool)
+            .await
+            .unwrap();
+    }
+    shop.state.search.catch_up(&shop.state.pool).await.unwrap();
+    let hits = suggest(&shop, "zeta tie").await;
+    let order: Vec<i64> = hits.iter().map(|h| h["id"].as_i64().unwrap()).collect();
+    assert_eq!(&order[..2], &[ids[1], ids[0]], "{hits:?}");
+}
+
+#[tokio::test]
+async fn the_index_follows_the_change_log() {
+    let shop = TestShop::fresh().await;
+    let id: i64 = shop
+        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .await;
+    sqlx::query("UPDATE product SET title = 'Quokka Rocking Chair' WHERE id = $1")
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    assert!(suggest(&shop, "quokka").await.is_empty(), "not yet applied");
+    shop.state.search.catch_up(&shop.state.pool).await.unwrap();
+    assert_eq!(suggest(&shop, "quokka").await[0]["id"], id);
+    sqlx::query("UPDATE product SET is_active = 0 WHERE id = $1")
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    shop.state.search.catch_up(&shop.state.pool).await.unwrap();
+    assert!(
+        suggest(&shop, "quokka").await.is_empty(),
+        "inactive products leave"
+    );
+}
