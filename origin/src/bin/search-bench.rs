@@ -1,0 +1,164 @@
+//! Search benchmark: builds the index over a seeded catalogue, then times the
+//! suggestion queries that shoppers type (inside the origin: index lookup for
+//! products and categories) and the same queries answered the original
+//! shop's way, SQL `LIKE '%kw%'`, and prints p50/p99 of each.
+//!
+//! `cargo run --release -p origin --bin search-bench -- [--products 100000]
+//! [--database sqlite:/tmp/search-bench-100000.db] [--rounds 20]`. The
+//! database is seeded when it has no products.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Parser;
+
+/// What shoppers type, letter by letter, as the box sends it after 500 ms.
+const QUERIES: &[&str] = &[
+    "s",
+    "so",
+    "sof",
+    "sofa",
+    "sofa set",
+    "khat",
+    "khaat",
+    "খাট",
+    "সোফা",
+    "almari",
+    "wardr",
+    "wardrobe",
+    "wardorbe",
+    "dining",
+    "dining ta",
+    "dining table",
+    "dining tebil",
+    "chair",
+    "cheyar",
+    "office chair",
+    "teak bed",
+    "segun",
+    "segun wood",
+    "mahogany",
+    "mahgoany",
+    "dres",
+    "dressing table",
+    "shoe rack",
+    "tv cab",
+    "tv cabinet",
+    "kids bed",
+    "study table",
+    "lamp",
+    "walnut",
+    "3 seater",
+    "queen",
+    "bedside",
+    "showcase",
+    "divan",
+    "centre table",
+];
+
+#[derive(Debug, Parser)]
+struct Args {
+    /// Products in the catalogue.
+    #[arg(long, default_value_t = 100_000)]
+    products: u32,
+    /// The SQLite database (seeded when empty).
+    #[arg(long)]
+    database: Option<String>,
+    /// Times each query runs.
+    #[arg(long, default_value_t = 20)]
+    rounds: usize,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn summary(name: &str, mut ms: Vec<f64>) {
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "{name:<28} p50 {:>8.3} ms   p99 {:>8.3} ms   max {:>8.3} ms   ({} queries)",
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.99),
+        ms.last().copied().unwrap_or_default(),
+        ms.len()
+    );
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let url = args
+        .database
+        .clone()
+        .unwrap_or_else(|| format!("sqlite:/tmp/search-bench-{}.db", args.products));
+    let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&url))
+        .await
+        .with_context(|| format!("opening {url}"))?;
+    catalog::db::migrate(&pool).await?;
+    let have: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product")
+        .fetch_one(&pool)
+        .await?;
+    if have == 0 {
+        let started = Instant::now();
+        catalog::seed::seed(
+            &pool,
+            &catalog::seed::SeedOptions {
+                products: args.products,
+                seed: 1,
+                storage_dir: PathBuf::from(format!("/tmp/search-bench-storage-{}", args.products)),
+                now: catalog::clock::now_unix(),
+                progress: false,
+            },
+        )
+        .await?;
+        println!(
+            "seeded {} products in {:.1} s",
+            args.products,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let products: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product WHERE is_active = 1")
+        .fetch_one(&pool)
+        .await?;
+
+    let (search, stats) = origin::search::Search::build(&pool).await?;
+    println!(
+        "index built: {} products in {:.2} s ({} active in the database)",
+        stats.products, stats.seconds, products
+    );
+
+    let mut index_ms = Vec::new();
+    let mut like_ms = Vec::new();
+    let mut found = 0usize;
+    for _ in 0..args.rounds {
+        for q in QUERIES {
+            let t = Instant::now();
+            let ids = search.products(q, 10)?;
+            let cats = search.categories(q, 8);
+            index_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            found += ids.len() + cats.len();
+        }
+    }
+    // LIKE is slow: fewer rounds are enough to see it.
+    for _ in 0..args.rounds.div_ceil(5) {
+        for q in QUERIES {
+            let t = Instant::now();
+            let (hits, terms) = catalog::read::content::search_like(&pool, q).await?;
+            like_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            found += hits.len() + terms.len();
+        }
+    }
+    println!(
+        "{} distinct queries; {} results in all",
+        QUERIES.len(),
+        found
+    );
+    summary("index (products + terms)", index_ms);
+    summary("SQL LIKE '%kw%'", like_ms);
+    Ok(())
+}
