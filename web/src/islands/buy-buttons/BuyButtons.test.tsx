@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { navigate } from '../../lib/navigate';
 import { calledUrl, mockFetch } from '../../lib/test-utils';
 import { BuyButtons } from './BuyButtons';
+import mount from './index';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fproduct%2Foslo-bed' }));
 
@@ -125,5 +126,21 @@ describe('buy-buttons', () => {
     expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({ psets: '11:::1,12:::4', pset_id: '3' });
     expect(screen.getByText(/The set is in your cart\./)).toBeTruthy();
     expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'add_to_cart', ecommerce: { value: 76000 } });
+  });
+
+  it('records a product page visit for Recently viewed when it mounts, and not on a set page', async () => {
+    const fetch = mockFetch({ '/api/product/recent-view': { body: { success: true } } });
+    const el = document.createElement('div');
+    document.body.append(el);
+    mount(el, product);
+    await flush();
+    expect(calledUrl(fetch).pathname).toBe('/api/product/recent-view');
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ pid: 42 });
+    fetch.mockClear();
+    const setEl = document.createElement('div');
+    document.body.append(setEl);
+    mount(setEl, { set_id: 3, slug: 'oslo-set' });
+    await flush();
+    expect(fetch.mock.calls.some((c) => String(c[0]).includes('recent-view'))).toBe(false);
   });
 });
