@@ -59,4 +59,10 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "ORIGIN_LISTEN", default_value = "127.0.0.1:8081")]
     pub listen: SocketAddr,
+    /// Where e-mails are written (one .eml file each); the dev stack's mail.
+    #[arg(long, env = "OUTBOX_DIR", default_value = "var/outbox")]
+    pub outbox: PathBuf,
+    /// The shop's public address, used in links sent by e-mail.
+    #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
+    pub site_url: String,
 }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod identity;
 pub mod orders;
+pub mod ratelimit;
 pub mod search;
 pub mod site;
 pub mod state;
@@ -74,9 +75,12 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
     let state = AppState {
         pool,
         search,
+        limits: Default::default(),
+        site_url: args.site_url.trim_end_matches('/').into(),
         dirs: Arc::new(Dirs {
             site: args.site,
             storage: args.storage,
+            outbox: args.outbox,
         }),
     };
     let listener = tokio::net::TcpListener::bind(args.listen)

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use catalog::db::Pool;
 
+use crate::ratelimit::RateLimiter;
 use crate::search::Search;
 
 /// What handlers need: the database and the directories served.
@@ -14,6 +15,10 @@ pub struct AppState {
     pub dirs: Arc<Dirs>,
     /// The product search index, kept current from the change log.
     pub search: Arc<Search>,
+    /// Limits on calls that send messages.
+    pub limits: Arc<RateLimiter>,
+    /// The shop's public address, for links in messages.
+    pub site_url: Arc<str>,
 }
 
 /// Directories the origin serves files from.
@@ -23,4 +28,6 @@ pub struct Dirs {
     pub site: PathBuf,
     /// Image storage, served as `/storage/...`.
     pub storage: PathBuf,
+    /// Where messages go when no mail server is configured (one `.eml` file each).
+    pub outbox: PathBuf,
 }

@@ -341,3 +341,143 @@ async fn a_compare_list_holds_at_most_five() {
         .await;
     assert_eq!(theirs["products"], json!([]));
 }
+
+/// The files in the shop's outbox.
+fn outbox(shop: &TestShop) -> Vec<String> {
+    match std::fs::read_dir(&shop.state.dirs.outbox) {
+        Ok(dir) => dir
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".eml"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_reset_link_works_once_within_the_hour_and_signs_everyone_out() {
+    let shop = TestShop::fresh().await;
+    let old_session = login(&shop, "guest-reset-001", DEMO).await;
+    let (status, _, unknown) = shop
+        .post_json(
+            "/api/user/forgot-password-send-link",
+            &json!({ "email": "nobody@example.com" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        outbox(&shop).is_empty(),
+        "nothing is sent to an unknown address"
+    );
+    let (status, _, known) = shop
+        .post_json(
+            "/api/user/forgot-password-send-link",
+            &json!({ "email": "Demo@Example.com" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        known["message"], unknown["message"],
+        "no hint who has an account"
+    );
+    let mails = outbox(&shop);
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].starts_with("To: demo@example.com"));
+    let link = mails[0]
+        .lines()
+        .find(|l| l.contains("/user/reset_password?token="))
+        .expect("a link");
+    assert!(link.starts_with("https://shop.example/user/reset_password?token="));
+    let token = link
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_string();
+    let reset = |token: &str, password: &str| {
+        json!({
+            "token": token, "email": DEMO.0,
+            "password": password, "password_confirmation": password,
+        })
+    };
+    let (status, headers, body) = shop
+        .post_json(
+            "/api/user/reset-password",
+            &reset("not-the-token", "brand-new-pass-1"),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    let (status, _, body) = shop
+        .post_json(
+            "/api/user/reset-password",
+            &reset(&token, "brand-new-pass-1"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _) = as_user(&shop, &old_session, "/api/auth/user").await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "every session is signed out"
+    );
+    login(&shop, "guest-reset-002", (DEMO.0, "brand-new-pass-1")).await;
+    let (status, _, _) = shop
+        .post_json(
+            "/api/user/reset-password",
+            &reset(&token, "another-pass-22"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "a link works once");
+}
+
+#[tokio::test]
+async fn reset_links_are_limited_per_address_and_expire() {
+    let shop = TestShop::fresh().await;
+    for _ in 0..3 {
+        let (status, _, _) = shop
+            .post_json(
+                "/api/user/forgot-password-send-link",
+                &json!({ "email": RAHIM.0 }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, headers, body) = shop
+        .post_json(
+            "/api/user/forgot-password-send-link",
+            &json!({ "email": RAHIM.0 }),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::TOO_MANY_REQUESTS);
+    assert!(headers.contains_key("retry-after"));
+    assert_eq!(outbox(&shop).len(), 3);
+    let (status, headers, body) = shop
+        .post_json(
+            "/api/user/forgot-password-send-link",
+            &json!({ "email": "nope" }),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    // An expired link does nothing.
+    sqlx::query("UPDATE password_reset SET expires_at = 1000")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let mail = &outbox(&shop)[0];
+    let token = mail
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
+    let (status, _, _) = shop
+        .post_json(
+            "/api/user/reset-password",
+            &json!({ "token": token, "email": RAHIM.0, "password": "fresh-password-1", "password_confirmation": "fresh-password-1" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

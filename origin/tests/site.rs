@@ -40,10 +40,13 @@ async fn site() -> Site {
     let (search, _) = origin::search::Search::build(&pool).await.unwrap();
     let app = origin::app(AppState {
         search: Arc::new(search),
+        limits: Default::default(),
+        site_url: "https://shop.example".into(),
         pool,
         dirs: Arc::new(Dirs {
             site: out,
             storage: dir.path().join("storage"),
+            outbox: dir.path().join("outbox"),
         }),
     });
     Site { _dir: dir, app }

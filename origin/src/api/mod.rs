@@ -20,6 +20,7 @@ pub mod doc;
 pub mod home;
 pub mod interior;
 pub mod lists;
+pub mod password;
 pub mod product;
 pub mod talk;
 pub mod user;
@@ -35,7 +36,12 @@ pub fn router() -> Router<AppState> {
         .nest("/interior", interior::router())
         .nest("/cart", cart::router())
         .nest("/auth", auth::router())
-        .nest("/user", user::router().merge(lists::wishlist_router()))
+        .nest(
+            "/user",
+            user::router()
+                .merge(lists::wishlist_router())
+                .merge(password::router()),
+        )
         .merge(cart::place_order_router())
         .get(
             "/health",

@@ -114,10 +114,13 @@ impl TestShop {
             .expect("search index");
         let state = AppState {
             search: Arc::new(search),
+            limits: Default::default(),
+            site_url: "https://shop.example".into(),
             pool,
             dirs: Arc::new(Dirs {
                 site: s.site.clone(),
                 storage: s.storage.clone(),
+                outbox: db.with_file_name("outbox"),
             }),
         };
         let app = origin::app(state.clone());
