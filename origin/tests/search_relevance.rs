@@ -160,3 +160,78 @@ async fn the_index_follows_the_change_log() {
         "inactive products leave"
     );
 }
+
+/// `category/products` for `query`: its total and its facets.
+async fn listing(shop: &TestShop, query: &str) -> (i64, Value) {
+    let (status, _, body) = shop
+        .get(&format!("/api/category/products?seo_url=products&{query}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{query}: {body}");
+    (
+        body["products"]["total"].as_i64().unwrap(),
+        body["facets"].clone(),
+    )
+}
+
+/// The count of `slug` in the facet of attribute `name`, 0 when absent.
+fn count_of(facets: &Value, name: &str, slug: &str) -> i64 {
+    facets["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["name"] == name)
+        .flat_map(|a| a["values"].as_array().unwrap())
+        .find(|v| v["slug"] == slug)
+        .map_or(0, |v| v["count"].as_i64().unwrap())
+}
+
+#[tokio::test]
+async fn a_keyword_listing_counts_its_products_per_attribute_value_and_price_band() {
+    let shop = TestShop::open().await;
+    let (total, facets) = listing(&shop, "keyword=table").await;
+    assert!(total > 10, "{total}");
+    // Every product falls in one band; the bands meet without gaps.
+    let bands = facets["price_bands"].as_array().unwrap();
+    let sum: i64 = bands.iter().map(|b| b["count"].as_i64().unwrap()).sum();
+    assert_eq!(sum, total, "{facets}");
+    for pair in bands.windows(2) {
+        assert_eq!(pair[0]["max"].as_i64().unwrap() + 1, pair[1]["min"]);
+    }
+    assert!(bands.last().unwrap()["max"].is_null());
+    // Each count is what the filter really leaves.
+    let attributes = facets["attributes"].as_array().unwrap();
+    assert!(!attributes.is_empty(), "{facets}");
+    let mut checked = 0;
+    for a in attributes {
+        let name = a["name"].as_str().unwrap();
+        for v in a["values"].as_array().unwrap().iter().take(2) {
+            let slug = v["slug"].as_str().unwrap();
+            let (filtered, again) =
+                listing(&shop, &format!("keyword=table&filterby_{name}={slug}")).await;
+            assert_eq!(filtered, v["count"].as_i64().unwrap(), "{name}={slug}");
+            // The attribute filtered on keeps its other values' counts.
+            for other in a["values"].as_array().unwrap() {
+                let s = other["slug"].as_str().unwrap();
+                assert_eq!(count_of(&again, name, s), other["count"], "{name}={s}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4);
+    for b in bands.iter().filter(|b| b["count"].as_i64().unwrap() > 0) {
+        let range = match b["max"].as_i64() {
+            Some(max) => format!("price_min={}&price_max={max}", b["min"]),
+            None => format!("price_min={}", b["min"]),
+        };
+        let (filtered, again) = listing(&shop, &format!("keyword=table&{range}")).await;
+        assert_eq!(filtered, b["count"].as_i64().unwrap(), "{range}");
+        assert_eq!(again["price_bands"], facets["price_bands"], "{range}");
+    }
+    // A listing without a keyword has no facets; a search finding nothing
+    // counts nothing.
+    let (_, none) = listing(&shop, "").await;
+    assert!(none.is_null());
+    let (zero, facets) = listing(&shop, "keyword=qqqqzzzz").await;
+    assert_eq!(zero, 0);
+    assert!(facets["attributes"].as_array().unwrap().is_empty());
+}

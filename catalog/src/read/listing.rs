@@ -15,6 +15,9 @@
 //! The query selects one page of ids; [`page`] then loads their cards
 //! ([`crate::read::cards`]) and wraps them in the project's [`Paginator`].
 
+use std::collections::HashMap;
+
+use serde::Serialize;
 use sqlx::{FromRow, QueryBuilder};
 
 use crate::db::{Db, Pool};
@@ -98,6 +101,77 @@ struct IdRow {
     id: i64,
 }
 
+/// Filters [`filtered`] leaves out, for facet counts: a facet counts what
+/// every other filter lets through.
+#[derive(Debug, Clone, Copy, Default)]
+struct Skip {
+    /// This group of [`ProductQuery::attribute_values`].
+    group: Option<usize>,
+    /// The price range.
+    price: bool,
+}
+
+/// `[WITH sub] {head}SELECT {select} FROM products p WHERE <query's filters>`
+/// (but those in `skip`); the caller closes what `head` opens.
+fn filtered<'q>(
+    query: &ProductQuery,
+    now: i64,
+    skip: Skip,
+    head: &str,
+    select: &str,
+) -> QueryBuilder<'q, Db> {
+    let effective = pricing::effective_price_sql(now);
+    let mut q: QueryBuilder<Db> = QueryBuilder::new("");
+    if let Some(cats) = &query.categories {
+        q.push("WITH RECURSIVE sub(id) AS (SELECT c.id FROM category c WHERE c.id IN (");
+        let mut list = q.separated(", ");
+        for id in cats {
+            list.push_bind(*id);
+        }
+        q.push(format!(
+            ") UNION SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) "
+        ));
+    }
+    q.push(format!(
+        "{head}SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active = 1"
+    ));
+    if query.categories.is_some() {
+        q.push(" AND p.id IN (SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub))");
+    }
+    if !skip.price {
+        if let Some(min) = query.price_min {
+            q.push(" AND p.price >= ").push_bind(min);
+        }
+        if let Some(max) = query.price_max {
+            q.push(" AND p.price <= ").push_bind(max);
+        }
+    }
+    for (i, values) in query.attribute_values.iter().enumerate() {
+        if skip.group == Some(i) {
+            continue;
+        }
+        q.push(" AND p.id IN (SELECT pa.product_id FROM product_attribute pa WHERE pa.attribute_value_id IN (");
+        let mut list = q.separated(", ");
+        for v in values {
+            list.push_bind(*v);
+        }
+        q.push("))");
+    }
+    if let Some(only) = &query.only {
+        // Integers, written as literals: nothing to inject, no bind limit.
+        let list: Vec<String> = only.iter().map(i64::to_string).collect();
+        q.push(format!(
+            " AND p.id IN ({})",
+            if list.is_empty() {
+                "NULL".to_string()
+            } else {
+                list.join(",")
+            }
+        ));
+    }
+    q
+}
+
 /// One page of product ids matching `query`, and the total count.
 pub async fn product_ids(
     pool: &Pool,
@@ -105,53 +179,7 @@ pub async fn product_ids(
     page: PageRequest,
     now: i64,
 ) -> Result<(Vec<i64>, i64), sqlx::Error> {
-    let effective = pricing::effective_price_sql(now);
-    let build = |select: &str| {
-        let mut q: QueryBuilder<Db> = QueryBuilder::new("");
-        if let Some(cats) = &query.categories {
-            q.push("WITH RECURSIVE sub(id) AS (SELECT c.id FROM category c WHERE c.id IN (");
-            let mut list = q.separated(", ");
-            for id in cats {
-                list.push_bind(*id);
-            }
-            q.push(format!(
-                ") UNION SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) "
-            ));
-        }
-        q.push(format!(
-            "SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active = 1"
-        ));
-        if query.categories.is_some() {
-            q.push(" AND p.id IN (SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub))");
-        }
-        if let Some(min) = query.price_min {
-            q.push(" AND p.price >= ").push_bind(min);
-        }
-        if let Some(max) = query.price_max {
-            q.push(" AND p.price <= ").push_bind(max);
-        }
-        for values in &query.attribute_values {
-            q.push(" AND p.id IN (SELECT pa.product_id FROM product_attribute pa WHERE pa.attribute_value_id IN (");
-            let mut list = q.separated(", ");
-            for v in values {
-                list.push_bind(*v);
-            }
-            q.push("))");
-        }
-        if let Some(only) = &query.only {
-            // Integers, written as literals: nothing to inject, no bind limit.
-            let list: Vec<String> = only.iter().map(i64::to_string).collect();
-            q.push(format!(
-                " AND p.id IN ({})",
-                if list.is_empty() {
-                    "NULL".to_string()
-                } else {
-                    list.join(",")
-                }
-            ));
-        }
-        q
-    };
+    let build = |select: &str| filtered(query, now, Skip::default(), "", select);
     let total: i64 = build("COUNT(*)")
         .build_query_scalar()
         .fetch_one(pool)
@@ -195,6 +223,154 @@ pub async fn page(
     let (ids, total) = product_ids(pool, query, page, now).await?;
     let data = cards(pool, &ids, now).await?;
     Ok(Paginator::new(data, total, page, path, keep))
+}
+
+/// Lower bounds of the price bands counted for a listing, taka; a band ends
+/// one taka below the next one's start, the last is open.
+pub const PRICE_BANDS: [i64; 6] = [0, 5_000, 15_000, 30_000, 60_000, 100_000];
+
+/// How many of a listing's products each filter would leave: per attribute
+/// value and per price band. A facet counts what every other filter lets
+/// through, so the values of an attribute already filtered on keep their
+/// counts (picking one more widens the list).
+#[derive(Debug, Clone, Serialize)]
+pub struct Facets {
+    /// Filterable attributes with at least one product, in their order.
+    pub attributes: Vec<AttributeFacet>,
+    /// Every band of [`PRICE_BANDS`], on the price a shopper pays now.
+    pub price_bands: Vec<PriceBand>,
+}
+
+/// One attribute's values and their counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct AttributeFacet {
+    /// The filter's name (`filterby_<name>`).
+    pub name: String,
+    pub label: String,
+    /// Values with at least one product.
+    pub values: Vec<ValueCount>,
+}
+
+/// An attribute value (its slug goes into `filterby_<name>`) and its count.
+#[derive(Debug, Clone, Serialize)]
+pub struct ValueCount {
+    pub slug: String,
+    pub value: String,
+    pub count: i64,
+}
+
+/// Products priced `min..=max` taka (`max` None: no upper bound); the bounds
+/// go into `price_min` and `price_max` as they are.
+#[derive(Debug, Clone, Serialize)]
+pub struct PriceBand {
+    pub min: i64,
+    pub max: Option<i64>,
+    pub count: i64,
+}
+
+#[derive(FromRow)]
+struct FacetValue {
+    id: i64,
+    attribute_id: i64,
+    name: String,
+    label: String,
+    value: String,
+    slug: String,
+}
+
+/// The facet counts of `query`'s products at `now` (see [`Facets`]).
+pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facets, sqlx::Error> {
+    let values: Vec<FacetValue> = sqlx::query_as(
+        "SELECT v.id, a.id AS attribute_id, a.field_name AS name, a.field_label AS label, v.value, v.slug \
+         FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable = 1 \
+         ORDER BY a.sort, a.id, v.sort, v.id",
+    )
+    .fetch_all(pool)
+    .await?;
+    let attribute_of = |value: i64| {
+        values
+            .iter()
+            .find(|v| v.id == value)
+            .map(|v| v.attribute_id)
+    };
+    let head =
+        "SELECT pa.attribute_value_id, COUNT(*) FROM product_attribute pa WHERE pa.product_id IN (";
+    let count_values = |skip: Skip| async move {
+        let mut q = filtered(query, now, skip, head, "p.id");
+        q.push(") GROUP BY pa.attribute_value_id");
+        q.build_query_as::<(i64, i64)>().fetch_all(pool).await
+    };
+    // Counts under every filter, then again for each attribute filtered on
+    // without its own filter.
+    let mut counts: HashMap<i64, i64> = count_values(Skip::default()).await?.into_iter().collect();
+    for (i, group) in query.attribute_values.iter().enumerate() {
+        let Some(attribute) = group.first().and_then(|v| attribute_of(*v)) else {
+            continue;
+        };
+        counts.retain(|v, _| attribute_of(*v) != Some(attribute));
+        let skip = Skip {
+            group: Some(i),
+            price: false,
+        };
+        counts.extend(
+            count_values(skip)
+                .await?
+                .into_iter()
+                .filter(|(v, _)| attribute_of(*v) == Some(attribute)),
+        );
+    }
+    let mut attributes: Vec<AttributeFacet> = Vec::new();
+    for v in &values {
+        let Some(count) = counts.get(&v.id).copied().filter(|c| *c > 0) else {
+            continue;
+        };
+        if attributes.last().map(|a| &a.name) != Some(&v.name) {
+            attributes.push(AttributeFacet {
+                name: v.name.clone(),
+                label: v.label.clone(),
+                values: Vec::new(),
+            });
+        }
+        if let Some(a) = attributes.last_mut() {
+            a.values.push(ValueCount {
+                slug: v.slug.clone(),
+                value: v.value.clone(),
+                count,
+            });
+        }
+    }
+
+    let skip = Skip {
+        group: None,
+        price: true,
+    };
+    // Each product's band: the last whose lower bound its price reaches.
+    let mut band = String::from("CASE");
+    for (i, min) in PRICE_BANDS.iter().enumerate().rev() {
+        band.push_str(&format!(" WHEN p.price >= {min} THEN {i}"));
+    }
+    band.push_str(" END AS band");
+    let mut q = filtered(query, now, skip, "SELECT band, COUNT(*) FROM (", &band);
+    q.push(") GROUP BY band");
+    let by_band: HashMap<i64, i64> = q
+        .build_query_as::<(i64, i64)>()
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .collect();
+    let price_bands = PRICE_BANDS
+        .iter()
+        .enumerate()
+        .map(|(i, min)| PriceBand {
+            min: *min,
+            max: PRICE_BANDS.get(i + 1).map(|next| next - 1),
+            count: by_band.get(&(i as i64)).copied().unwrap_or(0),
+        })
+        .collect();
+    Ok(Facets {
+        attributes,
+        price_bands,
+    })
 }
 
 #[cfg(test)]

@@ -147,7 +147,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/products",
             get_products,
-            Doc::public("Its products, filtered and sorted: {products: paginator}")
+            Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets: {attributes: [{name, label, values: [{slug, value, count}]}], price_bands: [{min, max, count}]}}")
                 .query("seo_url", "string", seo_url)
                 .query_opt("keyword", "string", "Words to search for")
                 .query_opt("page", "integer", "Page number (default 1)")
@@ -402,10 +402,14 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
     )
     .await?;
     let key = category_key(&category);
-    Ok(cache::public(
-        Json(json!({ "products": paginator })),
-        [key, "products".into()],
-    ))
+    // A search also answers how many of its products each filter leaves.
+    let body = if query.only.is_some() {
+        let facets = listing::facets(&state.pool, &query, catalog::clock::now_unix()).await?;
+        json!({ "products": paginator, "facets": facets })
+    } else {
+        json!({ "products": paginator })
+    };
+    Ok(cache::public(Json(body), [key, "products".into()]))
 }
 
 /// One page of cards for `query`; page links keep the request's other
