@@ -14,6 +14,8 @@ pub struct Config {
     pub command: Command,
 }
 
+// Parsed once at start: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Apply the database migrations.
@@ -65,4 +67,83 @@ pub struct ServeArgs {
     /// The shop's public address, used in links sent by e-mail.
     #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
     pub site_url: String,
+    #[command(flatten)]
+    pub social: SocialArgs,
+}
+
+/// Sign-in with Google and Facebook (OAuth 2.0). A provider is on when both
+/// its client id and secret are set. The endpoints are settings so that
+/// tests and staging can point them at a simulator.
+#[derive(Debug, Clone, Args)]
+pub struct SocialArgs {
+    /// Google OAuth client id.
+    #[arg(long, env = "GOOGLE_CLIENT_ID")]
+    pub google_client_id: Option<String>,
+    /// Google OAuth client secret.
+    #[arg(long, env = "GOOGLE_CLIENT_SECRET", hide_env_values = true)]
+    pub google_client_secret: Option<Secret>,
+    #[arg(
+        long,
+        env = "GOOGLE_AUTH_URL",
+        default_value = "https://accounts.google.com/o/oauth2/v2/auth"
+    )]
+    pub google_auth_url: String,
+    #[arg(
+        long,
+        env = "GOOGLE_TOKEN_URL",
+        default_value = "https://oauth2.googleapis.com/token"
+    )]
+    pub google_token_url: String,
+    #[arg(
+        long,
+        env = "GOOGLE_USERINFO_URL",
+        default_value = "https://openidconnect.googleapis.com/v1/userinfo"
+    )]
+    pub google_userinfo_url: String,
+    /// Facebook app id.
+    #[arg(long, env = "FACEBOOK_CLIENT_ID")]
+    pub facebook_client_id: Option<String>,
+    /// Facebook app secret.
+    #[arg(long, env = "FACEBOOK_CLIENT_SECRET", hide_env_values = true)]
+    pub facebook_client_secret: Option<Secret>,
+    #[arg(
+        long,
+        env = "FACEBOOK_AUTH_URL",
+        default_value = "https://www.facebook.com/v19.0/dialog/oauth"
+    )]
+    pub facebook_auth_url: String,
+    #[arg(
+        long,
+        env = "FACEBOOK_TOKEN_URL",
+        default_value = "https://graph.facebook.com/v19.0/oauth/access_token"
+    )]
+    pub facebook_token_url: String,
+    #[arg(
+        long,
+        env = "FACEBOOK_USERINFO_URL",
+        default_value = "https://graph.facebook.com/v19.0/me"
+    )]
+    pub facebook_userinfo_url: String,
+    /// Public address the providers send shoppers back to
+    /// (`{this}/api/auth/social/{provider}/callback`); SITE_URL when unset.
+    #[arg(long, env = "SOCIAL_REDIRECT_BASE")]
+    pub social_redirect_base: Option<String>,
+}
+
+/// A setting that must stay out of logs and `--help` (client secrets).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
 }

@@ -15,6 +15,7 @@ pub mod orders;
 pub mod ratelimit;
 pub mod search;
 pub mod site;
+pub mod social;
 pub mod state;
 pub mod validate;
 
@@ -76,6 +77,10 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         pool,
         search,
         limits: Default::default(),
+        social: Arc::new(
+            social::Social::from_args(&args.social, &args.site_url)
+                .context("configuring social sign-in")?,
+        ),
         site_url: args.site_url.trim_end_matches('/').into(),
         dirs: Arc::new(Dirs {
             site: args.site,

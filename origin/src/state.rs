@@ -7,6 +7,7 @@ use catalog::db::Pool;
 
 use crate::ratelimit::RateLimiter;
 use crate::search::Search;
+use crate::social::Social;
 
 /// What handlers need: the database and the directories served.
 #[derive(Clone)]
@@ -19,6 +20,8 @@ pub struct AppState {
     pub limits: Arc<RateLimiter>,
     /// The shop's public address, for links in messages.
     pub site_url: Arc<str>,
+    /// Sign-in with Google and Facebook (off unless configured).
+    pub social: Arc<Social>,
 }
 
 /// Directories the origin serves files from.

@@ -41,6 +41,7 @@ async fn site() -> Site {
     let app = origin::app(AppState {
         search: Arc::new(search),
         limits: Default::default(),
+        social: Default::default(),
         site_url: "https://shop.example".into(),
         pool,
         dirs: Arc::new(Dirs {

@@ -22,6 +22,7 @@ pub mod interior;
 pub mod lists;
 pub mod password;
 pub mod product;
+pub mod social;
 pub mod talk;
 pub mod user;
 
@@ -35,7 +36,7 @@ pub fn router() -> Router<AppState> {
         .nest("/product", product::router().merge(talk::router()))
         .nest("/interior", interior::router())
         .nest("/cart", cart::router())
-        .nest("/auth", auth::router())
+        .nest("/auth", auth::router().merge(social::router()))
         .nest(
             "/user",
             user::router()

@@ -1,0 +1,541 @@
+//! Social sign-in against a provider simulator started by each test: a real
+//! HTTP server on loopback speaking OAuth 2.0's authorization-code flow
+//! (consent page that redirects with a single-use code, token endpoint that
+//! checks the client and the redirect address, user-info endpoint that needs
+//! the access token), in Google's and Facebook's shapes.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use common::{assert_api_error, TestShop};
+use origin::config::{Secret, SocialArgs};
+use origin::social::Social;
+
+const CLIENT_ID: &str = "shop-client";
+const CLIENT_SECRET: &str = "shop-secret-123";
+const GUEST: &str = "1700000000000socialguest";
+
+/// The simulator's memory: people (by key), codes issued, tokens issued.
+#[derive(Default)]
+struct Sim {
+    people: HashMap<String, Value>,
+    codes: HashMap<String, (String, String)>,
+    tokens: HashMap<String, String>,
+    /// Token requests seen, to prove a refused callback never reached it.
+    token_calls: usize,
+}
+
+type Shared = Arc<Mutex<Sim>>;
+
+fn random() -> String {
+    origin::identity::new_token().0
+}
+
+/// `GET /{provider}/authorize?...&person=key`: the person consents.
+async fn authorize(
+    State(sim): State<Shared>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    if q.get("client_id").map(String::as_str) != Some(CLIENT_ID)
+        || q.get("response_type").map(String::as_str) != Some("code")
+    {
+        return (StatusCode::BAD_REQUEST, "bad client").into_response();
+    }
+    let redirect = q["redirect_uri"].clone();
+    let code = random();
+    sim.lock()
+        .unwrap()
+        .codes
+        .insert(code.clone(), (q["person"].clone(), redirect.clone()));
+    Redirect::to(&format!("{redirect}?code={code}&state={}", q["state"])).into_response()
+}
+
+/// `POST /{provider}/token`: a code (once) for an access token.
+async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>) -> Response {
+    let mut sim = sim.lock().unwrap();
+    sim.token_calls += 1;
+    let client_ok = f.get("client_id").map(String::as_str) == Some(CLIENT_ID)
+        && f.get("client_secret").map(String::as_str) == Some(CLIENT_SECRET)
+        && f.get("grant_type").map(String::as_str) == Some("authorization_code");
+    let code = f.get("code").cloned().unwrap_or_default();
+    match sim.codes.remove(&code) {
+        Some((person, redirect)) if client_ok && f.get("redirect_uri") == Some(&redirect) => {
+            let access = random();
+            sim.tokens.insert(access.clone(), person);
+            Json(json!({ "access_token": access, "token_type": "Bearer", "expires_in": 3599 }))
+                .into_response()
+        }
+        _ => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": "invalid_grant" })),
+        )
+            .into_response(),
+    }
+}
+
+/// `GET /{provider}/userinfo` with `Authorization: Bearer`.
+async fn userinfo(
+    State(sim): State<Shared>,
+    Path(provider): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let sim = sim.lock().unwrap();
+    let bearer = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    if provider == "facebook" && q.get("fields").map(String::as_str) != Some("id,name,email") {
+        return (StatusCode::BAD_REQUEST, "fields").into_response();
+    }
+    match sim.tokens.get(bearer).and_then(|p| sim.people.get(p)) {
+        Some(person) => Json(person.clone()).into_response(),
+        None => (StatusCode::UNAUTHORIZED, "no token").into_response(),
+    }
+}
+
+/// Starts the simulator; answers its base URL and its memory.
+async fn simulator() -> (String, Shared) {
+    let sim: Shared = Arc::default();
+    let app = Router::new()
+        .route("/{provider}/authorize", get(authorize))
+        .route("/{provider}/token", post(token))
+        .route("/{provider}/userinfo", get(userinfo))
+        .with_state(Arc::clone(&sim));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, sim)
+}
+
+/// A fresh shop whose Google and Facebook point at the simulator.
+async fn shop_with_providers() -> (TestShop, Shared) {
+    let (base, sim) = simulator().await;
+    let mut shop = TestShop::fresh().await;
+    let args = SocialArgs {
+        google_client_id: Some(CLIENT_ID.into()),
+        google_client_secret: Some(Secret(CLIENT_SECRET.into())),
+        google_auth_url: format!("{base}/google/authorize"),
+        google_token_url: format!("{base}/google/token"),
+        google_userinfo_url: format!("{base}/google/userinfo"),
+        facebook_client_id: Some(CLIENT_ID.into()),
+        facebook_client_secret: Some(Secret(CLIENT_SECRET.into())),
+        facebook_auth_url: format!("{base}/facebook/authorize"),
+        facebook_token_url: format!("{base}/facebook/token"),
+        facebook_userinfo_url: format!("{base}/facebook/userinfo"),
+        social_redirect_base: None,
+    };
+    shop.state.social = Arc::new(Social::from_args(&args, &shop.state.site_url).unwrap());
+    shop.app = origin::app(shop.state.clone());
+    (shop, sim)
+}
+
+/// Where a sign-in ended: the fragment of the `/user/login` redirect.
+#[derive(Debug)]
+enum Ended {
+    Token(String),
+    Error(String),
+}
+
+/// The browser's part: start at the shop, consent at the provider as
+/// `person`, return to the callback with the cookies the shop set (and the
+/// guest's `self_token`).
+async fn sign_in(shop: &TestShop, provider: &str, person: &str) -> Ended {
+    let (status, headers, _) = shop
+        .get(&format!("/api/auth/social/{provider}/redirect"))
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let set_cookie = headers["set-cookie"].to_str().unwrap().to_string();
+    let state_cookie = set_cookie.split(';').next().unwrap().to_string();
+    let consent = headers["location"].to_str().unwrap().to_string();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let back = client
+        .get(format!("{consent}&person={person}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(back.status(), StatusCode::SEE_OTHER, "consent refused");
+    let callback = back.headers()["location"].to_str().unwrap().to_string();
+    let path = callback
+        .strip_prefix("https://shop.example")
+        .expect("callback on the shop");
+    callback_with(shop, path, &format!("{state_cookie}; self_token={GUEST}")).await
+}
+
+async fn callback_with(shop: &TestShop, path: &str, cookies: &str) -> Ended {
+    let (status, headers, body) = shop
+        .request("GET", path, &[("cookie", cookies)], None)
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+    assert!(headers["set-cookie"]
+        .to_str()
+        .unwrap()
+        .starts_with("social_state=; "));
+    let location = headers["location"].to_str().unwrap();
+    let fragment = location
+        .strip_prefix("https://shop.example/user/login#")
+        .unwrap_or_else(|| panic!("unexpected location {location}"));
+    if let Some(token) = fragment.strip_prefix("social_token=") {
+        Ended::Token(token.to_string())
+    } else if let Some(error) = fragment.strip_prefix("social_error=") {
+        Ended::Error(error.replace("%20", " "))
+    } else {
+        panic!("unexpected fragment {fragment}")
+    }
+}
+
+fn person(sim: &Shared, key: &str, profile: Value) {
+    sim.lock().unwrap().people.insert(key.into(), profile);
+}
+
+async fn me(shop: &TestShop, token: &str) -> Value {
+    let auth = format!("Bearer {token}");
+    let (status, _, body) = shop
+        .request("GET", "/api/auth/user", &[("authorization", &auth)], None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["user"].clone()
+}
+
+#[tokio::test]
+async fn social_sign_in_is_off_until_configured() {
+    let shop = TestShop::open().await;
+    let (status, _, body) = shop.get("/api/auth/social").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["providers"], json!([]));
+    for path in [
+        "/api/auth/social/google/redirect",
+        "/api/auth/social/facebook/redirect",
+        "/api/auth/social/google/callback?code=x&state=y",
+        "/api/auth/social/facebook/callback?code=x&state=y",
+    ] {
+        let (status, headers, body) = shop.get(path).await;
+        assert_api_error(status, &headers, &body, StatusCode::NOT_FOUND);
+        assert!(
+            body["message"].as_str().unwrap().contains("not offered"),
+            "{path}: {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_redirect_carries_the_client_and_a_state_bound_to_an_http_only_cookie() {
+    let (shop, _sim) = shop_with_providers().await;
+    let (_, _, body) = shop.get("/api/auth/social").await;
+    assert_eq!(body["providers"], json!(["google", "facebook"]));
+    let (status, headers, _) = shop.get("/api/auth/social/google/redirect").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(headers["cache-control"], "private, no-store");
+    let cookie = headers["set-cookie"].to_str().unwrap();
+    for attribute in [
+        "HttpOnly",
+        "SameSite=Lax",
+        "Secure",
+        "Path=/api/auth/social",
+    ] {
+        assert!(cookie.contains(attribute), "{cookie} lacks {attribute}");
+    }
+    let state = cookie
+        .split(';')
+        .next()
+        .unwrap()
+        .strip_prefix("social_state=")
+        .unwrap();
+    assert!(state.starts_with("google.") && state.len() > 64, "{state}");
+    let location = reqwest::Url::parse(headers["location"].to_str().unwrap()).unwrap();
+    let q: HashMap<_, _> = location.query_pairs().into_owned().collect();
+    assert_eq!(q["client_id"], CLIENT_ID);
+    assert_eq!(q["response_type"], "code");
+    assert_eq!(q["scope"], "openid email profile");
+    assert_eq!(q["state"], state);
+    assert_eq!(
+        q["redirect_uri"],
+        "https://shop.example/api/auth/social/google/callback"
+    );
+    assert!(!location.as_str().contains(CLIENT_SECRET));
+    // Each start gets its own state.
+    let (_, again, _) = shop.get("/api/auth/social/google/redirect").await;
+    assert_ne!(again["set-cookie"], headers["set-cookie"]);
+}
+
+#[tokio::test]
+async fn google_creates_an_account_once_then_finds_it_and_brings_the_guest_lists() {
+    let (shop, sim) = shop_with_providers().await;
+    person(
+        &sim,
+        "rahim",
+        json!({"sub": "g-1001", "name": "Rahim Uddin", "email": "Rahim.Social@Example.test", "email_verified": true}),
+    );
+    let pid = shop
+        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .await;
+    let (status, _, body) = shop
+        .guest_get(GUEST, &format!("/api/common/add-to-compare?pid={pid}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let Ended::Token(token) = sign_in(&shop, "google", "rahim").await else {
+        panic!("not signed in");
+    };
+    let user = me(&shop, &token).await;
+    assert_eq!(user["email"], "rahim.social@example.test");
+    assert_eq!(user["name"], "Rahim Uddin");
+    let id = user["id"].as_i64().unwrap();
+    let (sub, hash): (String, Option<String>) =
+        sqlx::query_as("SELECT google_sub, password_hash FROM app_user WHERE id = $1")
+            .bind(id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!(sub, "g-1001");
+    assert_eq!(hash, None, "a social account has no password");
+    // The token is stored hashed, never as given.
+    let stored = shop
+        .scalar_i64(&format!(
+            "SELECT COUNT(*) FROM auth_token WHERE user_id = {id} AND token_hash = '{}'",
+            origin::identity::hash_token(&token)
+        ))
+        .await;
+    assert_eq!(stored, 1);
+    assert_eq!(
+        shop.scalar_i64(&format!(
+            "SELECT COUNT(*) FROM auth_token WHERE token_hash = '{token}'"
+        ))
+        .await,
+        0
+    );
+    // The guest's compare list came along.
+    let auth = format!("Bearer {token}");
+    let (_, _, compare) = shop
+        .request(
+            "GET",
+            "/api/common/compare",
+            &[("authorization", &auth)],
+            None,
+        )
+        .await;
+    let ids: Vec<i64> = compare["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![pid], "{compare}");
+    assert_eq!(
+        shop.scalar_i64(&format!(
+            "SELECT COUNT(*) FROM compare_item WHERE self_token = '{GUEST}'"
+        ))
+        .await,
+        0
+    );
+
+    // Again: the same account, a new token.
+    let Ended::Token(second) = sign_in(&shop, "google", "rahim").await else {
+        panic!("not signed in the second time");
+    };
+    assert_ne!(second, token);
+    assert_eq!(me(&shop, &second).await["id"].as_i64(), Some(id));
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM app_user WHERE email = 'rahim.social@example.test'")
+            .await,
+        1
+    );
+
+    // No password opens a social-only account.
+    let (status, _, body) = shop
+        .post_json(
+            "/api/auth/login",
+            &json!({"email": "rahim.social@example.test", "password": "anything-at-all"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+}
+
+#[tokio::test]
+async fn only_a_verified_email_links_an_existing_account() {
+    let (shop, sim) = shop_with_providers().await;
+    let (status, _, body) = shop
+        .post_json(
+            "/api/auth/register",
+            &json!({"name": "Karim", "email": "karim.social@example.test", "password": "a-good-password",
+                    "password_confirmation": "a-good-password", "agree": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let id = body["user"]["id"].as_i64().unwrap();
+
+    // Facebook does not vouch for the address: the account stays closed to it.
+    person(
+        &sim,
+        "karim-fb",
+        json!({"id": "fb-77", "name": "Karim", "email": "karim.social@example.test"}),
+    );
+    let Ended::Error(message) = sign_in(&shop, "facebook", "karim-fb").await else {
+        panic!("an unverified e-mail opened an account");
+    };
+    assert!(message.contains("sign in with your password"), "{message}");
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM app_user WHERE facebook_id IS NOT NULL")
+            .await,
+        0
+    );
+
+    // Google does, per address: linked, and the password still works.
+    person(
+        &sim,
+        "karim-g",
+        json!({"sub": "g-77", "name": "Karim", "email": "karim.social@example.test", "email_verified": true}),
+    );
+    let Ended::Token(token) = sign_in(&shop, "google", "karim-g").await else {
+        panic!("a verified e-mail was not linked");
+    };
+    assert_eq!(me(&shop, &token).await["id"].as_i64(), Some(id));
+    let (status, _, _) = shop
+        .post_json(
+            "/api/auth/login",
+            &json!({"email": "karim.social@example.test", "password": "a-good-password"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // A Google person with an unverified address gets no account of someone else's.
+    person(
+        &sim,
+        "mallory",
+        json!({"sub": "g-666", "email": "karim.social@example.test", "email_verified": false}),
+    );
+    assert!(matches!(
+        sign_in(&shop, "google", "mallory").await,
+        Ended::Error(_)
+    ));
+
+    // Facebook without any e-mail address cannot make an account.
+    person(&sim, "nomail", json!({"id": "fb-88", "name": "No Mail"}));
+    let Ended::Error(message) = sign_in(&shop, "facebook", "nomail").await else {
+        panic!("an account without e-mail or mobile");
+    };
+    assert!(message.contains("e-mail"), "{message}");
+
+    // Facebook with a new address: an account.
+    person(
+        &sim,
+        "nadia",
+        json!({"id": "fb-99", "name": "Nadia", "email": "nadia.social@example.test"}),
+    );
+    let Ended::Token(token) = sign_in(&shop, "facebook", "nadia").await else {
+        panic!("facebook sign-up failed");
+    };
+    assert_eq!(
+        me(&shop, &token).await["email"],
+        "nadia.social@example.test"
+    );
+}
+
+#[tokio::test]
+async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in() {
+    let (shop, sim) = shop_with_providers().await;
+    person(
+        &sim,
+        "rina",
+        json!({"sub": "g-5", "email": "rina.social@example.test", "email_verified": true}),
+    );
+    let tokens = || shop.scalar_i64("SELECT COUNT(*) FROM auth_token");
+    let before = tokens().await;
+
+    // A state that is not this browser's (login CSRF): refused before the provider is asked.
+    let (_, headers, _) = shop.get("/api/auth/social/google/redirect").await;
+    let consent = headers["location"].to_str().unwrap();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let back = client
+        .get(format!("{consent}&person=rina"))
+        .send()
+        .await
+        .unwrap();
+    let callback = back.headers()["location"].to_str().unwrap().to_string();
+    let path = callback.strip_prefix("https://shop.example").unwrap();
+    for cookies in ["", "social_state=google.someone-elses-state"] {
+        let Ended::Error(message) = callback_with(&shop, path, cookies).await else {
+            panic!("signed in without the state cookie ({cookies})");
+        };
+        assert!(message.contains("expired"), "{message}");
+    }
+    assert_eq!(sim.lock().unwrap().token_calls, 0);
+
+    // A Google state does not finish a Facebook sign-in.
+    let state = headers["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    let fb_path = path.replace("/google/", "/facebook/");
+    assert!(matches!(
+        callback_with(&shop, &fb_path, state).await,
+        Ended::Error(_)
+    ));
+
+    // A made-up code: the provider refuses it, so do we.
+    let query: HashMap<_, _> = reqwest::Url::parse(&callback)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect();
+    let forged = format!(
+        "/api/auth/social/google/callback?code=forged&state={}",
+        query["state"]
+    );
+    let Ended::Error(message) = callback_with(&shop, &forged, state).await else {
+        panic!("a forged code signed someone in");
+    };
+    assert!(message.contains("did not confirm"), "{message}");
+
+    // The shopper said no at the provider.
+    let declined = format!(
+        "/api/auth/social/google/callback?error=access_denied&state={}",
+        query["state"]
+    );
+    let Ended::Error(message) = callback_with(&shop, &declined, state).await else {
+        panic!("declined yet signed in");
+    };
+    assert!(message.contains("cancelled"), "{message}");
+
+    // The real code still works once, with the right cookie; a replay does not.
+    assert!(matches!(
+        callback_with(&shop, path, state).await,
+        Ended::Token(_)
+    ));
+    assert!(matches!(
+        callback_with(&shop, path, state).await,
+        Ended::Error(_)
+    ));
+    assert_eq!(tokens().await, before + 1);
+
+    // Missing parameters are a clear 400.
+    let (status, headers, body) = shop
+        .request(
+            "GET",
+            "/api/auth/social/google/callback?state=x",
+            &[("cookie", state)],
+            None,
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["code"].is_array(), "{body}");
+}
