@@ -133,14 +133,17 @@ async fn main() -> anyhow::Result<()> {
     );
 
     let mut index_ms = Vec::new();
+    let mut by_query: Vec<Vec<f64>> = vec![Vec::new(); QUERIES.len()];
     let mut like_ms = Vec::new();
     let mut found = 0usize;
     for _ in 0..args.rounds {
-        for q in QUERIES {
+        for (i, q) in QUERIES.iter().enumerate() {
             let t = Instant::now();
             let ids = search.products(q, 10)?;
             let cats = search.categories(q, 8);
-            index_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            index_ms.push(ms);
+            by_query[i].push(ms);
             found += ids.len() + cats.len();
         }
     }
@@ -160,5 +163,21 @@ async fn main() -> anyhow::Result<()> {
     );
     summary("index (products + terms)", index_ms);
     summary("SQL LIKE '%kw%'", like_ms);
+    // The slowest queries by their median, to see what costs.
+    let mut medians: Vec<(f64, &str)> = by_query
+        .into_iter()
+        .zip(QUERIES)
+        .map(|(mut ms, q)| {
+            ms.sort_by(f64::total_cmp);
+            (percentile(&ms, 0.5), *q)
+        })
+        .collect();
+    medians.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let slowest: Vec<String> = medians
+        .iter()
+        .take(5)
+        .map(|(ms, q)| format!("{q:?} {ms:.3} ms"))
+        .collect();
+    println!("slowest (median): {}", slowest.join(", "));
     Ok(())
 }

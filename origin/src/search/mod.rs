@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use sqlx::FromRow;
 use tantivy::collector::TopDocs;
+use tantivy::indexer::{LogMergePolicy, NoMergePolicy};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
@@ -42,7 +43,7 @@ pub struct Search {
     writer: Mutex<IndexWriter>,
     fields: Fields,
     /// Every indexed word, for widening query words.
-    vocabulary: RwLock<BTreeSet<String>>,
+    vocabulary: RwLock<Vocabulary>,
     /// Categories offered as suggestion terms.
     categories: RwLock<Vec<CategoryTerm>>,
     /// The last `change_log` id applied.
@@ -56,6 +57,29 @@ struct Fields {
     body: Field,
     code: Field,
     popularity: Field,
+}
+
+/// The indexed words. Words with a digit (codes, SKUs, sizes) are many, one
+/// or more per product, and matched only as typed or as prefixes; typos are
+/// looked for among the words of letters alone, a few hundred.
+#[derive(Debug, Default)]
+struct Vocabulary {
+    all: BTreeSet<String>,
+    letters: Vec<String>,
+}
+
+impl Vocabulary {
+    /// Adds the words of `normalized` text.
+    fn add(&mut self, normalized: &str) {
+        for w in normalized.split(' ').filter(|w| !w.is_empty()) {
+            if !self.all.contains(w) {
+                self.all.insert(w.to_string());
+                if !w.chars().any(|c| c.is_numeric()) {
+                    self.letters.push(w.to_string());
+                }
+            }
+        }
+    }
 }
 
 /// A category the suggestion panel can offer.
@@ -141,6 +165,9 @@ impl Search {
             TextAnalyzer::builder(WhitespaceTokenizer::default()).build(),
         );
         let writer: IndexWriter = index.writer(WRITER_MEMORY).context("index writer")?;
+        // The first build ends as one segment (below); merging while it runs
+        // would only race that.
+        writer.set_merge_policy(Box::new(NoMergePolicy));
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -151,11 +178,12 @@ impl Search {
             reader,
             writer: Mutex::new(writer),
             fields,
-            vocabulary: RwLock::new(BTreeSet::new()),
+            vocabulary: RwLock::new(Vocabulary::default()),
             categories: RwLock::new(Vec::new()),
             applied: Mutex::new(applied),
         };
         let products = search.reindex(pool, None).await?;
+        search.merge_all()?;
         let stats = BuildStats {
             products,
             seconds: started.elapsed().as_secs_f64(),
@@ -266,8 +294,8 @@ impl Search {
             for d in docs {
                 let title = normalized(&d.title);
                 let body = normalized(&d.body);
-                vocabulary.extend(title.split(' ').map(str::to_string));
-                vocabulary.extend(body.split(' ').map(str::to_string));
+                vocabulary.add(&title);
+                vocabulary.add(&body);
                 let mut doc = doc!(
                     self.fields.id => d.id as u64,
                     self.fields.title => title,
@@ -279,7 +307,6 @@ impl Search {
                 }
                 writer.add_document(doc)?;
             }
-            vocabulary.remove("");
             writer.commit()?;
         }
         self.reader.reload()?;
@@ -300,6 +327,24 @@ impl Search {
             .write()
             .map_err(|_| anyhow::anyhow!("categories poisoned"))? = terms;
         Ok(count)
+    }
+
+    /// Merges the index into one segment (a query then walks one list per
+    /// word, not one per segment), and lets later small segments merge as
+    /// they come.
+    fn merge_all(&self) -> anyhow::Result<()> {
+        let mut writer = self
+            .writer
+            .lock()
+            .map_err(|_| anyhow::anyhow!("index writer poisoned"))?;
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            writer.merge(&segments).wait()?;
+        }
+        writer.set_merge_policy(Box::new(LogMergePolicy::default()));
+        drop(writer);
+        self.reader.reload()?;
+        Ok(())
     }
 
     /// Applies the change log since the last call: changed products are
@@ -344,7 +389,7 @@ impl Search {
         let alts = alternatives(word);
         let mut out: Vec<(String, f32)> = Vec::new();
         for alt in &alts {
-            if vocabulary.contains(alt) {
+            if vocabulary.all.contains(alt) {
                 out.push((alt.clone(), 1.0));
             }
         }
@@ -352,6 +397,7 @@ impl Search {
         if typing {
             for alt in &alts {
                 for w in vocabulary
+                    .all
                     .range(alt.clone()..)
                     .take_while(|w| w.starts_with(alt.as_str()))
                     .take(MAX_EXPANSIONS)
@@ -363,7 +409,7 @@ impl Search {
             }
         }
         if max_typos(word) > 0 || typing {
-            for w in vocabulary.iter() {
+            for w in &vocabulary.letters {
                 if out.len() >= MAX_EXPANSIONS {
                     break;
                 }
