@@ -69,14 +69,14 @@ struct Vocabulary {
 }
 
 impl Vocabulary {
-    /// Adds the words of `normalized` text.
-    fn add(&mut self, normalized: &str) {
-        for w in normalized.split(' ').filter(|w| !w.is_empty()) {
-            if !self.all.contains(w) {
-                self.all.insert(w.to_string());
+    /// Adds these words (those already known are skipped).
+    fn add(&mut self, words: BTreeSet<String>) {
+        for w in words {
+            if !self.all.contains(&w) {
                 if !w.chars().any(|c| c.is_numeric()) {
-                    self.letters.push(w.to_string());
+                    self.letters.push(w.clone());
                 }
+                self.all.insert(w);
             }
         }
     }
@@ -272,15 +272,12 @@ impl Search {
             })
             .collect();
         let count = docs.len();
+        let mut seen: BTreeSet<String> = BTreeSet::new();
         {
             let mut writer = self
                 .writer
                 .lock()
                 .map_err(|_| anyhow::anyhow!("index writer poisoned"))?;
-            let mut vocabulary = self
-                .vocabulary
-                .write()
-                .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?;
             match only {
                 None => {
                     writer.delete_all_documents()?;
@@ -294,8 +291,11 @@ impl Search {
             for d in docs {
                 let title = normalized(&d.title);
                 let body = normalized(&d.body);
-                vocabulary.add(&title);
-                vocabulary.add(&body);
+                for w in title.split(' ').chain(body.split(' ')) {
+                    if !w.is_empty() && !seen.contains(w) {
+                        seen.insert(w.to_string());
+                    }
+                }
                 let mut doc = doc!(
                     self.fields.id => d.id as u64,
                     self.fields.title => title,
@@ -309,6 +309,11 @@ impl Search {
             }
             writer.commit()?;
         }
+        // Queries read the vocabulary: it is locked only to add to it.
+        self.vocabulary
+            .write()
+            .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?
+            .add(seen);
         self.reader.reload()?;
         let terms = categories
             .iter()
