@@ -64,6 +64,17 @@ pub struct ServeArgs {
     /// Where e-mails are written (one .eml file each); the dev stack's mail.
     #[arg(long, env = "OUTBOX_DIR", default_value = "var/outbox")]
     pub outbox: PathBuf,
+    /// A mail server, e.g. smtps://user:pass@smtp.example.com:465 (or
+    /// smtp://...:587?tls=required); without it, mail goes to the outbox.
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<Secret>,
+    /// The sender of the shop's e-mails.
+    #[arg(
+        long,
+        env = "MAIL_FROM",
+        default_value = "Furniture shop <no-reply@localhost>"
+    )]
+    pub mail_from: String,
     /// The shop's public address, used in links sent by e-mail.
     #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
     pub site_url: String,
@@ -82,18 +93,21 @@ pub struct SocialArgs {
     /// Google OAuth client secret.
     #[arg(long, env = "GOOGLE_CLIENT_SECRET", hide_env_values = true)]
     pub google_client_secret: Option<Secret>,
+    /// Google's authorization (consent) page.
     #[arg(
         long,
         env = "GOOGLE_AUTH_URL",
         default_value = "https://accounts.google.com/o/oauth2/v2/auth"
     )]
     pub google_auth_url: String,
+    /// Google's token endpoint.
     #[arg(
         long,
         env = "GOOGLE_TOKEN_URL",
         default_value = "https://oauth2.googleapis.com/token"
     )]
     pub google_token_url: String,
+    /// Google's user-info endpoint.
     #[arg(
         long,
         env = "GOOGLE_USERINFO_URL",
@@ -106,18 +120,21 @@ pub struct SocialArgs {
     /// Facebook app secret.
     #[arg(long, env = "FACEBOOK_CLIENT_SECRET", hide_env_values = true)]
     pub facebook_client_secret: Option<Secret>,
+    /// Facebook's authorization (consent) page.
     #[arg(
         long,
         env = "FACEBOOK_AUTH_URL",
         default_value = "https://www.facebook.com/v19.0/dialog/oauth"
     )]
     pub facebook_auth_url: String,
+    /// Facebook's token endpoint.
     #[arg(
         long,
         env = "FACEBOOK_TOKEN_URL",
         default_value = "https://graph.facebook.com/v19.0/oauth/access_token"
     )]
     pub facebook_token_url: String,
+    /// Facebook's user-info endpoint.
     #[arg(
         long,
         env = "FACEBOOK_USERINFO_URL",

@@ -11,6 +11,7 @@ pub mod coupon;
 pub mod error;
 pub mod extract;
 pub mod identity;
+pub mod mail;
 pub mod orders;
 pub mod ratelimit;
 pub mod search;
@@ -77,6 +78,12 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         pool,
         search,
         limits: Default::default(),
+        smtp: match &args.smtp_url {
+            Some(url) if !url.0.trim().is_empty() => {
+                Some(Arc::new(mail::Smtp::from_url(url, &args.mail_from)?))
+            }
+            _ => None,
+        },
         social: Arc::new(
             social::Social::from_args(&args.social, &args.site_url)
                 .context("configuring social sign-in")?,

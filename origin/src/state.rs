@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use catalog::db::Pool;
 
+use crate::mail::Smtp;
 use crate::ratelimit::RateLimiter;
 use crate::search::Search;
 use crate::social::Social;
@@ -20,6 +21,8 @@ pub struct AppState {
     pub limits: Arc<RateLimiter>,
     /// The shop's public address, for links in messages.
     pub site_url: Arc<str>,
+    /// The mail server; `None` writes mail to `dirs.outbox`.
+    pub smtp: Option<Arc<Smtp>>,
     /// Sign-in with Google and Facebook (off unless configured).
     pub social: Arc<Social>,
 }

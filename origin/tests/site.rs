@@ -41,6 +41,7 @@ async fn site() -> Site {
     let app = origin::app(AppState {
         search: Arc::new(search),
         limits: Default::default(),
+        smtp: None,
         social: Default::default(),
         site_url: "https://shop.example".into(),
         pool,

@@ -4,8 +4,8 @@
 //! and per client. `POST /api/user/reset-password` sets the new password and
 //! signs every session out.
 //!
-//! Mail goes into the outbox directory (one `.eml` file per message), which
-//! the dev stack reads; a mail server is not wired in yet.
+//! The mail goes out through [`crate::mail`]: a mail server when `SMTP_URL`
+//! is set, else the outbox directory that the dev stack reads.
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -21,6 +21,7 @@ use crate::api::doc::{ApiRouter, Doc};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json as Body;
 use crate::identity::{hash_token, new_token};
+use crate::mail::{self, Mail};
 use crate::state::AppState;
 use crate::validate;
 
@@ -112,31 +113,23 @@ async fn post_forgot(
             state.site_url,
             email.replace('@', "%40").replace('+', "%2B")
         );
-        let message = format!(
-            "To: {email}\r\nSubject: Reset your password\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
-             Hello {name},\r\n\r\nTo choose a new password, open this link within an hour:\r\n{link}\r\n\r\n\
-             If you did not ask for it, ignore this message: your password stays as it is.\r\n"
-        );
-        write_outbox(&state, now, id, &message)?;
+        mail::send(
+            &state,
+            Mail {
+                to: email.clone(),
+                subject: "Reset your password".into(),
+                body: format!(
+                    "Hello {name},\r\n\r\nTo choose a new password, open this link within an hour:\r\n{link}\r\n\r\n\
+                     If you did not ask for it, ignore this message: your password stays as it is.\r\n"
+                ),
+            },
+        )
+        .map_err(ApiError::Internal)?;
     }
     Ok(Json(json!({
         "success": true,
         "message": "If an account uses that e-mail, we have sent it a link to reset the password.",
     })))
-}
-
-/// Writes one message into the outbox (atomically: a reader never sees half).
-fn write_outbox(state: &AppState, now: i64, user: i64, message: &str) -> ApiResult<()> {
-    let dir = &state.dirs.outbox;
-    let io =
-        |e: std::io::Error| ApiError::Internal(anyhow::anyhow!("outbox {}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let name = format!("{now}-{user}-{}.eml", &new_token().0[..8]);
-    let tmp = dir.join(format!(".{name}.tmp"));
-    std::fs::write(&tmp, message).map_err(io)?;
-    std::fs::rename(&tmp, dir.join(&name)).map_err(io)?;
-    tracing::info!(file = %name, "password reset mail written to the outbox");
-    Ok(())
 }
 
 #[derive(Debug, Default, Deserialize)]

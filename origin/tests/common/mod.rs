@@ -115,6 +115,7 @@ impl TestShop {
         let state = AppState {
             search: Arc::new(search),
             limits: Default::default(),
+            smtp: None,
             social: Default::default(),
             site_url: "https://shop.example".into(),
             pool,
