@@ -148,7 +148,10 @@ async fn the_index_follows_the_change_log() {
         .unwrap();
     assert!(suggest(&shop, "quokka").await.is_empty(), "not yet applied");
     shop.state.search.catch_up(&shop.state.pool).await.unwrap();
-    assert_eq!(suggest(&shop, "quokka").await[0]["id"], id);
+    let hits = suggest(&shop, "quokka").await;
+    assert_eq!(hits[0]["id"], id);
+    // The panel's title comes from the index: the new one.
+    assert_eq!(hits[0]["title"], "Quokka Rocking Chair");
     sqlx::query("UPDATE product SET is_active = 0 WHERE id = $1")
         .bind(id)
         .execute(&shop.state.pool)

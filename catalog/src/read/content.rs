@@ -496,40 +496,6 @@ fn like_pattern(keyword: &str) -> String {
     p
 }
 
-/// The search box's products with these ids, in the order given.
-pub async fn search_hits(pool: &Pool, ids: &[i64]) -> Result<Vec<SearchHit>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-    let mut hits: Vec<SearchHit> = sqlx::query_as(&format!(
-        "SELECT p.id, p.title, p.sub_title, '/product/' || p.seo_url AS url, p.seo_url FROM product p \
-         WHERE p.is_active = 1 AND p.id IN ({})",
-        list.join(",")
-    ))
-    .fetch_all(pool)
-    .await?;
-    hits.sort_by_key(|h| ids.iter().position(|id| *id == h.id));
-    Ok(hits)
-}
-
-/// The search box's categories with these ids, in the order given.
-pub async fn search_terms(pool: &Pool, ids: &[i64]) -> Result<Vec<SearchTerm>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-    let mut terms: Vec<SearchTerm> = sqlx::query_as(&format!(
-        "SELECT c.id, c.name, '/c/' || c.seo_url AS url, 'category' AS kind FROM category c \
-         WHERE c.id IN ({})",
-        list.join(",")
-    ))
-    .fetch_all(pool)
-    .await?;
-    terms.sort_by_key(|t| ids.iter().position(|id| *id == t.id));
-    Ok(terms)
-}
-
 /// The original shop's search, kept only to compare against (the search
 /// benchmark): products (title, sub-title, code, SKU, variation codes; most popular first,
 /// at most [`SEARCH_PRODUCTS_LIMIT`]) and published categories (name, Bangla

@@ -130,14 +130,13 @@ pub fn router() -> ApiRouter {
 async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let params = Params::new(pairs)?;
     let keyword = params.get("keyword").unwrap_or("");
-    let ids = state
+    // Answered from the search index alone (titles are stored in it).
+    let search = state
         .search
-        .products(keyword, content::SEARCH_PRODUCTS_LIMIT as usize)?;
-    let term_ids = state
+        .suggest(keyword, content::SEARCH_PRODUCTS_LIMIT as usize)?;
+    let terms = state
         .search
         .categories(keyword, content::SEARCH_TERMS_LIMIT as usize);
-    let search = content::search_hits(&state.pool, &ids).await?;
-    let terms = content::search_terms(&state.pool, &term_ids).await?;
     let keys = product_keys(&["products", "categories"], search.iter().map(|h| h.id));
     Ok(cache::public(
         Json(json!({ "search": search, "terms": terms })),

@@ -25,9 +25,12 @@ use tantivy::schema::{
     STRING,
 };
 use tantivy::tokenizer::{TextAnalyzer, WhitespaceTokenizer};
-use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{
+    doc, DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term,
+};
 
 use catalog::db::Pool;
+use catalog::read::content::{SearchHit, SearchTerm};
 
 use words::{alternatives, distance, matches, max_typos, normalized};
 
@@ -57,6 +60,10 @@ struct Fields {
     body: Field,
     code: Field,
     popularity: Field,
+    /// Stored as shown, for the suggestion panel.
+    shown_title: Field,
+    sub_title: Field,
+    seo_url: Field,
 }
 
 /// The indexed words. Words with a digit (codes, SKUs, sizes) are many, one
@@ -86,6 +93,8 @@ impl Vocabulary {
 #[derive(Debug, Clone)]
 struct CategoryTerm {
     id: i64,
+    name: String,
+    seo_url: String,
     words: Vec<String>,
 }
 
@@ -108,6 +117,9 @@ fn schema() -> (Schema, Fields) {
     let body = b.add_text_field("body", words);
     let code = b.add_text_field("code", STRING);
     let popularity = b.add_u64_field("popularity", FAST);
+    let shown_title = b.add_text_field("shown_title", STORED);
+    let sub_title = b.add_text_field("sub_title", STORED);
+    let seo_url = b.add_text_field("seo_url", STORED);
     (
         b.build(),
         Fields {
@@ -116,6 +128,9 @@ fn schema() -> (Schema, Fields) {
             body,
             code,
             popularity,
+            shown_title,
+            sub_title,
+            seo_url,
         },
     )
 }
@@ -125,6 +140,7 @@ struct ProductRow {
     id: i64,
     title: String,
     sub_title: String,
+    seo_url: String,
     product_code: String,
     sku: String,
     popularity: i64,
@@ -138,6 +154,7 @@ struct CategoryRow {
     parent: Option<i64>,
     name: String,
     name_bn: Option<String>,
+    seo_url: String,
     kind: String,
     visible: bool,
 }
@@ -146,6 +163,8 @@ struct CategoryRow {
 struct ProductDoc {
     id: i64,
     title: String,
+    sub_title: String,
+    seo_url: String,
     body: String,
     codes: Vec<String>,
     popularity: u64,
@@ -195,7 +214,7 @@ impl Search {
     /// inactive or gone are removed. Categories are reloaded too.
     async fn reindex(&self, pool: &Pool, only: Option<&[i64]>) -> anyhow::Result<usize> {
         let categories: Vec<CategoryRow> = sqlx::query_as(
-            "SELECT id, parent, name, name_bn, type AS kind, \
+            "SELECT id, parent, name, name_bn, seo_url, type AS kind, \
              (is_active = 1 AND is_published = 1) AS visible FROM category",
         )
         .fetch_all(pool)
@@ -226,7 +245,7 @@ impl Search {
             filter = format!(" AND p.id IN ({})", list.join(","));
         }
         let rows: Vec<ProductRow> = sqlx::query_as(&format!(
-            "SELECT p.id, p.title, p.sub_title, p.product_code, p.sku, p.popularity, \
+            "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, \
              (SELECT group_concat(v.product_code, ' ') FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
              (SELECT group_concat(t.name, ' ') FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
              FROM product p WHERE p.is_active = 1{filter}"
@@ -266,6 +285,8 @@ impl Search {
                         r.sku
                     ),
                     title: r.title,
+                    sub_title: r.sub_title,
+                    seo_url: r.seo_url,
                     codes,
                     popularity: r.popularity.max(0) as u64,
                 }
@@ -301,6 +322,9 @@ impl Search {
                     self.fields.title => title,
                     self.fields.body => body,
                     self.fields.popularity => d.popularity,
+                    self.fields.shown_title => d.title,
+                    self.fields.sub_title => d.sub_title,
+                    self.fields.seo_url => d.seo_url,
                 );
                 for code in d.codes {
                     doc.add_text(self.fields.code, code);
@@ -320,6 +344,8 @@ impl Search {
             .filter(|c| c.kind == "product" && c.visible && c.parent.is_some())
             .map(|c| CategoryTerm {
                 id: c.id,
+                name: c.name.clone(),
+                seo_url: c.seo_url.clone(),
                 words: words::words(&format!(
                     "{} {}",
                     c.name,
@@ -432,9 +458,45 @@ impl Search {
 
     /// Product ids matching `keyword`, best first, at most `limit`.
     pub fn products(&self, keyword: &str, limit: usize) -> anyhow::Result<Vec<i64>> {
-        let keyword = keyword.trim();
         let searcher = self.reader.searcher();
-        let mut ids: Vec<i64> = Vec::new();
+        let ranked = self.ranked(&searcher, keyword, limit)?;
+        Ok(ranked.into_iter().map(|(id, _)| id).collect())
+    }
+
+    /// The suggestion panel's products for `keyword`, best first, at most
+    /// `limit`, answered from the index alone.
+    pub fn suggest(&self, keyword: &str, limit: usize) -> anyhow::Result<Vec<SearchHit>> {
+        let searcher = self.reader.searcher();
+        let text = |doc: &TantivyDocument, field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let mut hits = Vec::new();
+        for (id, addr) in self.ranked(&searcher, keyword, limit)? {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            let seo_url = text(&doc, self.fields.seo_url);
+            hits.push(SearchHit {
+                id,
+                title: text(&doc, self.fields.shown_title),
+                sub_title: text(&doc, self.fields.sub_title),
+                url: format!("/product/{seo_url}"),
+                seo_url,
+            });
+        }
+        Ok(hits)
+    }
+
+    /// Ids and addresses of the products matching `keyword`, best first.
+    fn ranked(
+        &self,
+        searcher: &Searcher,
+        keyword: &str,
+        limit: usize,
+    ) -> anyhow::Result<Vec<(i64, DocAddress)>> {
+        let keyword = keyword.trim();
+        let mut ids: Vec<(i64, DocAddress)> = Vec::new();
         // An exact code or SKU first.
         let code = keyword.to_lowercase();
         if !code.is_empty() && !code.contains(' ') {
@@ -445,7 +507,7 @@ impl Search {
             for (_, addr) in searcher.search(&q, &TopDocs::with_limit(limit).order_by_score())? {
                 let doc: TantivyDocument = searcher.doc(addr)?;
                 if let Some(id) = doc.get_first(self.fields.id).and_then(|v| v.as_u64()) {
-                    ids.push(id as i64);
+                    ids.push((id as i64, addr));
                 }
             }
         }
@@ -494,18 +556,18 @@ impl Search {
                     (((score * 100.0).round() as i64), p, u64::MAX - id)
                 }
             });
-        for (key, _) in searcher.search(&query, &collector)? {
+        for (key, addr) in searcher.search(&query, &collector)? {
             let id = (u64::MAX - key.2) as i64;
-            if !ids.contains(&id) {
-                ids.push(id);
+            if !ids.iter().any(|(known, _)| *known == id) {
+                ids.push((id, addr));
             }
         }
         ids.truncate(limit);
         Ok(ids)
     }
 
-    /// Category ids whose names match every word of `keyword`, at most `limit`.
-    pub fn categories(&self, keyword: &str, limit: usize) -> Vec<i64> {
+    /// Categories whose names match every word of `keyword`, at most `limit`.
+    pub fn categories(&self, keyword: &str, limit: usize) -> Vec<SearchTerm> {
         let query_words = words::words(keyword);
         if query_words.is_empty() {
             return Vec::new();
@@ -524,7 +586,12 @@ impl Search {
                 })
             })
             .take(limit)
-            .map(|t| t.id)
+            .map(|t| SearchTerm {
+                id: t.id,
+                name: t.name.clone(),
+                url: format!("/c/{}", t.seo_url),
+                kind: "category".into(),
+            })
             .collect()
     }
 
