@@ -481,3 +481,35 @@ async fn reset_links_are_limited_per_address_and_expire() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn logging_out_ends_only_the_session_used() {
+    let shop = TestShop::fresh().await;
+    let phone = login(&shop, "guest-many-001", DEMO).await;
+    let laptop = login(&shop, "guest-many-002", DEMO).await;
+    let other = login(&shop, "guest-many-003", RAHIM).await;
+    let bearer = format!("Bearer {phone}");
+    let (status, _, body) = shop
+        .request(
+            "POST",
+            "/api/auth/logout",
+            &[("Authorization", bearer.as_str())],
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        as_user(&shop, &phone, "/api/auth/user").await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, me) = as_user(&shop, &laptop, "/api/auth/user").await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the same shopper's other session lives"
+    );
+    assert_eq!(me["user"]["email"], DEMO.0);
+    let (status, them) = as_user(&shop, &other, "/api/auth/user").await;
+    assert_eq!(status, StatusCode::OK, "another shopper's session lives");
+    assert_eq!(them["user"]["email"], RAHIM.0);
+}
