@@ -420,8 +420,8 @@ def cmd_report(a):
 
 def cmd_table(a):
     """A Markdown table of result files, for the README."""
-    print("| scenario | req/s | p50 / p95 / p99 ms | hit ratio | origin req | 5xx (500) | orders / oversold / dup / lost | notes | load avg |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| scenario | passed | req/s | p50 / p95 / p99 ms | hit ratio | origin req | 5xx (500) | orders / oversold / dup / lost | notes | load avg |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for path in a.files:
         r = json.load(open(path))
         notes = []
@@ -430,7 +430,7 @@ def cmd_table(a):
                 continue
             if k.startswith("fault_") and "{phase:" in k:
                 notes.append(f"{k[6:].replace('{phase:', ' ').rstrip('}')} {v['rate'] * 100:.1f} %")
-            elif k in ("price_correct", "order_same_on_retry", "fault_read_ok", "fault_api_clean"):
+            elif k in ("price_correct", "price_page_correct", "order_same_on_retry", "fault_read_ok", "fault_api_clean"):
                 notes.append(f"{k} {v['rate'] * 100:.1f} %")
         f = r.get("fault")
         if isinstance(f, dict):
@@ -440,7 +440,7 @@ def cmd_table(a):
         load = re.search(r"load average: ([\d.]+)", r.get("load_average") or "")
         hits = r.get("hit_ratio")
         print(
-            f"| {r['scenario']} | {r['requests_per_s'] or 0:,.0f} | "
+            f"| {r['scenario']} | {'yes' if r['passed'] else 'NO'} | {r['requests_per_s'] or 0:,.0f} | "
             f"{fmt(r['p50_ms'])} / {fmt(r['p95_ms'])} / {fmt(r['p99_ms'])} | "
             f"{'-' if hits is None else f'{hits * 100:.1f} %'} | {r['origin_requests']:,} | "
             f"{r['status_5xx']:,} ({r['status_500']}) | {r['orders']} / {r['oversold_units']} / "
