@@ -13,6 +13,7 @@ pub mod extract;
 pub mod identity;
 pub mod mail;
 pub mod orders;
+pub mod payments;
 pub mod ratelimit;
 pub mod search;
 pub mod site;

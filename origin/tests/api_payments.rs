@@ -1,0 +1,165 @@
+//! Online payment settlement on a real SQLite file: an order is paid only by
+//! a validation with the attempt's own transaction id and amount; a wrong
+//! amount, a failure or a cancellation leaves it unpaid, cancels it and puts
+//! its reserved stock back exactly once.
+
+mod common;
+
+use common::TestShop;
+use origin::error::ApiError;
+use origin::payments::{self, Outcome};
+
+/// An online order for 3 units of a plain product, stock taken as placement
+/// does: (order id, product id, stock before the order).
+async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
+    let pool = &shop.state.pool;
+    let (pid, price, stock): (i64, i64, i64) = sqlx::query_as(
+        "SELECT id, price_now, stock FROM product WHERE is_active = 1 AND pre_booking = 0 \
+         AND stock >= 3 AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO order_master (order_random, order_key, customer_name, phone, emergency_phone, \
+         address, district, payment_method, payment_term_status, total_amount, grand_total) \
+         VALUES ($1, 'k', 'A', '01711111111', '01811111111', 'Road 1', 'Dhaka', 'debitcredit', \
+         'Pending', $2, $2) RETURNING id",
+    )
+    .bind(number)
+    .bind(price * 3)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO order_detail (order_id, product_id, product_code, name, qty, \
+         local_selling_price, local_purchase_price, total_purchase_price) \
+         VALUES ($1, $2, 'c', 'n', 3, $3, $3, $4)",
+    )
+    .bind(id)
+    .bind(pid)
+    .bind(price)
+    .bind(price * 3)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query("UPDATE product SET stock = stock - 3 WHERE id = $1")
+        .bind(pid)
+        .execute(pool)
+        .await
+        .unwrap();
+    (id, pid, stock)
+}
+
+async fn order_state(shop: &TestShop, id: i64) -> (String, String, i64) {
+    sqlx::query_as(
+        "SELECT payment_term_status, order_status, amount_paid FROM order_master WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap()
+}
+
+async fn stock(shop: &TestShop, pid: i64) -> i64 {
+    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
+        .await
+}
+
+#[tokio::test]
+async fn only_a_matching_validation_pays_an_order() {
+    let shop = TestShop::fresh().await;
+    let pool = &shop.state.pool;
+    let (id, pid, before) = pending_order(&shop, "9000000001").await;
+    let total = shop
+        .scalar_i64(&format!(
+            "SELECT grand_total FROM order_master WHERE id = {id}"
+        ))
+        .await;
+    assert!(matches!(
+        payments::begin(pool, id, "sslcommerz", total + 1, 1).await,
+        Err(ApiError::BadRequest { .. })
+    ));
+    let tran = payments::begin(pool, id, "sslcommerz", total, 1)
+        .await
+        .unwrap();
+
+    // A transaction id never issued is refused and pays nothing.
+    let forged = Outcome::Validated {
+        tran_id: "Tforged".into(),
+        amount: total,
+        gateway_ref: "x".into(),
+    };
+    assert!(matches!(
+        payments::settle(pool, &forged, 2).await,
+        Err(ApiError::NotFound(_))
+    ));
+    assert_eq!(order_state(&shop, id).await.2, 0);
+
+    let good = Outcome::Validated {
+        tran_id: tran.clone(),
+        amount: total,
+        gateway_ref: "bank-1".into(),
+    };
+    let settled = payments::settle(pool, &good, 3).await.unwrap();
+    assert!(settled.paid);
+    assert_eq!(settled.order_id, id);
+    assert_eq!(
+        order_state(&shop, id).await,
+        ("Successful".into(), "placed".into(), total)
+    );
+    // A repeated validation (or a late failure for it) changes nothing.
+    assert!(payments::settle(pool, &good, 4).await.unwrap().paid);
+    let late = Outcome::Failed { tran_id: tran };
+    assert!(payments::settle(pool, &late, 5).await.unwrap().paid);
+    assert_eq!(order_state(&shop, id).await.2, total);
+    assert_eq!(stock(&shop, pid).await, before - 3);
+}
+
+#[tokio::test]
+async fn a_wrong_amount_or_a_failure_cancels_and_releases_stock_once() {
+    let shop = TestShop::fresh().await;
+    let pool = &shop.state.pool;
+    let (id, pid, before) = pending_order(&shop, "9000000002").await;
+    let total = shop
+        .scalar_i64(&format!(
+            "SELECT grand_total FROM order_master WHERE id = {id}"
+        ))
+        .await;
+    let tran = payments::begin(pool, id, "nagad", total, 1).await.unwrap();
+    let short = Outcome::Validated {
+        tran_id: tran.clone(),
+        amount: total - 1,
+        gateway_ref: "w".into(),
+    };
+    assert!(!payments::settle(pool, &short, 2).await.unwrap().paid);
+    assert_eq!(
+        order_state(&shop, id).await,
+        ("Failed".into(), "cancelled".into(), 0)
+    );
+    assert_eq!(stock(&shop, pid).await, before);
+    // Settling again, or failing it, releases nothing more.
+    assert!(!payments::settle(pool, &short, 3).await.unwrap().paid);
+    let failed = Outcome::Failed { tran_id: tran };
+    assert!(!payments::settle(pool, &failed, 4).await.unwrap().paid);
+    assert_eq!(stock(&shop, pid).await, before);
+    // A cancelled order takes no new attempt.
+    assert!(matches!(
+        payments::begin(pool, id, "nagad", total, 5).await,
+        Err(ApiError::Conflict(_))
+    ));
+
+    let (id2, pid2, before2) = pending_order(&shop, "9000000003").await;
+    let total2 = shop
+        .scalar_i64(&format!(
+            "SELECT grand_total FROM order_master WHERE id = {id2}"
+        ))
+        .await;
+    let tran2 = payments::begin(pool, id2, "sslcommerz", total2, 6)
+        .await
+        .unwrap();
+    let cancelled = Outcome::Cancelled { tran_id: tran2 };
+    assert!(!payments::settle(pool, &cancelled, 7).await.unwrap().paid);
+    assert_eq!(order_state(&shop, id2).await.1, "cancelled");
+    assert_eq!(stock(&shop, pid2).await, before2);
+}
