@@ -2,12 +2,15 @@
 // dist/.vite/manifest.json to write each page's script and modulepreload tags.
 // Entries: the loader and every island (scripts/vite-islands.mjs writes each
 // island's files into the loader); React is one shared chunk every island imports.
+// Also the after-load chunk (prefetching, the service worker's registration) and,
+// built on its own by scripts/vite-sw.mjs, the service worker dist/sw.js.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { islandFiles, islandInputs } from './scripts/vite-islands.mjs';
+import { AFTER_LOAD_INPUT, serviceWorker } from './scripts/vite-sw.mjs';
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), islandFiles()],
+  plugins: [react(), islandFiles(), serviceWorker()],
   base: '/assets/',
   css: {
     modules: {
@@ -21,7 +24,7 @@ export default defineConfig(({ mode }) => ({
     assetsDir: '',
     target: 'es2020',
     rolldownOptions: {
-      input: islandInputs(),
+      input: { ...islandInputs(), ...AFTER_LOAD_INPUT },
       // Islands are entries whose default export (mount) the loader calls.
       preserveEntrySignatures: 'exports-only',
       output: {

@@ -1,4 +1,4 @@
-import { boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
+import { afterLoad, boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
 
 function page(html: string): HTMLElement {
   document.body.innerHTML = html;
@@ -168,6 +168,44 @@ describe('reloadOnce (the chunk-reload guard)', () => {
     const reload = vi.fn();
     expect(reloadOnce(reload, Date.now())).toBe(false);
     expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('reloadOnce offline', () => {
+  it('does not reload while the browser is offline (the chunk could not load either)', () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const reload = vi.fn();
+    expect(reloadOnce(reload, Date.now())).toBe(false);
+    expect(reload).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem(RELOAD_KEY)).toBeNull();
+  });
+});
+
+describe('afterLoad', () => {
+  it('imports the after-load chunk only once the page has loaded and the browser is idle', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (cb: () => void) => idle.push(cb));
+    const w = window as unknown as { afterLoadRan?: number };
+    w.afterLoadRan = 0;
+    afterLoad('data:text/javascript,window.afterLoadRan++');
+    await flush();
+    expect(idle).toHaveLength(0);
+    window.dispatchEvent(new Event('load'));
+    expect(idle).toHaveLength(1);
+    expect(w.afterLoadRan).toBe(0);
+    idle[0]();
+    await vi.waitFor(() => expect(w.afterLoadRan).toBe(1));
+  });
+
+  it('ignores a chunk that fails to load', async () => {
+    vi.stubGlobal('requestIdleCallback', (cb: () => void) => cb());
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    afterLoad('/assets/gone-1.js');
+    window.dispatchEvent(new Event('load'));
+    await new Promise((r) => setTimeout(r, 50));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
   });
 });
 

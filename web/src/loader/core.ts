@@ -24,6 +24,7 @@ export function report(name: string, error: unknown): void {
  * cannot loop. Answers whether it reloaded.
  */
 export function reloadOnce(reload: () => void = () => location.reload(), now = Date.now()): boolean {
+  if (!navigator.onLine) return false; // offline, the reload could not load it either
   try {
     if (now - (Number(sessionStorage.getItem(RELOAD_KEY)) || 0) < RELOAD_GUARD_MS) return false;
     sessionStorage.setItem(RELOAD_KEY, String(now));
@@ -100,6 +101,14 @@ export async function start(el: HTMLElement, importers: Record<string, Importer>
   } catch (e) {
     report(name, e);
   }
+}
+
+/**
+ * Once the page has loaded and the browser is idle, imports `url` (the
+ * after-load chunk: prefetching and the service worker); a failure is ignored.
+ */
+export function afterLoad(url: string): void {
+  addEventListener('load', () => (self.requestIdleCallback || setTimeout)(() => import(/* @vite-ignore */ url).catch(() => {})));
 }
 
 /** Finds every island under `root` and schedules each. */
