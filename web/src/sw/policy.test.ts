@@ -3,6 +3,7 @@ import {
   cacheFirst,
   MAX_PAGES,
   networkFirst,
+  networkOnly,
   OFFLINE_URL,
   PAGES_CACHE,
   precacheList,
@@ -55,15 +56,22 @@ describe('strategyFor', () => {
     expect(strategyFor(req('/c/beds?page=2', { headers: { accept: 'text/html,*/*' } }), ORIGIN)).toBe('page');
   });
 
-  it('leaves the API, other methods, other origins, ranges, per-visitor pages, images and fetches to the network', () => {
+  it('answers navigations to per-visitor pages and searches from the network only (never kept)', () => {
+    for (const p of ['/cart', '/checkout', '/user/orders', '/compare', '/c/products?keyword=sofa', '/product/a?add-to-cart=1']) {
+      expect(strategyFor(nav(p), ORIGIN), p).toBe('online');
+    }
+  });
+
+  it('leaves the API, other methods, other origins, ranges, images and fetches to the network', () => {
     expect(strategyFor(req('/api/cart/list'), ORIGIN)).toBeNull();
     expect(strategyFor(nav('/api/cart/add-to-cart?id=1'), ORIGIN)).toBeNull();
+    expect(strategyFor(nav('/api'), ORIGIN)).toBeNull();
     expect(strategyFor(req('/assets/loader-abc.js', { method: 'POST' }), ORIGIN)).toBeNull();
     expect(strategyFor(req('/product/oak-bed', { method: 'POST', mode: 'navigate' }), ORIGIN)).toBeNull();
     expect(strategyFor(req('https://cdn.test/assets/x.js'), ORIGIN)).toBeNull();
     expect(strategyFor(req('/assets/video-a.mp4', { headers: { range: 'bytes=0-' } }), ORIGIN)).toBeNull();
-    for (const p of ['/cart', '/checkout', '/user/orders', '/compare', '/c/products?keyword=sofa', '/storage/p/1.jpg', '/offline']) {
-      expect(strategyFor(nav(p), ORIGIN), p).toBeNull();
+    for (const p of ['/cart', '/storage/p/1.jpg', '/offline', '/sitemap.xml']) {
+      expect(strategyFor(req(p, { headers: { accept: 'text/html' } }), ORIGIN), p).toBeNull();
     }
     expect(strategyFor(req('/product/oak-bed', { headers: { accept: 'application/json' } }), ORIGIN)).toBeNull();
   });
@@ -186,6 +194,15 @@ describe('networkFirst', () => {
     expect(answered).toBeUndefined();
     arrive(page('slow but here'));
     expect(await (await a.response).text()).toBe('slow but here');
+  });
+
+  it('a page never kept: the network, else the offline page, and nothing stored', async () => {
+    const ok = networkOnly(new Request(`${ORIGIN}/cart`), offline, async () => page('cart shell'));
+    expect(await (await ok.response).text()).toBe('cart shell');
+    const down = networkOnly(new Request(`${ORIGIN}/cart`), offline, async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(await (await down.response).text()).toBe('offline page');
   });
 
   it(`keeps at most ${MAX_PAGES} pages, dropping the least recently fetched`, async () => {

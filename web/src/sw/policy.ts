@@ -33,8 +33,12 @@ export function staleCaches(names: string[], version: string): string[] {
   return names.filter((n) => n.startsWith(CACHE_PREFIX) && n !== PAGES_CACHE && n !== staticCache(version));
 }
 
-/** How a request is answered: `asset` cache-first, `page` network-first, `null` left to the browser. */
-export type Strategy = 'asset' | 'page' | null;
+/**
+ * How a request is answered: `asset` cache-first, `page` network-first,
+ * `online` from the network only (the offline page when it fails), `null`
+ * left to the browser.
+ */
+export type Strategy = 'asset' | 'page' | 'online' | null;
 
 /** The request fields the decision reads. */
 export interface RequestInfoLike {
@@ -46,17 +50,18 @@ export interface RequestInfoLike {
 
 /**
  * The strategy of a request. Only GETs of this origin are answered: hashed
- * files under /assets/ (not ranges) cache-first, and navigations to public
- * pages network-first. The API, other methods, other origins, per-visitor
- * pages, images and everything else go to the network untouched.
+ * files under /assets/ (not ranges) cache-first, navigations to public pages
+ * network-first, and navigations to other pages (per-visitor, search) from
+ * the network, never kept. The API, other methods, other origins, images and
+ * everything else go to the network untouched.
  */
 export function strategyFor(req: RequestInfoLike, origin: string): Strategy {
   if (req.method !== 'GET' || req.headers.has('range')) return null;
   const url = new URL(req.url);
   if (url.origin !== origin) return null;
   if (url.pathname.startsWith(ASSETS_PREFIX)) return 'asset';
-  const html = req.mode === 'navigate' || (req.headers.get('accept') ?? '').includes('text/html');
-  return html && isPublicPage(url, origin) ? 'page' : null;
+  if (isPublicPage(url, origin)) return req.mode === 'navigate' || (req.headers.get('accept') ?? '').includes('text/html') ? 'page' : null;
+  return req.mode === 'navigate' && !/^\/api(\/|$)/.test(url.pathname) ? 'online' : null;
 }
 
 /** The response fields the decision reads. */
@@ -156,6 +161,11 @@ export function networkFirst(req: Request, pages: CacheLike, offline: () => Prom
   // Runs after the handler above, which has set `store` by then (the copy is
   // taken before the answer is handed over, while its body is unread).
   return { response, done: network.then(() => store, () => undefined) };
+}
+
+/** A page never kept (per-visitor, search): the network's answer, else the offline page. */
+export function networkOnly(req: Request, offline: () => Promise<Response>, fetch: Fetch): Answer {
+  return { response: fetch(req).catch(offline), done: Promise.resolve() };
 }
 
 /** The last resort when even the offline page is not cached. */

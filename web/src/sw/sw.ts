@@ -3,7 +3,7 @@
 // defines this build's precache list and version; the generator copies it to
 // the site. Decisions live in ./policy.ts; web/README.md "Slow links" says
 // what it keeps and how to check it.
-import { cacheFirst, networkFirst, offlineText, OFFLINE_URL, PAGES_CACHE, precacheList, staleCaches, staticCache, strategyFor, type Answer } from './policy';
+import { cacheFirst, networkFirst, networkOnly, offlineText, OFFLINE_URL, PAGES_CACHE, precacheList, staleCaches, staticCache, strategyFor, type Answer } from './policy';
 
 /** This build's loader, after-load and shared chunks (file names under /assets/). */
 declare const __SW_ASSETS__: string[];
@@ -49,10 +49,13 @@ self.addEventListener('fetch', (e) => {
   const strategy = strategyFor(e.request, self.location.origin);
   if (!strategy) return;
   const net = (r: Request) => fetch(r);
+  const offline = () => caches.match(OFFLINE_URL).then((r) => r ?? offlineText());
   const answer: Promise<Answer> =
     strategy === 'asset'
       ? caches.open(STATIC).then((c) => cacheFirst(e.request, c, net))
-      : caches.open(PAGES_CACHE).then((c) => networkFirst(e.request, c, () => caches.match(OFFLINE_URL).then((r) => r ?? offlineText()), net));
+      : strategy === 'page'
+        ? caches.open(PAGES_CACHE).then((c) => networkFirst(e.request, c, offline, net))
+        : Promise.resolve(networkOnly(e.request, offline, net));
   // Without the Cache API (storage off, quota), the network alone.
   e.respondWith(answer.then((a) => a.response, () => fetch(e.request)));
   e.waitUntil(answer.then((a) => a.done).catch(() => undefined));
