@@ -185,6 +185,7 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     let chrome_data = ChromeData::load(&pool).await?;
     let chrome = chrome_data.render()?;
     let assets = Assets::load(&options.web_dist)?;
+    crate::islands::copy_assets(&options.web_dist, &options.out)?;
     let progress = if options.progress && std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -223,6 +224,7 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     let mut fixed = pages::errors::pages(&ctx.site, &helpful)?;
     fixed.extend(pages::shells::pages(&ctx.site)?);
     fixed.push(pages::crawl::robots(&ctx.site.base_url));
+    fixed.extend(ctx.site.assets.service_worker_page());
     ctx.expect(fixed.len());
     ctx.emit(fixed)?;
     lap("fixed pages", ctx.pages, &mut steps);

@@ -1,7 +1,9 @@
 //! Islands: the interactive parts of a page, marked as web/ISLANDS.md says
 //! (`<div data-island="name" data-when="...">` holding a working fallback,
 //! its props as escaped JSON in the next sibling), and the script tags a page
-//! needs, read from Vite's manifest.
+//! needs, read from Vite's manifest. Also the web build's files in the site:
+//! its hashed scripts and styles under `/assets/`, and its service worker at
+//! `/sw.js`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,6 +12,7 @@ use anyhow::Context;
 use serde::Deserialize;
 
 use crate::format::{escape, script_json};
+use crate::output::{write_page, Compression, Page};
 
 /// An island element with its fallback markup and, when given, its props.
 pub fn island(
@@ -47,11 +50,19 @@ pub struct Assets {
     pub loader: Option<String>,
     /// Island name → its chunk and the chunks it imports, as `/assets/...` URLs.
     pub islands: BTreeMap<String, Vec<String>>,
+    /// The service worker the web build made (`dist/sw.js`), if any.
+    pub service_worker: Option<Vec<u8>>,
 }
 
 /// Where Vite's manifest sits inside the web build directory.
 pub const VITE_MANIFEST: &str = ".vite/manifest.json";
 const LOADER_KEY: &str = "src/loader.ts";
+/// The service worker's file in the web build.
+const SERVICE_WORKER_FILE: &str = "sw.js";
+/// Where the service worker is served: the site root, so its scope is every page.
+pub const SERVICE_WORKER_PATH: &str = "/sw.js";
+/// The surrogate key of the service worker (purged when it changes).
+pub const SERVICE_WORKER_KEY: &str = "sw";
 
 impl Assets {
     /// Reads `dist/.vite/manifest.json`; an absent manifest means no scripts.
@@ -64,7 +75,24 @@ impl Assets {
         };
         let entries: BTreeMap<String, ManifestEntry> = serde_json::from_slice(&bytes)
             .with_context(|| format!("parsing {}", file.display()))?;
-        Ok(Assets::from_entries(&entries))
+        let mut assets = Assets::from_entries(&entries);
+        let sw = dist.join(SERVICE_WORKER_FILE);
+        assets.service_worker = match std::fs::read(&sw) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", sw.display())),
+        };
+        Ok(assets)
+    }
+
+    /// The service worker as a site file at `/sw.js` (not under `/assets/`:
+    /// it keeps its URL from build to build, and its scope is where it sits).
+    pub fn service_worker_page(&self) -> Option<Page> {
+        self.service_worker.as_ref().map(|body| Page {
+            path: SERVICE_WORKER_PATH.into(),
+            body: body.clone(),
+            keys: vec![SERVICE_WORKER_KEY.into()],
+        })
     }
 
     fn from_entries(entries: &BTreeMap<String, ManifestEntry>) -> Assets {
@@ -86,7 +114,11 @@ impl Assets {
             }
             islands.insert(name.to_string(), files);
         }
-        Assets { loader, islands }
+        Assets {
+            loader,
+            islands,
+            service_worker: None,
+        }
     }
 
     /// The script tags for a page: the loader once, when the page holds an
@@ -122,6 +154,50 @@ impl Assets {
         ));
         out
     }
+}
+
+/// Copies the web build's hashed scripts and styles (`dist/*.js`, `dist/*.css`,
+/// but not the service worker) into `out/assets/` with brotli and gzip copies,
+/// where the origin serves them, cacheable forever. A file already there with
+/// the same bytes is left alone; files of older builds stay, for pages and
+/// caches that still name them. Returns how many files were written.
+pub fn copy_assets(dist: &Path, out: &Path) -> anyhow::Result<usize> {
+    let entries = match std::fs::read_dir(dist) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dist.display())),
+    };
+    // Hashed files are written once and kept a year: worth the best compression.
+    let compression = Compression {
+        brotli_quality: 11,
+        brotli_window: 22,
+        gzip_level: Some(9),
+    };
+    let mut written = 0;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dist.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.ends_with(".js") || name.ends_with(".css"))
+            || name == SERVICE_WORKER_FILE
+            || !entry.file_type()?.is_file()
+        {
+            continue;
+        }
+        let body = std::fs::read(entry.path())
+            .with_context(|| format!("reading {}", entry.path().display()))?;
+        let target = out.join("assets").join(&name);
+        if std::fs::read(&target).is_ok_and(|old| old == body) {
+            continue;
+        }
+        let page = Page {
+            path: format!("/assets/{name}"),
+            body,
+            keys: Vec::new(),
+        };
+        write_page(out, &page, None, compression)?;
+        written += 1;
+    }
+    Ok(written)
 }
 
 /// The (name, when) of every island element in `html`.
@@ -163,6 +239,56 @@ mod tests {
         ));
         assert!(html.contains("\\u003c/script\\u003e"));
         assert_eq!(islands_in(&html), vec![("buy-buttons", "visible")]);
+    }
+
+    #[test]
+    fn the_service_worker_goes_to_the_root_and_hashed_files_to_assets_once() {
+        let dist = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dist.path().join(".vite")).unwrap();
+        std::fs::write(
+            dist.path().join(VITE_MANIFEST),
+            r#"{"src/loader.ts":{"file":"loader-1.js"}}"#,
+        )
+        .unwrap();
+        std::fs::write(dist.path().join("loader-1.js"), "console.log(1)").unwrap();
+        std::fs::write(dist.path().join("lib-2.css"), ".a{}").unwrap();
+        std::fs::write(dist.path().join("sw.js"), "self.x=1").unwrap();
+
+        let assets = Assets::load(dist.path()).unwrap();
+        let sw = assets.service_worker_page().unwrap();
+        assert_eq!(sw.path, "/sw.js");
+        assert_eq!(sw.body, b"self.x=1");
+        assert_eq!(sw.keys, vec!["sw".to_string()]);
+
+        assert_eq!(copy_assets(dist.path(), out.path()).unwrap(), 2);
+        let assets_dir = out.path().join("assets");
+        assert_eq!(
+            std::fs::read(assets_dir.join("loader-1.js")).unwrap(),
+            b"console.log(1)"
+        );
+        assert!(assets_dir.join("loader-1.js.br").exists());
+        assert!(assets_dir.join("lib-2.css.gz").exists());
+        assert!(
+            !assets_dir.join("sw.js").exists(),
+            "the worker is not an asset"
+        );
+        assert_eq!(
+            copy_assets(dist.path(), out.path()).unwrap(),
+            0,
+            "unchanged"
+        );
+
+        // A new build's file is added; the old one stays for pages that name it.
+        std::fs::remove_file(dist.path().join("loader-1.js")).unwrap();
+        std::fs::write(dist.path().join("loader-3.js"), "console.log(3)").unwrap();
+        assert_eq!(copy_assets(dist.path(), out.path()).unwrap(), 1);
+        assert!(assets_dir.join("loader-1.js").exists());
+
+        // No web build: no worker, nothing copied.
+        let none = out.path().join("no-web");
+        assert!(Assets::load(&none).unwrap().service_worker_page().is_none());
+        assert_eq!(copy_assets(&none, out.path()).unwrap(), 0);
     }
 
     #[test]

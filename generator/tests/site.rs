@@ -226,6 +226,16 @@ async fn every_page_type_has_its_key_content() {
             "The page you are looking for can't be found.",
         ],
     );
+    // The service worker's offline page: plain words and a Retry link (to
+    // the address it is shown at), not for search engines.
+    assert_has(
+        &shop.page("/offline"),
+        &[
+            "<h1>You are offline</h1>",
+            r#"<a class="btn" href="">Retry</a>"#,
+            r#"<meta name="robots" content="noindex">"#,
+        ],
+    );
 
     // Shared chrome on every page.
     for page in [&p, &c, &home, &cart] {
