@@ -81,6 +81,17 @@ describe('startPrefetch', () => {
     expect(paths(fetchPage)).toEqual(['/product/in-view', '/c/beds', '/blogs/care', '/page/contact']);
   });
 
+  it('in view: only the links of <main> when the page has one (header and footer only on intent)', () => {
+    const fetchPage = vi.fn();
+    root.innerHTML = '<header><a id="h" href="/c/products">All</a></header><main><a id="m" href="/product/card">Card</a></main>';
+    startPrefetch({ connection: { effectiveType: '4g' }, fetchPage, root });
+    const io = FakeObserver.last!;
+    expect([...io.observed].map((a) => a.id)).toEqual(['m']);
+    io.show(document.getElementById('m')!);
+    fire(document.getElementById('h')!, 'touchstart');
+    expect(paths(fetchPage)).toEqual(['/product/card', '/c/products']);
+  });
+
   it('a pointer sweeping across a link does not prefetch it', () => {
     vi.useFakeTimers();
     const fetchPage = vi.fn();

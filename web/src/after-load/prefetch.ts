@@ -103,7 +103,8 @@ export function startPrefetch(options: PrefetchOptions = {}): 'none' | 'intent' 
       }
       if (inView >= MAX_IN_VIEW) io.disconnect();
     });
-    root.querySelectorAll('a[href]').forEach((a) => target(a) && io.observe(a));
+    // In view: the page's own links (cards, categories), not the header's and footer's.
+    (root.querySelector('main') ?? root).querySelectorAll('a[href]').forEach((a) => target(a) && io.observe(a));
   }
   return mode;
 }
