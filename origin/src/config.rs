@@ -80,6 +80,8 @@ pub struct ServeArgs {
     pub site_url: String,
     #[command(flatten)]
     pub social: SocialArgs,
+    #[command(flatten)]
+    pub payments: PaymentArgs,
 }
 
 /// Sign-in with Google and Facebook (OAuth 2.0). A provider is on when both
@@ -145,6 +147,45 @@ pub struct SocialArgs {
     /// (`{this}/api/auth/social/{provider}/callback`); SITE_URL when unset.
     #[arg(long, env = "SOCIAL_REDIRECT_BASE")]
     pub social_redirect_base: Option<String>,
+}
+
+/// Online payment gateways. A gateway is on only when its credentials are
+/// set; its base URL is a setting so that tests and staging can point it at a
+/// simulator. bKash is not built: it always answers 503.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PaymentArgs {
+    /// The card gateway (SSLCommerz's API): sandbox
+    /// https://sandbox.sslcommerz.com, live https://securepay.sslcommerz.com.
+    #[arg(
+        long,
+        env = "SSLCOMMERZ_BASE_URL",
+        default_value = "https://sandbox.sslcommerz.com"
+    )]
+    pub sslcommerz_base_url: String,
+    /// SSLCommerz store id.
+    #[arg(long, env = "SSLCOMMERZ_STORE_ID")]
+    pub sslcommerz_store_id: Option<String>,
+    /// SSLCommerz store password.
+    #[arg(long, env = "SSLCOMMERZ_STORE_PASSWORD", hide_env_values = true)]
+    pub sslcommerz_store_password: Option<Secret>,
+    /// The wallet (Nagad's checkout API).
+    #[arg(
+        long,
+        env = "NAGAD_BASE_URL",
+        default_value = "http://sandbox.mynagad.com:10080/remote-payment-gateway-1.0"
+    )]
+    pub nagad_base_url: String,
+    /// Nagad merchant id.
+    #[arg(long, env = "NAGAD_MERCHANT_ID")]
+    pub nagad_merchant_id: Option<String>,
+    /// The key the wallet issued to the merchant (sent as `X-KM-Api-Key`).
+    #[arg(long, env = "NAGAD_MERCHANT_KEY", hide_env_values = true)]
+    pub nagad_merchant_key: Option<Secret>,
+    /// Public address the gateways send shoppers and notifications back to
+    /// (`{this}/sslcommerz/success`, `{this}/api/nagad/receive-nagad-data`);
+    /// SITE_URL when unset.
+    #[arg(long, env = "PAYMENT_CALLBACK_BASE")]
+    pub payment_callback_base: Option<String>,
 }
 
 /// A setting that must stay out of logs and `--help` (client secrets).

@@ -40,6 +40,7 @@ pub fn app(state: AppState) -> Router {
     let site = site::service(state.dirs.site.clone());
     Router::new()
         .nest("/api", api::router())
+        .merge(api::outside_router())
         .nest_service("/storage", storage)
         .fallback_service(site)
         .layer(axum::middleware::from_fn_with_state(
@@ -88,6 +89,10 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         social: Arc::new(
             social::Social::from_args(&args.social, &args.site_url)
                 .context("configuring social sign-in")?,
+        ),
+        payments: Arc::new(
+            payments::gateway::Gateways::from_args(&args.payments, &args.site_url)
+                .context("configuring payment gateways")?,
         ),
         site_url: args.site_url.trim_end_matches('/').into(),
         dirs: Arc::new(Dirs {

@@ -25,8 +25,22 @@ pub struct Placed {
     pub order_random: String,
     pub order_key: String,
     pub grand_total: i64,
+    /// Taka to pay online now: the grand total, or a pre-booking's part
+    /// payment (ORIGINAL-API.md §10).
+    pub pay_now: i64,
     /// True when a retry found the order placed before.
     pub replayed: bool,
+}
+
+/// How an order is to be paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paying<'a> {
+    /// On delivery: the order is placed at once and the cart emptied.
+    CashOnDelivery,
+    /// Online, by one of these methods (the cart's choice must be one): the
+    /// order waits for its payment (`Pending`) and the cart is kept until a
+    /// payment is validated, so a failed payment loses nothing.
+    Online(&'a [&'a str]),
 }
 
 /// The money of a cart at one instant.
@@ -94,6 +108,17 @@ pub async fn place_cash_on_delivery(
     idempotency_key: Option<&str>,
     now: i64,
 ) -> ApiResult<Placed> {
+    place(pool, owner, Paying::CashOnDelivery, idempotency_key, now).await
+}
+
+/// Places the owner's cart as an order paid as `paying` says.
+pub async fn place(
+    pool: &Pool,
+    owner: &Owner,
+    paying: Paying<'_>,
+    idempotency_key: Option<&str>,
+    now: i64,
+) -> ApiResult<Placed> {
     let scoped = idempotency_key.map(|k| scoped_key(owner, k));
     let mut tx = begin_write(pool).await?;
     if let Some(key) = &scoped {
@@ -103,7 +128,10 @@ pub async fn place_cash_on_delivery(
         }
     }
     let cart = cart::load(&mut tx, owner, now).await?;
-    ready_for_cash_on_delivery(&cart)?;
+    match paying {
+        Paying::CashOnDelivery => ready_for_cash_on_delivery(&cart)?,
+        Paying::Online(methods) => ready_for_online(&cart, methods)?,
+    }
     let (totals, applied) = match totals(&mut tx, &cart, owner, now).await {
         Ok(t) => t,
         Err(ApiError::NotFound(m)) | Err(ApiError::Conflict(m)) => {
@@ -135,13 +163,27 @@ pub async fn place_cash_on_delivery(
     let order_key = crate::identity::new_token().0[..32].to_string();
     let d = &cart.details;
     let (user_id, self_token) = owner.ids();
+    let (method, term_status, pay_now) = match paying {
+        Paying::CashOnDelivery => ("cash_on_delivery", "COD", totals.grand_total),
+        Paying::Online(_) => {
+            let part = cart.details.paying_amount.filter(|p| {
+                cart.is_pre_booking()
+                    && (cart.pre_booking_minimum().max(1)..totals.grand_total).contains(p)
+            });
+            (
+                d.payment_method.as_deref().unwrap_or_default(),
+                "Pending",
+                part.unwrap_or(totals.grand_total),
+            )
+        }
+    };
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO order_master (order_random, order_key, user_id, self_token, idempotency_key, \
          customer_name, phone, emergency_phone, email, address, division, district, thana, \
          payment_method, payment_term_status, order_status, total_amount, delivery_fee, coupon_code, \
-         coupon_discount, grand_total, ordered_at, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'cash_on_delivery', 'COD', \
-         'placed', $14, $15, $16, $17, $18, $19, $19, $19) RETURNING id",
+         coupon_discount, grand_total, paying_amount, ordered_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $20, $21, \
+         'placed', $14, $15, $16, $17, $18, $22, $19, $19, $19) RETURNING id",
     )
     .bind(&order_random)
     .bind(&order_key)
@@ -162,6 +204,9 @@ pub async fn place_cash_on_delivery(
     .bind(totals.discount)
     .bind(totals.grand_total)
     .bind(now)
+    .bind(method)
+    .bind(term_status)
+    .bind((pay_now != totals.grand_total).then_some(pay_now))
     .fetch_one(&mut *tx)
     .await?;
     for line in &cart.lines {
@@ -191,20 +236,32 @@ pub async fn place_cash_on_delivery(
     }
     sqlx::query(
         "INSERT INTO order_status_history (order_id, status, note, created_at, updated_at) \
-         VALUES ($1, 'placed', 'Cash on delivery order placed', $2, $2)",
+         VALUES ($1, 'placed', $3, $2, $2)",
     )
     .bind(id)
     .bind(now)
+    .bind(match paying {
+        Paying::CashOnDelivery => "Cash on delivery order placed",
+        Paying::Online(_) => "Order placed; waiting for its online payment",
+    })
     .execute(&mut *tx)
     .await?;
-    empty_cart(&mut tx, d.id).await?;
+    if paying == Paying::CashOnDelivery {
+        empty_cart(&mut tx, d.id).await?;
+    }
     tx.commit().await?;
-    tracing::info!(order = id, grand_total = totals.grand_total, "order placed");
+    tracing::info!(
+        order = id,
+        grand_total = totals.grand_total,
+        method,
+        "order placed"
+    );
     Ok(Placed {
         id,
         order_random,
         order_key,
         grand_total: totals.grand_total,
+        pay_now,
         replayed: false,
     })
 }
@@ -212,15 +269,7 @@ pub async fn place_cash_on_delivery(
 /// Everything a cash-on-delivery order needs, checked before anything is written.
 fn ready_for_cash_on_delivery(cart: &Cart) -> ApiResult<()> {
     let d = &cart.details;
-    if cart.is_empty() {
-        return Err(ApiError::Conflict("Your cart is empty.".into()));
-    }
-    let has = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
-    if !(has(&d.name) && has(&d.mobile) && has(&d.address) && has(&d.district)) {
-        return Err(ApiError::Conflict(
-            "Add your name, mobile number and delivery address first.".into(),
-        ));
-    }
+    ready_to_deliver(cart)?;
     if cart.is_pre_booking() {
         return Err(ApiError::Conflict(
             "A pre-booking is paid in part online, not on delivery.".into(),
@@ -237,6 +286,50 @@ fn ready_for_cash_on_delivery(cart: &Cart) -> ApiResult<()> {
         ));
     }
     Ok(())
+}
+
+/// Everything an order paid online needs, checked before anything is written.
+fn ready_for_online(cart: &Cart, methods: &[&str]) -> ApiResult<()> {
+    ready_to_deliver(cart)?;
+    let chosen = cart.details.payment_method.as_deref().unwrap_or_default();
+    if !methods.contains(&chosen) || !cart.details.terms_accepted {
+        return Err(ApiError::Conflict(
+            "Choose this payment method and accept the terms first.".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A cart with lines and somewhere to deliver them.
+fn ready_to_deliver(cart: &Cart) -> ApiResult<()> {
+    let d = &cart.details;
+    if cart.is_empty() {
+        return Err(ApiError::Conflict("Your cart is empty.".into()));
+    }
+    let has = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
+    if !(has(&d.name) && has(&d.mobile) && has(&d.address) && has(&d.district)) {
+        return Err(ApiError::Conflict(
+            "Add your name, mobile number and delivery address first.".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Empties the cart of the shopper who placed `order_id` (after its first
+/// online payment, as cash on delivery does at placement).
+pub(crate) async fn empty_cart_of_order(conn: &mut Conn, order_id: i64) -> sqlx::Result<()> {
+    let cart_id: Option<i64> = sqlx::query_scalar(
+        "SELECT c.id FROM cart c JOIN order_master o ON o.id = $1 \
+         WHERE (o.user_id IS NOT NULL AND c.user_id = o.user_id) \
+         OR (o.user_id IS NULL AND c.self_token = o.self_token)",
+    )
+    .bind(order_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match cart_id {
+        Some(id) => empty_cart(conn, id).await,
+        None => Ok(()),
+    }
 }
 
 /// Takes a line's units from stock, or fails with what is left. Pre-bookings
@@ -331,6 +424,7 @@ async fn unused_order_number(conn: &mut Conn) -> sqlx::Result<String> {
 }
 
 async fn by_idempotency_key(conn: &mut Conn, key: &str) -> sqlx::Result<Option<Placed>> {
+    // Only cash-on-delivery placements carry a key: all of it is due on delivery.
     let row: Option<(i64, String, String, i64)> = sqlx::query_as(
         "SELECT id, order_random, order_key, grand_total FROM order_master WHERE idempotency_key = $1",
     )
@@ -343,6 +437,7 @@ async fn by_idempotency_key(conn: &mut Conn, key: &str) -> sqlx::Result<Option<P
             order_random,
             order_key,
             grand_total,
+            pay_now: grand_total,
             replayed: true,
         }),
     )

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use catalog::db::Pool;
 
 use crate::mail::Smtp;
+use crate::payments::gateway::Gateways;
 use crate::ratelimit::RateLimiter;
 use crate::search::Search;
 use crate::social::Social;
@@ -25,6 +26,8 @@ pub struct AppState {
     pub smtp: Option<Arc<Smtp>>,
     /// Sign-in with Google and Facebook (off unless configured).
     pub social: Arc<Social>,
+    /// Online payment gateways (each off unless configured).
+    pub payments: Arc<Gateways>,
 }
 
 /// Directories the origin serves files from.

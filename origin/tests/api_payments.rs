@@ -9,6 +9,9 @@ use common::TestShop;
 use origin::error::ApiError;
 use origin::payments::{self, Outcome};
 
+/// The gateway every attempt here goes through.
+const GW: &str = "sslcommerz";
+
 /// An online order for 3 units of a plain product, stock taken as placement
 /// does: (order id, product id, stock before the order).
 async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
@@ -91,7 +94,7 @@ async fn only_a_matching_validation_pays_an_order() {
         gateway_ref: "x".into(),
     };
     assert!(matches!(
-        payments::settle(pool, &forged, 2).await,
+        payments::settle(pool, GW, &forged, 2).await,
         Err(ApiError::NotFound(_))
     ));
     assert_eq!(order_state(&shop, id).await.2, 0);
@@ -101,7 +104,12 @@ async fn only_a_matching_validation_pays_an_order() {
         amount: total,
         gateway_ref: "bank-1".into(),
     };
-    let settled = payments::settle(pool, &good, 3).await.unwrap();
+    // Another gateway cannot settle this gateway's attempt.
+    assert!(matches!(
+        payments::settle(pool, "nagad", &good, 2).await,
+        Err(ApiError::NotFound(_))
+    ));
+    let settled = payments::settle(pool, GW, &good, 3).await.unwrap();
     assert!(settled.paid);
     assert_eq!(settled.order_id, id);
     assert_eq!(
@@ -109,9 +117,9 @@ async fn only_a_matching_validation_pays_an_order() {
         ("Successful".into(), "placed".into(), total)
     );
     // A repeated validation (or a late failure for it) changes nothing.
-    assert!(payments::settle(pool, &good, 4).await.unwrap().paid);
+    assert!(payments::settle(pool, GW, &good, 4).await.unwrap().paid);
     let late = Outcome::Failed { tran_id: tran };
-    assert!(payments::settle(pool, &late, 5).await.unwrap().paid);
+    assert!(payments::settle(pool, GW, &late, 5).await.unwrap().paid);
     assert_eq!(order_state(&shop, id).await.2, total);
     assert_eq!(stock(&shop, pid).await, before - 3);
 }
@@ -126,26 +134,26 @@ async fn a_wrong_amount_or_a_failure_cancels_and_releases_stock_once() {
             "SELECT grand_total FROM order_master WHERE id = {id}"
         ))
         .await;
-    let tran = payments::begin(pool, id, "nagad", total, 1).await.unwrap();
+    let tran = payments::begin(pool, id, GW, total, 1).await.unwrap();
     let short = Outcome::Validated {
         tran_id: tran.clone(),
         amount: total - 1,
         gateway_ref: "w".into(),
     };
-    assert!(!payments::settle(pool, &short, 2).await.unwrap().paid);
+    assert!(!payments::settle(pool, GW, &short, 2).await.unwrap().paid);
     assert_eq!(
         order_state(&shop, id).await,
         ("Failed".into(), "cancelled".into(), 0)
     );
     assert_eq!(stock(&shop, pid).await, before);
     // Settling again, or failing it, releases nothing more.
-    assert!(!payments::settle(pool, &short, 3).await.unwrap().paid);
+    assert!(!payments::settle(pool, GW, &short, 3).await.unwrap().paid);
     let failed = Outcome::Failed { tran_id: tran };
-    assert!(!payments::settle(pool, &failed, 4).await.unwrap().paid);
+    assert!(!payments::settle(pool, GW, &failed, 4).await.unwrap().paid);
     assert_eq!(stock(&shop, pid).await, before);
     // A cancelled order takes no new attempt.
     assert!(matches!(
-        payments::begin(pool, id, "nagad", total, 5).await,
+        payments::begin(pool, id, GW, total, 5).await,
         Err(ApiError::Conflict(_))
     ));
 
@@ -159,7 +167,12 @@ async fn a_wrong_amount_or_a_failure_cancels_and_releases_stock_once() {
         .await
         .unwrap();
     let cancelled = Outcome::Cancelled { tran_id: tran2 };
-    assert!(!payments::settle(pool, &cancelled, 7).await.unwrap().paid);
+    assert!(
+        !payments::settle(pool, GW, &cancelled, 7)
+            .await
+            .unwrap()
+            .paid
+    );
     assert_eq!(order_state(&shop, id2).await.1, "cancelled");
     assert_eq!(stock(&shop, pid2).await, before2);
 }

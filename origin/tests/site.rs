@@ -43,6 +43,7 @@ async fn site() -> Site {
         limits: Default::default(),
         smtp: None,
         social: Default::default(),
+        payments: Default::default(),
         site_url: "https://shop.example".into(),
         pool,
         dirs: Arc::new(Dirs {

@@ -764,21 +764,21 @@ async fn post_payment_method(
             "You must select a payment method.",
         ));
     }
-    if method != "cash_on_delivery" {
-        return Err(ApiError::Unavailable(
-            "Online payment is not available yet. Please choose cash on delivery.".into(),
-        ));
+    let online = crate::api::payment::method_available(&state, method);
+    if online == Some(false) {
+        return Err(crate::api::payment::unavailable());
     }
     let mut cart = load(&state, &owner).await?;
     if cart.is_empty() {
         return Err(ApiError::Conflict("Your cart is empty.".into()));
     }
-    if cart.is_pre_booking() {
+    // Paid online, any cart will do (a pre-booking's part is paid now).
+    if online.is_none() && cart.is_pre_booking() {
         return Err(ApiError::Conflict(
             "A pre-booking is paid in part online, not on delivery.".into(),
         ));
     }
-    if !cart.cash_on_delivery_allowed() {
+    if online.is_none() && !cart.cash_on_delivery_allowed() {
         let names: Vec<&str> = cart
             .lines
             .iter()
@@ -895,16 +895,16 @@ async fn get_track_order(
     })))
 }
 
-/// `GET /api/cart/get-payment-gateway`: cash on delivery only, until the
-/// online gateways are built.
-async fn get_payment_gateways() -> Json<Value> {
-    let off = json!({ "active": false });
+/// `GET /api/cart/get-payment-gateway`: which methods are on (a gateway is
+/// on when configured; bKash is not built).
+async fn get_payment_gateways(State(state): State<AppState>) -> Json<Value> {
+    let on = |method: &str| json!({ "active": crate::api::payment::method_available(&state, method) == Some(true) });
     Json(json!({
         "cash_on_delivery": { "active": true },
-        "debitcredit": off,
-        "mobile_banking": off,
-        "bkash": off,
-        "nagad": off,
+        "debitcredit": on("debitcredit"),
+        "mobile_banking": on("mobilebanking"),
+        "bkash": on("bkash"),
+        "nagad": on("nagad"),
     }))
 }
 

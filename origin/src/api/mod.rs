@@ -21,6 +21,7 @@ pub mod home;
 pub mod interior;
 pub mod lists;
 pub mod password;
+pub mod payment;
 pub mod product;
 pub mod social;
 pub mod talk;
@@ -44,13 +45,24 @@ pub fn router() -> Router<AppState> {
                 .merge(password::router()),
         )
         .merge(cart::place_order_router())
+        .nest("/nagad", payment::nagad_router())
+        .nest("/bkash", payment::bkash_router())
         .get(
             "/health",
             get_health,
             Doc::public("Liveness and readiness: 200 when the database answers"),
         )
         .into_parts();
-    let spec = Arc::new(doc::openapi("/api", &operations));
+    let mut spec = doc::openapi("/api", &operations);
+    // The card gateway's routes live outside /api (as in the original).
+    let (_, outside) = outside_api().into_parts();
+    if let (Some(paths), Value::Object(more)) = (
+        spec["paths"].as_object_mut(),
+        doc::openapi("", &outside)["paths"].take(),
+    ) {
+        paths.extend(more);
+    }
+    let spec = Arc::new(spec);
     documented
         .route(
             "/openapi.json",
@@ -61,6 +73,18 @@ pub fn router() -> Router<AppState> {
         )
         .fallback(|| async { ApiError::not_found("No such API endpoint") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+}
+
+/// The documented routes outside `/api`: the card gateway's.
+fn outside_api() -> ApiRouter {
+    ApiRouter::new().nest("/sslcommerz", payment::sslcommerz_router())
+}
+
+/// The routes outside `/api` (`/sslcommerz/...`), merged at the root so
+/// the site's fallback never swallows them; listed in `/api/openapi.json`.
+pub fn outside_router() -> Router<AppState> {
+    let (router, _) = outside_api().into_parts();
+    router
 }
 
 /// Liveness and readiness for load balancers and the edge's health checks:

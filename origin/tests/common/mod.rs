@@ -117,6 +117,7 @@ impl TestShop {
             limits: Default::default(),
             smtp: None,
             social: Default::default(),
+            payments: Default::default(),
             site_url: "https://shop.example".into(),
             pool,
             dirs: Arc::new(Dirs {
