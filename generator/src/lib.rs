@@ -7,7 +7,8 @@
 //! - [`render`]: the page frame (head, chrome, scripts); [`chrome`]: the
 //!   header, drawer and footer every page shares;
 //! - [`islands`]: island markup and Vite's manifest; [`format`]: taka,
-//!   responsive widths, JSON for scripts.
+//!   responsive widths, JSON for scripts;
+//! - [`watch`]: `generator watch`, rebuilds from the change log and purges the edge.
 
 pub mod build;
 pub mod cards;
@@ -19,3 +20,4 @@ pub mod measure;
 pub mod output;
 pub mod pages;
 pub mod render;
+pub mod watch;

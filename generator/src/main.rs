@@ -61,9 +61,16 @@ enum Command {
     Watch {
         #[command(flatten)]
         build: BuildArgs,
-        /// The edge's admin URL, e.g. http://127.0.0.1:9080.
-        #[arg(long, env = "EDGE_ADMIN")]
+        /// The edge's admin URL, e.g. http://127.0.0.1:9080; without it
+        /// nothing is purged.
+        #[arg(long, env = "EDGE_ADMIN_URL")]
         edge_admin: Option<String>,
+        /// The bearer token of the edge's purge API.
+        #[arg(long, env = "EDGE_PURGE_TOKEN", hide_env_values = true)]
+        purge_token: Option<String>,
+        /// Milliseconds between reads of the change log.
+        #[arg(long, env = "WATCH_POLL_MS", default_value_t = 250)]
+        poll_ms: u64,
     },
 }
 
@@ -126,8 +133,53 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Watch { .. } => {
-            anyhow::bail!("`generator watch` is not built yet; run `generator build` after changes")
+        Command::Watch {
+            build: args,
+            edge_admin,
+            purge_token,
+            poll_ms,
+        } => {
+            let options = generator::watch::WatchOptions {
+                build: args.options(),
+                edge: edge_admin.map(|url| generator::watch::EdgeAdmin {
+                    url: if url.contains("://") {
+                        url
+                    } else {
+                        format!("http://{url}")
+                    },
+                    token: purge_token.filter(|t| !t.is_empty()),
+                }),
+                poll: std::time::Duration::from_millis(poll_ms.max(10)),
+            };
+            generator::watch::watch(options, shutdown_signal()).await
         }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::warn!(cause = %err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(cause = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
     }
 }
