@@ -176,6 +176,9 @@ impl State {
         self.metrics
             .evictions
             .set(clamp(self.storage.evicted_items()));
+        self.metrics
+            .aborted_writes
+            .set(i64::try_from(self.storage.aborted_writes()).unwrap_or(i64::MAX));
     }
 }
 

@@ -36,6 +36,8 @@ pub struct Metrics {
     pub rate_limited: IntCounterVec,
     /// Objects evicted for space.
     pub evictions: IntGauge,
+    /// Fills abandoned mid-body or refused for size (never published).
+    pub aborted_writes: IntGauge,
     /// Bytes stored.
     pub cache_bytes: IntGauge,
     /// Objects stored.
@@ -161,6 +163,11 @@ impl Metrics {
             "edge_cache_evictions_total",
             "Objects evicted for space",
         );
+        let aborted_writes = gauge(
+            &registry,
+            "edge_cache_aborted_writes_total",
+            "Cache fills abandoned mid-body or refused for size (nothing stored)",
+        );
         let cache_bytes = gauge(&registry, "edge_cache_bytes", "Bytes stored in the cache");
         let cache_items = gauge(&registry, "edge_cache_items", "Objects stored in the cache");
         let origin_up = IntGaugeVec::new(
@@ -184,6 +191,7 @@ impl Metrics {
             purges,
             rate_limited,
             evictions,
+            aborted_writes,
             cache_bytes,
             cache_items,
             origin_up,

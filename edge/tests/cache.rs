@@ -409,3 +409,45 @@ async fn objects_above_the_maximum_size_pass_through() {
     }
     assert_eq!(origin.count(), 3);
 }
+
+#[tokio::test]
+async fn an_origin_that_hangs_up_mid_body_leaves_nothing_in_the_cache() {
+    // The first answer dies after 1,000 of its 50,000 bytes; later ones are whole.
+    let served = Arc::new(AtomicUsize::new(0));
+    let origin = {
+        let served = served.clone();
+        Origin::start(move |_| {
+            let reply = Reply::page(vec![b'y'; 50_000], "cut");
+            if served.fetch_add(1, Ordering::SeqCst) == 0 {
+                reply.truncate_at(1_000)
+            } else {
+                reply
+            }
+        })
+        .await
+    };
+    let edge = Edge::start(&[origin.url()], &[]).await;
+
+    // The client of the broken fill must not get a body passed off as complete.
+    let first = client().get(edge.url("/cut")).send().await;
+    if let Ok(resp) = first {
+        let body = resp.bytes().await;
+        assert!(
+            body.as_ref().map_or(true, |b| b.len() != 50_000),
+            "a truncated origin answer reached the client as a whole body"
+        );
+    }
+
+    // Nothing was stored: the next visitor goes to the origin and gets it whole.
+    let (status, x_cache, body) = get(&edge.url("/cut")).await;
+    assert_eq!(
+        (status, x_cache.as_str(), body.len()),
+        (200, "MISS", 50_000)
+    );
+    assert_eq!(origin.count(), 2);
+    // And that whole answer is what gets served from the cache afterwards.
+    let (status, x_cache, body) = get(&edge.url("/cut")).await;
+    assert_eq!((status, x_cache.as_str(), body.len()), (200, "HIT", 50_000));
+    assert_eq!(origin.count(), 2);
+    assert!(edge.metric("edge_cache_aborted_writes_total").await >= 1.0);
+}

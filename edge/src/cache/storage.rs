@@ -285,6 +285,7 @@ impl Storage for MemoryStorage {
             expected_len,
             stored_at: SystemTime::now(),
             failed: false,
+            unpublished: Unpublished(Some(self)),
         }))
     }
 
@@ -426,6 +427,19 @@ impl HandleHit for MemoryHit {
     }
 }
 
+/// Counts a fill as aborted when it is dropped unpublished: Pingora drops the
+/// miss handler without calling `finish` when the origin or the client goes
+/// away mid-body, and `finish` refuses bodies that failed or miss their length.
+struct Unpublished(Option<&'static MemoryStorage>);
+
+impl Drop for Unpublished {
+    fn drop(&mut self) {
+        if let Some(storage) = self.0 {
+            storage.aborted_writes.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Buffers one fill; publishes it only from `finish`.
 struct MemoryMiss {
     storage: &'static MemoryStorage,
@@ -440,6 +454,8 @@ struct MemoryMiss {
     expected_len: Option<usize>,
     stored_at: SystemTime,
     failed: bool,
+    /// Disarmed only when the object is published.
+    unpublished: Unpublished,
 }
 
 #[async_trait]
@@ -454,18 +470,17 @@ impl HandleMiss for MemoryMiss {
     }
 
     async fn finish(self: Box<Self>) -> Result<MissFinishType> {
-        let this = *self;
+        let mut this = *self;
         if this.failed {
-            this.storage.aborted_writes.fetch_add(1, Ordering::Relaxed);
             return Error::e_explain(ErrorType::InternalError, "fill failed, not stored");
         }
         if this.expected_len.is_some_and(|len| len != this.body.len()) {
-            this.storage.aborted_writes.fetch_add(1, Ordering::Relaxed);
             return Error::e_explain(
                 ErrorType::InternalError,
                 "body shorter or longer than Content-Length, not stored",
             );
         }
+        this.unpublished.0 = None;
         let body = this.body.freeze();
         let weight =
             body.len() + header_weight(&this.header) + this.internal.len() + ENTRY_OVERHEAD;
@@ -536,6 +551,7 @@ mod tests {
         assert_eq!(hit.read_body().await.unwrap().unwrap(), "hello");
         assert!(hit.read_body().await.unwrap().is_none());
         assert_eq!(storage.items(), 1);
+        assert_eq!(storage.aborted_writes(), 0);
     }
 
     #[tokio::test]
@@ -553,6 +569,7 @@ mod tests {
         drop(miss);
         assert!(storage.lookup(&key, &span).await.unwrap().is_none());
         assert_eq!(storage.bytes(), 0);
+        assert_eq!(storage.aborted_writes(), 1);
     }
 
     #[tokio::test]
@@ -569,6 +586,7 @@ mod tests {
             .unwrap();
         assert!(miss.finish().await.is_err());
         assert!(storage.lookup(&key, &span).await.unwrap().is_none());
+        assert_eq!(storage.aborted_writes(), 1);
     }
 
     #[tokio::test]
@@ -590,6 +608,7 @@ mod tests {
             .is_err());
         assert!(miss.finish().await.is_err());
         assert_eq!(storage.items(), 0);
+        assert_eq!(storage.aborted_writes(), 1);
     }
 
     #[tokio::test]

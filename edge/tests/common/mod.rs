@@ -39,6 +39,8 @@ pub struct Reply {
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     pub delay: Duration,
+    /// Send the full `content-length` but only this many body bytes, then hang up.
+    pub truncate_at: Option<usize>,
 }
 
 impl Reply {
@@ -48,6 +50,7 @@ impl Reply {
             headers: Vec::new(),
             body: body.into(),
             delay: Duration::ZERO,
+            truncate_at: None,
         }
     }
     /// A page as the shop's origin sends it: public for a minute, a day at the edge.
@@ -67,6 +70,11 @@ impl Reply {
     }
     pub fn delay(mut self, delay: Duration) -> Self {
         self.delay = delay;
+        self
+    }
+    /// Hang up after `bytes` of the body (the origin dying mid-response).
+    pub fn truncate_at(mut self, bytes: usize) -> Self {
+        self.truncate_at = Some(bytes);
         self
     }
 }
@@ -221,6 +229,11 @@ async fn serve_conn(
         }
         head.push_str("\r\n");
         write.write_all(head.as_bytes()).await?;
+        if let Some(cut) = reply.truncate_at {
+            write.write_all(&body[..cut.min(body.len())]).await?;
+            write.flush().await?;
+            return Ok(());
+        }
         write.write_all(body).await?;
         write.flush().await?;
     }
