@@ -50,5 +50,7 @@ export default defineConfig(({ mode }) => ({
   test: {
     environment: 'jsdom',
     globals: true,
+    // Unit tests only: e2e/*.test.mjs are browser tests run by `node --test` (e2e/run).
+    include: ['src/**/*.test.{ts,tsx}'],
   },
 }));
