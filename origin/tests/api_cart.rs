@@ -451,7 +451,7 @@ async fn the_delivery_address_is_checked_field_by_field() {
         view["address"]["mobile"], "01712345678",
         "stored normalised"
     );
-    // Online payment is not offered yet; terms must be accepted.
+    // A wallet whose gateway is not configured is refused; terms must be accepted.
     let (status, _, _) = shop
         .guest_post(
             t,
