@@ -73,9 +73,11 @@ impl Catalogue {
                 }
             }
         }
+        // Most popular first, ties newest id first: the order of the API's
+        // `sort_by=popularity`, which the origin's further listing pages use.
         let rank = |a: &i64, b: &i64| {
             let (pa, pb) = (&placements[a], &placements[b]);
-            pb.popularity.cmp(&pa.popularity).then(a.cmp(b))
+            pb.popularity.cmp(&pa.popularity).then(b.cmp(a))
         };
         for list in listed.values_mut() {
             list.sort_unstable();
@@ -225,5 +227,32 @@ impl Catalogue {
         .into_iter()
         .filter(|(_, ids)| !ids.is_empty())
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_in_popularity_go_newest_id_first_as_the_api_sorts() {
+        let placement = |id, popularity| Placement {
+            id,
+            category_id: None,
+            price: 100,
+            popularity,
+            created_at: 0,
+        };
+        let c = Catalogue::from_rows(
+            Vec::new(),
+            vec![
+                placement(1, 5),
+                placement(2, 9),
+                placement(3, 5),
+                placement(4, 5),
+            ],
+            &[],
+        );
+        assert_eq!(c.popular(), [2, 4, 3, 1]);
     }
 }

@@ -8,6 +8,10 @@
 //!   stale-if-error=86400` for the edge (RFC 9213; it wins there),
 //! - `Surrogate-Key: product:12 category:3 ...` for purges (the edge strips it).
 //!
+//! A page rendered on demand for a query ([`public_brief`]: listing pages by
+//! sort, filter, search or page number) gets a shorter edge max-age in place
+//! of the day.
+//!
 //! Neither max-age crosses the next flash-sale start or end: a response never
 //! outlives a known price change, and a capped response gets no
 //! stale-while-revalidate window. Everything else (anything per visitor, and
@@ -59,12 +63,34 @@ where
     response
 }
 
+/// Marks a public response the edge keeps only this many seconds (instead
+/// of [`EDGE_TTL`]): pages rendered on demand for a query.
+#[derive(Debug, Clone, Copy)]
+pub struct EdgeTtl(pub i64);
+
+/// Wraps a public response the edge keeps only `edge_ttl` seconds.
+pub fn public_brief<I, K>(body: impl IntoResponse, keys: I, edge_ttl: i64) -> Response
+where
+    I: IntoIterator<Item = K>,
+    K: Into<String>,
+{
+    let mut response = public(body, keys);
+    response.extensions_mut().insert(EdgeTtl(edge_ttl));
+    response
+}
+
 /// The header values of a public response at `now`, given the next known
 /// price change. Returns (Cache-Control, CDN-Cache-Control).
 pub fn public_header_values(now: i64, next_price_change: Option<i64>) -> (String, String) {
+    header_values(now, next_price_change, EDGE_TTL)
+}
+
+/// [`public_header_values`] for an edge lifetime of `edge_ttl` seconds.
+pub fn header_values(now: i64, next_price_change: Option<i64>, edge_ttl: i64) -> (String, String) {
+    let edge_ttl = edge_ttl.clamp(0, EDGE_TTL);
     let remaining = next_price_change.map(|t| (t - now).max(0));
-    let capped = remaining.is_some_and(|r| r < EDGE_TTL);
-    let edge = remaining.map_or(EDGE_TTL, |r| r.min(EDGE_TTL));
+    let capped = remaining.is_some_and(|r| r < edge_ttl);
+    let edge = remaining.map_or(edge_ttl, |r| r.min(edge_ttl));
     let browser = remaining.map_or(BROWSER_TTL, |r| r.min(BROWSER_TTL));
     let browser_value = format!("public, max-age={browser}");
     let edge_value = if capped {
@@ -79,6 +105,10 @@ pub fn public_header_values(now: i64, next_price_change: Option<i64>) -> (String
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let public = response.extensions_mut().remove::<Public>();
+    let edge_ttl = response
+        .extensions_mut()
+        .remove::<EdgeTtl>()
+        .map_or(EDGE_TTL, |t| t.0);
     // A 304 revalidates a public page: it carries the same headers.
     let is_success =
         response.status().is_success() || response.status() == axum::http::StatusCode::NOT_MODIFIED;
@@ -95,7 +125,7 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
                     return response;
                 }
             };
-            let (browser, edge) = public_header_values(now, next_change);
+            let (browser, edge) = header_values(now, next_change, edge_ttl);
             let keys = public.keys.join(" ");
             for (name, value) in [
                 (&CACHE_CONTROL, browser),
@@ -138,5 +168,19 @@ mod tests {
         let (b, e) = public_header_values(1000, Some(1000 + 3600));
         assert_eq!(b, "public, max-age=60");
         assert_eq!(e, "max-age=3600, stale-if-error=86400");
+    }
+
+    #[test]
+    fn a_brief_edge_lifetime_keeps_its_window_until_a_price_change_is_nearer() {
+        let (b, e) = header_values(1000, None, 60);
+        assert_eq!(b, "public, max-age=60");
+        assert_eq!(
+            e,
+            "max-age=60, stale-while-revalidate=60, stale-if-error=86400"
+        );
+        assert_eq!(header_values(1000, Some(1000 + 3600), 60).1, e);
+        let (b, e) = header_values(1000, Some(1020), 60);
+        assert_eq!(b, "public, max-age=20");
+        assert_eq!(e, "max-age=20, stale-if-error=86400");
     }
 }

@@ -37,7 +37,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// The whole application: tests call it directly.
 pub fn app(state: AppState) -> Router {
     let storage = ServeDir::new(&state.dirs.storage);
-    let site = site::service(state.dirs.site.clone());
+    let site = site::service(state.clone());
     Router::new()
         .nest("/api", api::router())
         .merge(api::outside_router())

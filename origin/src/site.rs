@@ -11,6 +11,10 @@
 //! last segment (`/user/{view}`, `/product/review/{id}`) get their shell;
 //! hashed assets under `/assets/` are served as files, cacheable forever;
 //! every other path gets the not-found page with status 404.
+//!
+//! A listing path with a query of listing parameters (`/c/beds?page=2`,
+//! `/c/products?keyword=sofa`) is rendered on demand by
+//! [`listing`].
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -28,6 +32,11 @@ use axum::Router;
 use generator::output::{file_for, Entry, Manifest, MANIFEST_FILE};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
+
+use crate::state::AppState;
+use listing::{Answer, ListingPages};
+
+pub mod listing;
 
 /// Where hashed web assets live, in URLs and inside the site directory.
 pub const ASSETS_PREFIX: &str = "/assets/";
@@ -91,11 +100,20 @@ impl SiteFiles {
     }
 }
 
-/// The service answering every path the other routes do not: the site.
-pub fn service(dir: impl Into<PathBuf>) -> Router {
-    Router::new()
-        .fallback(serve_site)
-        .with_state(Arc::new(SiteFiles::new(dir)))
+/// What the site service holds: the files and the on-demand listing pages.
+#[derive(Clone)]
+struct SiteState {
+    files: Arc<SiteFiles>,
+    listings: Arc<ListingPages>,
+}
+
+/// The service answering every path the other routes do not: the site in
+/// `state.dirs.site`, and listing pages rendered for a query.
+pub fn service(state: AppState) -> Router {
+    Router::new().fallback(serve_site).with_state(SiteState {
+        files: Arc::new(SiteFiles::new(state.dirs.site.clone())),
+        listings: Arc::new(ListingPages::new(state)),
+    })
 }
 
 /// A content coding the client accepts, in order of preference.
@@ -114,7 +132,8 @@ impl Coding {
             Coding::Identity => "",
         }
     }
-    fn name(self) -> Option<&'static str> {
+    /// The `Content-Encoding` value, none for identity.
+    pub fn name(self) -> Option<&'static str> {
         match self {
             Coding::Brotli => Some("br"),
             Coding::Gzip => Some("gzip"),
@@ -215,13 +234,32 @@ pub fn page_for<'a>(manifest: &'a Manifest, path: &str) -> Option<(&'a str, &'a 
         .map(|(k, e)| (k.as_str(), e))
 }
 
-async fn serve_site(State(site): State<Arc<SiteFiles>>, request: Request) -> Response {
+async fn serve_site(State(state): State<SiteState>, request: Request) -> Response {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed").into_response();
     }
+    let site = &state.files;
     let head = request.method() == Method::HEAD;
     let manifest = site.manifest().await;
     let path = request.uri().path().to_string();
+    if let Some(slug) = listing::listing_slug(&path).filter(|_| request.uri().query().is_some()) {
+        let answer = state
+            .listings
+            .answer(slug, request.uri(), &manifest, request.headers(), head)
+            .await;
+        let status = match answer {
+            Ok(Answer::Prebuilt) => None,
+            Ok(Answer::Page(response)) => return response,
+            Ok(Answer::NotFound) => Some(StatusCode::NOT_FOUND),
+            Err(err) => {
+                tracing::error!(cause = %format!("{err:#}"), %path, "cannot render a listing page");
+                Some(StatusCode::INTERNAL_SERVER_ERROR)
+            }
+        };
+        if let Some(status) = status {
+            return error_page(&site.dir, &manifest, request.headers(), status, head).await;
+        }
+    }
     if let Some((page, entry)) = page_for(&manifest, &path) {
         return match send_page(&site.dir, page, entry, request.headers(), head).await {
             Ok(response) => crate::cache::public(response, entry.keys.iter().cloned()),
@@ -285,6 +323,42 @@ async fn error_page(
     (status, text).into_response()
 }
 
+/// The 304 for a client that has `entry`'s content.
+pub fn not_modified_response(entry: &Entry, coding: Coding) -> Response {
+    let mut response = StatusCode::NOT_MODIFIED.into_response();
+    let h = response.headers_mut();
+    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
+        h.insert(ETAG, v);
+    }
+    response
+}
+
+/// A response of `bytes` already in `coding` (no body for HEAD, the length
+/// still sent), with its type and `Vary: Accept-Encoding`.
+pub fn body_response(
+    bytes: Vec<u8>,
+    content_type: &'static str,
+    coding: Coding,
+    head: bool,
+) -> Response {
+    let len = bytes.len();
+    let body = if head {
+        Body::empty()
+    } else {
+        Body::from(bytes)
+    };
+    let mut response = Response::new(body);
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
+    if let Some(name) = coding.name() {
+        h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
+    }
+    response
+}
+
 /// Sends a page, or a 304 when the client has it.
 async fn send_page(
     dir: &Path,
@@ -295,13 +369,7 @@ async fn send_page(
 ) -> anyhow::Result<Response> {
     let codings = accepted_codings(headers);
     if not_modified(headers, entry) {
-        let mut response = StatusCode::NOT_MODIFIED.into_response();
-        let h = response.headers_mut();
-        h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
-        if let Ok(v) = HeaderValue::from_str(&etag(entry, codings[0])) {
-            h.insert(ETAG, v);
-        }
-        return Ok(response);
+        return Ok(not_modified_response(entry, codings[0]));
     }
     let (mut response, coding) = read_best(dir, page, &codings, head).await?;
     if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
@@ -335,20 +403,7 @@ async fn read_best(
         file.push(coding.suffix());
         match tokio::fs::read(&file).await {
             Ok(bytes) => {
-                let len = bytes.len();
-                let body = if head {
-                    Body::empty()
-                } else {
-                    Body::from(bytes)
-                };
-                let mut response = Response::new(body);
-                let h = response.headers_mut();
-                h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type(page)));
-                h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
-                h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
-                if let Some(name) = coding.name() {
-                    h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
-                }
+                let response = body_response(bytes, content_type(page), *coding, head);
                 return Ok((response, *coding));
             }
             Err(err) => last_err = Some(err),

@@ -1,7 +1,12 @@
 //! Category pages, `/c/{seo_url}` (and `/c/products`, every product): the
-//! first page of products with links to further pages (rendered on demand by
-//! the origin), sub-categories, filters as plain links, the category's tag
-//! gallery and product sets, breadcrumbs.
+//! first page of products with links to further pages, sub-categories,
+//! filters as plain links, the category's tag gallery and product sets,
+//! breadcrumbs.
+//!
+//! The build writes each category's first page ([`render`]); the origin
+//! renders every other page of a listing on demand ([`render_variant`]:
+//! further pages, a sort, filters, a search), through the same code and
+//! template.
 
 use std::collections::HashMap;
 
@@ -12,7 +17,7 @@ use serde_json::json;
 
 use crate::cards::{CardView, Tile};
 use crate::catalogue::{Catalogue, LISTING_PAGE};
-use crate::format::plain_text;
+use crate::format::{escape, plain_text};
 use crate::islands::island;
 use crate::output::Page;
 use crate::render::{Meta, Site};
@@ -23,6 +28,13 @@ pub const PAGE_LINKS: usize = 4;
 /// The slug of the all-products listing.
 pub const ALL_PRODUCTS: &str = "products";
 
+/// A link of the page navigation; the current page has no `href`.
+struct NavLink {
+    label: String,
+    href: Option<String>,
+    rel: &'static str,
+}
+
 #[derive(Template)]
 #[template(path = "listing.html")]
 struct ListingTemplate<'a> {
@@ -32,9 +44,7 @@ struct ListingTemplate<'a> {
     subs: Vec<(String, String)>,
     filters: &'a str,
     cards: Vec<CardView>,
-    pages: usize,
-    more_pages: Vec<usize>,
-    path: &'a str,
+    nav: Vec<NavLink>,
     tiles: Vec<Tile>,
     sets: Vec<Tile>,
 }
@@ -46,18 +56,46 @@ pub struct ListingData {
     pub sets: Vec<ContentRow>,
 }
 
+/// One page of a listing: its cards and where it stands among the pages.
+#[derive(Debug, Clone)]
+pub struct Variant<'a> {
+    /// The page's cards, in order.
+    pub cards: Vec<&'a ProductCard>,
+    /// Products on all pages.
+    pub total: usize,
+    /// The page shown, from 1.
+    pub page: usize,
+    /// Cards a page.
+    pub per_page: usize,
+    /// Query parameters every link of the page keeps (sort, filters,
+    /// keyword), without `page`; empty for the plain listing.
+    pub query: Vec<(String, String)>,
+    /// The searched words, shown in the heading of a search result page.
+    pub keyword: Option<String>,
+}
+
 /// The ids shown on a category's first page.
 pub fn first_page(catalogue: &Catalogue, c: &CategoryNode) -> Vec<i64> {
+    listed(catalogue, c)
+        .iter()
+        .take(LISTING_PAGE)
+        .copied()
+        .collect()
+}
+
+/// Every product a category page lists, most popular first: the category's
+/// own and its descendants', or every product for a top category that lists
+/// none (the root, `/c/products`).
+fn listed<'c>(catalogue: &'c Catalogue, c: &CategoryNode) -> &'c [i64] {
     let listed = catalogue.listed(c.id);
-    let list = if listed.is_empty() && c.parent.is_none() {
+    if listed.is_empty() && c.parent.is_none() {
         catalogue.popular()
     } else {
         listed
-    };
-    list.iter().take(LISTING_PAGE).copied().collect()
+    }
 }
 
-/// Renders a category page; `cards` holds at least its first page's cards.
+/// Renders a category's first page; `cards` holds at least its cards.
 pub fn render(
     site: &Site,
     catalogue: &Catalogue,
@@ -65,57 +103,165 @@ pub fn render(
     c: &CategoryNode,
     cards: &HashMap<i64, ProductCard>,
 ) -> anyhow::Result<Page> {
+    let variant = Variant {
+        cards: first_page(catalogue, c)
+            .iter()
+            .filter_map(|id| cards.get(id))
+            .collect(),
+        total: listed(catalogue, c).len(),
+        page: 1,
+        per_page: LISTING_PAGE,
+        query: Vec::new(),
+        keyword: None,
+    };
+    render_variant(site, catalogue, shared, c, &variant)
+}
+
+/// `path` with `query` (and `page` when above 1) as a URL.
+pub fn href(path: &str, query: &[(String, String)], page: usize) -> String {
+    let mut parts: Vec<String> = query
+        .iter()
+        .map(|(k, v)| format!("{}={}", url_encode(k), url_encode(v)))
+        .collect();
+    if page > 1 {
+        parts.push(format!("page={page}"));
+    }
+    if parts.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", parts.join("&"))
+    }
+}
+
+/// Percent-encodes a query component as forms do (space as `+`).
+fn url_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(b as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Previous, up to [`PAGE_LINKS`] + 1 page numbers from near the current
+/// page, Next; nothing when everything fits on the first page.
+fn nav(path: &str, query: &[(String, String)], page: usize, pages: usize) -> Vec<NavLink> {
+    if pages <= 1 && page <= 1 {
+        return Vec::new();
+    }
+    let link = |label: String, n: usize, rel: &'static str| NavLink {
+        label,
+        href: Some(href(path, query, n)),
+        rel,
+    };
+    let mut out = Vec::new();
+    if page > 1 {
+        out.push(link("‹ Previous".into(), (page - 1).min(pages), "prev"));
+    }
+    let start = page.min(pages).saturating_sub(2).max(1);
+    for n in start..=(start + PAGE_LINKS).min(pages) {
+        if n == page {
+            out.push(NavLink {
+                label: n.to_string(),
+                href: None,
+                rel: "",
+            });
+        } else {
+            out.push(link(n.to_string(), n, ""));
+        }
+    }
+    if page < pages {
+        out.push(link("Next ›".into(), page + 1, "next"));
+    }
+    out
+}
+
+/// The filters as plain links (each keeps the page's sort and keyword and
+/// picks one value), inside the `category-filters` island.
+fn filters_html(shared: &ListingData, c: &CategoryNode, path: &str, v: &Variant) -> String {
+    if shared.filters.is_empty() {
+        return String::new();
+    }
+    let kept: Vec<(String, String)> = v
+        .query
+        .iter()
+        .filter(|(k, _)| !k.starts_with("filterby_"))
+        .cloned()
+        .collect();
+    let base = escape(&href(path, &kept, 1));
+    let sep = if kept.is_empty() { "?" } else { "&amp;" };
+    let chosen = |name: &str, slug: &str| {
+        v.query
+            .iter()
+            .any(|(k, val)| k == name && val.split('|').any(|s| s == slug))
+    };
+    let mut html = String::from("<details><summary>Filters</summary>");
+    let mut last_label = "";
+    for f in &shared.filters {
+        if f.field_label != last_label {
+            if !last_label.is_empty() {
+                html.push_str("</ul>");
+            }
+            html.push_str(&format!(
+                "<h2>{}</h2><ul class=\"chips\">",
+                escape(&f.field_label)
+            ));
+            last_label = &f.field_label;
+        }
+        let name = f.field_name.trim_start_matches("filterby_");
+        let current = if chosen(&format!("filterby_{name}"), &f.slug) {
+            " aria-current=\"true\""
+        } else {
+            ""
+        };
+        html.push_str(&format!(
+            "<li><a href=\"{base}{sep}filterby_{}={}\" rel=\"nofollow\"{current}>{}</a></li>",
+            escape(name),
+            escape(&f.slug),
+            escape(&f.value)
+        ));
+    }
+    if !last_label.is_empty() {
+        html.push_str("</ul>");
+    }
+    html.push_str("</details>");
+    island(
+        "category-filters",
+        "visible",
+        Some(&json!({ "seo_url": c.seo_url })),
+        &html,
+    )
+}
+
+/// Renders one page of a category's listing: the build's first page, or a
+/// page the origin renders on demand. `catalogue` needs only the category
+/// tree (for the breadcrumbs and sub-categories).
+///
+/// Only a plain listing's pages are for search engines: page N's canonical
+/// URL is itself (page 1's the bare path); a sorted, filtered or searched
+/// page points at the bare path and is `noindex`.
+pub fn render_variant(
+    site: &Site,
+    catalogue: &Catalogue,
+    shared: &ListingData,
+    c: &CategoryNode,
+    v: &Variant,
+) -> anyhow::Result<Page> {
     let path = format!("/c/{}", c.seo_url);
     let mut trail = vec![("Home".to_string(), "/".to_string())];
     for node in catalogue.ancestry(c.id) {
         trail.push((node.name.clone(), format!("/c/{}", node.seo_url)));
     }
     let (crumbs, crumbs_ld) = site.breadcrumbs(&trail);
-    let total = {
-        let listed = catalogue.listed(c.id).len();
-        if listed == 0 && c.parent.is_none() {
-            catalogue.popular().len()
-        } else {
-            listed
-        }
-    };
-    let ids = first_page(catalogue, c);
-    let pages = total.div_ceil(LISTING_PAGE).max(1);
-    let mut filter_html = String::from("<details><summary>Filters</summary>");
-    let mut last_label = "";
-    for f in &shared.filters {
-        if f.field_label != last_label {
-            if !last_label.is_empty() {
-                filter_html.push_str("</ul>");
-            }
-            filter_html.push_str(&format!(
-                "<h2>{}</h2><ul class=\"chips\">",
-                crate::format::escape(&f.field_label)
-            ));
-            last_label = &f.field_label;
-        }
-        filter_html.push_str(&format!(
-            "<li><a href=\"{path}?filterby_{}={}\" rel=\"nofollow\">{}</a></li>",
-            crate::format::escape(f.field_name.trim_start_matches("filterby_")),
-            crate::format::escape(&f.slug),
-            crate::format::escape(&f.value)
-        ));
-    }
-    if !last_label.is_empty() {
-        filter_html.push_str("</ul>");
-    }
-    filter_html.push_str("</details>");
-    let filters = if shared.filters.is_empty() {
-        String::new()
-    } else {
-        island(
-            "category-filters",
-            "visible",
-            Some(&json!({ "seo_url": c.seo_url })),
-            &filter_html,
-        )
-    };
-    let h1 = c
+    let per_page = v.per_page.max(1);
+    let pages = v.total.div_ceil(per_page).max(1);
+    let filters = filters_html(shared, c, &path, v);
+    let name = c
         .seo_h1
         .clone()
         .filter(|s| !s.is_empty())
@@ -126,11 +272,11 @@ pub fn render(
                 c.name.clone()
             }
         });
-    let card_views: Vec<CardView> = ids
-        .iter()
-        .filter_map(|id| cards.get(id))
-        .map(CardView::from_card)
-        .collect();
+    let h1 = match &v.keyword {
+        Some(k) => format!("Search results for “{k}”"),
+        None => name.clone(),
+    };
+    let card_views: Vec<CardView> = v.cards.iter().map(|c| CardView::from_card(c)).collect();
     let main = ListingTemplate {
         crumbs: &crumbs,
         h1: &h1,
@@ -142,9 +288,7 @@ pub fn render(
             .collect(),
         filters: &filters,
         cards: card_views.clone(),
-        pages,
-        more_pages: (2..=pages.min(PAGE_LINKS + 1)).collect(),
-        path: &path,
+        nav: nav(&path, &v.query, v.page, pages),
         tiles: shared
             .tag_gallery
             .iter()
@@ -171,36 +315,97 @@ pub fn render(
         if text.is_empty() {
             format!(
                 "Shop {} at {}: {} products, prices in taka, delivery across Bangladesh.",
-                h1, site.chrome.company, total
+                name, site.chrome.company, v.total
             )
         } else {
             text
         }
     });
+    let first = v.page.saturating_sub(1).saturating_mul(per_page);
     let item_list = json!({
         "@context": "https://schema.org",
         "@type": "ItemList",
         "itemListElement": card_views.iter().enumerate().map(|(i, card)| json!({
-            "@type": "ListItem", "position": i + 1, "url": site.url(&card.href),
+            "@type": "ListItem", "position": first + i + 1, "url": site.url(&card.href),
         })).collect::<Vec<_>>(),
     });
+    let mut title = match (&v.keyword, &c.meta_title) {
+        (None, Some(t)) => t.clone(),
+        _ => format!("{h1} | {}", site.chrome.company),
+    };
+    if v.page > 1 {
+        title = format!("{title} (page {})", v.page);
+    }
+    let plain = v.query.is_empty();
     let meta = Meta {
-        title: c
-            .meta_title
-            .clone()
-            .unwrap_or_else(|| format!("{h1} | {}", site.chrome.company)),
+        title,
         description,
-        path,
+        path: if plain {
+            href(&path, &[], v.page)
+        } else {
+            path
+        },
         og_type: "website",
-        image: card_views.first().and_then(|_| {
-            ids.first()
-                .and_then(|id| cards.get(id))
-                .and_then(|c| c.image_url.clone())
-        }),
-        noindex: false,
+        image: v.cards.first().and_then(|c| c.image_url.clone()),
+        noindex: !plain,
         json_ld: vec![crumbs_ld, item_list],
     };
     let mut keys = vec![format!("category:{}", c.id), "categories".into()];
     keys.extend(card_views.iter().map(|c| format!("product:{}", c.id)));
     site.page(&meta, &main, keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(nav: &[NavLink]) -> Vec<String> {
+        nav.iter()
+            .map(|l| match &l.href {
+                Some(h) => format!("{}={h}", l.label),
+                None => format!("[{}]", l.label),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn page_links_keep_the_query_and_centre_on_the_current_page() {
+        let q = vec![
+            ("sort_by".to_string(), "price_asc".to_string()),
+            ("keyword".to_string(), "teak bed|x".to_string()),
+        ];
+        assert_eq!(
+            href("/c/beds", &q, 3),
+            "/c/beds?sort_by=price_asc&keyword=teak+bed%7Cx&page=3"
+        );
+        assert_eq!(href("/c/beds", &[], 1), "/c/beds");
+        assert_eq!(
+            labels(&nav("/c/b", &[], 1, 9)),
+            [
+                "[1]",
+                "2=/c/b?page=2",
+                "3=/c/b?page=3",
+                "4=/c/b?page=4",
+                "5=/c/b?page=5",
+                "Next ›=/c/b?page=2"
+            ]
+        );
+        assert_eq!(
+            labels(&nav("/c/b", &[], 7, 8)),
+            [
+                "‹ Previous=/c/b?page=6",
+                "5=/c/b?page=5",
+                "6=/c/b?page=6",
+                "[7]",
+                "8=/c/b?page=8",
+                "Next ›=/c/b?page=8"
+            ]
+        );
+        // Past the end: back to the last page.
+        assert_eq!(
+            labels(&nav("/c/b", &[], 50, 2)),
+            ["‹ Previous=/c/b?page=2", "1=/c/b", "2=/c/b?page=2"]
+        );
+        assert!(nav("/c/b", &[], 1, 1).is_empty());
+    }
 }
