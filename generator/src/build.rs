@@ -224,6 +224,7 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     let mut fixed = pages::errors::pages(&ctx.site, &helpful)?;
     fixed.extend(pages::shells::pages(&ctx.site)?);
     fixed.push(pages::crawl::robots(&ctx.site.base_url));
+    fixed.push(pages::crawl::favicon());
     fixed.extend(ctx.site.assets.service_worker_page());
     ctx.expect(fixed.len());
     ctx.emit(fixed)?;

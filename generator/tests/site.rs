@@ -248,12 +248,14 @@ async fn every_page_type_has_its_key_content() {
                 r#"href="/cart" aria-label="Cart""#,
                 "Facebook",
                 "© Regal Furniture",
+                r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#,
             ],
         );
     }
     // No script tags until the web build has island code.
     assert!(!p.contains("<script type=\"module\""));
 
+    assert!(shop.page("/favicon.svg").starts_with("<svg xmlns="));
     let robots = shop.page("/robots.txt");
     assert_has(
         &robots,

@@ -59,6 +59,18 @@ pub fn robots(base_url: &str) -> Page {
     }
 }
 
+/// `favicon.svg`: the shop's mark, linked from every page's head, so no
+/// browser asks for a missing `/favicon.ico` (a 404 in its console).
+pub fn favicon() -> Page {
+    Page {
+        path: "/favicon.svg".into(),
+        body: br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#b5121b"/><path d="M6 13h4v4h12v-4h4v10h-2v2h-3v-2H11v2H8v-2H6zM11 9h10v6H11z" fill="#fff"/></svg>
+"##
+        .to_vec(),
+        keys: vec!["favicon".into()],
+    }
+}
+
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
