@@ -58,6 +58,10 @@ pub struct ServeArgs {
     /// The image storage directory (served as /storage/...).
     #[arg(long, env = "STORAGE_DIR", default_value = "var/storage")]
     pub storage: PathBuf,
+    /// Where resized image variants are cached (made once, then read from
+    /// here); unset or empty: `{storage}/.variants`. Safe to delete.
+    #[arg(long, env = "IMAGE_CACHE_DIR")]
+    pub image_cache: Option<PathBuf>,
     /// Address to listen on.
     #[arg(long, env = "ORIGIN_LISTEN", default_value = "127.0.0.1:8081")]
     pub listen: SocketAddr,

@@ -11,6 +11,7 @@ pub mod coupon;
 pub mod error;
 pub mod extract;
 pub mod identity;
+pub mod images;
 pub mod mail;
 pub mod orders;
 pub mod payments;
@@ -27,7 +28,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
-use tower_http::services::ServeDir;
 
 use crate::state::{AppState, Dirs};
 
@@ -36,12 +36,11 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// The whole application: tests call it directly.
 pub fn app(state: AppState) -> Router {
-    let storage = ServeDir::new(&state.dirs.storage);
     let site = site::service(state.clone());
     Router::new()
         .nest("/api", api::router())
         .merge(api::outside_router())
-        .nest_service("/storage", storage)
+        .nest("/storage", images::router())
         .fallback_service(site)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -97,6 +96,10 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         site_url: args.site_url.trim_end_matches('/').into(),
         dirs: Arc::new(Dirs {
             site: args.site,
+            image_cache: args
+                .image_cache
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .unwrap_or_else(|| args.storage.join(images::DEFAULT_CACHE_DIR)),
             storage: args.storage,
             outbox: args.outbox,
         }),

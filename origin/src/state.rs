@@ -37,6 +37,8 @@ pub struct Dirs {
     pub site: PathBuf,
     /// Image storage, served as `/storage/...`.
     pub storage: PathBuf,
+    /// Resized image variants ([`crate::images`]), made once and kept here.
+    pub image_cache: PathBuf,
     /// Where messages go when no mail server is configured (one `.eml` file each).
     pub outbox: PathBuf,
 }

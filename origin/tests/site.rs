@@ -49,6 +49,7 @@ async fn site() -> Site {
         dirs: Arc::new(Dirs {
             site: out,
             storage: dir.path().join("storage"),
+            image_cache: dir.path().join("image-cache"),
             outbox: dir.path().join("outbox"),
         }),
     });

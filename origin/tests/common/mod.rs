@@ -123,6 +123,7 @@ impl TestShop {
             dirs: Arc::new(Dirs {
                 site: s.site.clone(),
                 storage: s.storage.clone(),
+                image_cache: s.storage.join(origin::images::DEFAULT_CACHE_DIR),
                 outbox: db.with_file_name("outbox"),
             }),
         };
