@@ -13,6 +13,9 @@ step() { printf '\n==> %s\n' "$*"; }
 
 # Debian packages the build and tests need: cmake builds Pingora's zlib-ng.
 APT_PACKAGES=(cmake pkg-config)
+# ... and what only the tests need: Debian's Chromium for the browser tests
+# (web/e2e; no npm package downloads a browser).
+TEST_APT_PACKAGES=(chromium)
 
 install_apt() {
   local missing=()
@@ -47,6 +50,8 @@ install_k6() {
   "$K6" version
 }
 
+# The browser tests use Debian's Chromium: no npm package may fetch its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1
 install_npm() {
   if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
     step "installing npm packages (web/)"

@@ -1,0 +1,101 @@
+// With JavaScript off, the generated pages are the whole shop a reader sees:
+// home, a category, a product and a blog post are readable (title, heading,
+// prices in taka), every page the home page links to answers with content,
+// and the header's search form (a plain GET) finds products.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { BASE, buyable, knownDefect, launch, open } from './lib.mjs';
+
+let browser, context, page, watcher;
+before(async () => {
+  browser = await launch();
+});
+beforeEach(async () => {
+  ({ context, page, watcher } = await open(browser, { javaScriptEnabled: false }));
+});
+afterEach(async () => {
+  await context?.close();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** The page's title and first heading, both present and non-empty. */
+async function readable(path) {
+  const res = await page.goto(path);
+  assert.equal(res?.status(), 200, `${path} answers 200`);
+  const title = await page.title();
+  assert.ok(title.trim(), `${path} has a title`);
+  const h1 = page.getByRole('heading', { level: 1 }).first();
+  assert.ok((await h1.textContent())?.trim(), `${path} has a heading`);
+  return title;
+}
+
+const TAKA = /৳\d[\d,]*/;
+
+test('home, category, product and blog pages are readable without JavaScript', async () => {
+  await readable('/');
+  assert.match(await page.locator('main').innerText(), TAKA, 'the home page shows prices in taka');
+  const category = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().getAttribute('href');
+  const blog = await page.locator('a[href^="/blogs/"]').first().getAttribute('href');
+
+  await readable(category);
+  assert.match(await page.locator('main').innerText(), TAKA, `${category} shows prices`);
+  const cards = await page.locator('main a[href^="/product/"]').count();
+  assert.ok(cards > 0, `${category} lists products`);
+
+  const [p] = buyable(1);
+  const title = await readable(`/product/${p.seo_url}`);
+  assert.ok(title.includes(p.title), `the product page's title names ${p.title}`);
+  assert.equal((await page.getByRole('heading', { level: 1 }).textContent())?.trim(), p.title);
+  assert.match(await page.locator('.pr').first().innerText(), TAKA);
+  // The buy buttons need JavaScript; their fallback still says how to order.
+  assert.ok(await page.getByText(/cash on delivery/i).count(), 'the product page says cash on delivery');
+
+  assert.ok(blog, 'the home page links a blog post');
+  await readable(blog);
+  const words = (await page.locator('main').innerText()).split(/\s+/).length;
+  assert.ok(words > 50, `the blog post has its text (${words} words)`);
+  watcher.check();
+});
+
+test('every page the home page links to answers with content', async () => {
+  await page.goto('/');
+  const hrefs = await page.locator('a[href^="/"]').evaluateAll((els) => els.map((a) => a.getAttribute('href')));
+  // The public pages, once each (per-visitor shells need JavaScript by design).
+  const visitor = /^\/(cart|checkout|payment|compare|wishlist|user|thank-you|page\/track-order)(\/|$|\?)/;
+  const all = [...new Set(hrefs.map((h) => new URL(h, BASE).pathname))].filter((h) => !visitor.test(h));
+  // Every kind of page, but only a few of the many product cards.
+  const paths = [...all.filter((h) => !h.startsWith('/product/')), ...all.filter((h) => h.startsWith('/product/')).slice(0, 5)];
+  assert.ok(paths.length >= 10, `the home page links ${paths.length} pages`);
+  for (const path of paths) {
+    if (knownDefect(path)) console.log(`known defect, not failed: ${path}`);
+    else await readable(path);
+  }
+  watcher.check();
+});
+
+test('the search form works without JavaScript, typos included', async () => {
+  await page.goto('/');
+  const [p] = buyable(1, 5);
+  const word = p.title.split(/\s+/).find((w) => /^[A-Za-z]{5,}$/.test(w));
+  assert.ok(word, `a word to search for in "${p.title}"`);
+  const box = page.getByRole('searchbox', { name: 'Search products' });
+  await box.fill(word.toLowerCase());
+  await box.press('Enter');
+  await page.waitForURL('**/c/products?keyword=**');
+  assert.equal(new URL(page.url()).searchParams.get('keyword'), word.toLowerCase());
+  const results = page.locator('main a[href^="/product/"]');
+  assert.ok((await results.count()) > 0, `results for "${word}" at ${page.url()}`);
+  const text = (await page.locator('main').innerText()).toLowerCase();
+  assert.ok(text.includes(word.toLowerCase()), `the results mention "${word}"`);
+  assert.match(text, TAKA);
+
+  // The same with a typo (two letters swapped).
+  const i = Math.floor(word.length / 2) - 1;
+  const typo = (word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)).toLowerCase();
+  await page.goto(`/c/products?keyword=${encodeURIComponent(typo)}`);
+  assert.ok((await results.count()) > 0, `results for the typo "${typo}"`);
+  assert.ok((await page.locator('main').innerText()).toLowerCase().includes(word.toLowerCase()), `"${typo}" finds "${word}"`);
+  watcher.check();
+});
