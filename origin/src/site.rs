@@ -212,6 +212,10 @@ fn content_type(path: &str) -> &'static str {
         Some("xml") => "application/xml; charset=utf-8",
         Some("txt") => "text/plain; charset=utf-8",
         Some("json") => "application/json",
+        // The service worker (`/sw.js`): browsers refuse to register a
+        // worker served as HTML.
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
         _ => "text/html; charset=utf-8",
     }
 }
@@ -467,6 +471,15 @@ mod tests {
             &entry
         ));
         assert!(!not_modified(&headers(&[]), &entry));
+    }
+
+    #[test]
+    fn generated_files_other_than_pages_get_their_own_type() {
+        assert_eq!(content_type("/sw.js"), "text/javascript; charset=utf-8");
+        assert_eq!(content_type("/favicon.svg"), "image/svg+xml");
+        assert_eq!(content_type("/robots.txt"), "text/plain; charset=utf-8");
+        assert_eq!(content_type("/product/sofa.v2"), "text/html; charset=utf-8");
+        assert_eq!(content_type("/c/beds"), "text/html; charset=utf-8");
     }
 
     #[test]
