@@ -4,7 +4,7 @@
 // shopper's data; a signed-in checkout lists the order under "My orders".
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { buyable, clickAddToCart, email, expectCartCount, fill, launch, mobile, open } from './lib.mjs';
+import { buyable, clickAddToCart, email, expectCartCount, fill, launch, mobile, open, until } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -52,7 +52,7 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   // The account pages, signed in.
   await page.getByRole('link', { name: 'My Profile' }).click();
   await page.waitForURL('**/user/profile');
-  assert.equal(await page.getByLabel('Full name', { exact: true }).inputValue(), account.name);
+  await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), account.name, 'the profile shows the name');
   assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), account.email);
   const menu = page.getByRole('navigation', { name: 'My account' });
   for (const [link, shows] of [
@@ -89,12 +89,7 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   // then listed under My orders.
   await page.getByRole('button', { name: 'Proceed to checkout' }).click();
   await page.waitForURL('**/checkout');
-  const name = page.getByLabel('Full name', { exact: true });
-  await page.waitForFunction(() => {
-    const el = document.querySelector('input[name="name"]');
-    return el instanceof HTMLInputElement && el.value !== '';
-  });
-  assert.equal(await name.inputValue(), account.name);
+  await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), account.name, 'checkout fills in the name');
   assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), account.email);
   const district = page.getByLabel('District');
   await district.locator('option').nth(1).waitFor({ state: 'attached' });
