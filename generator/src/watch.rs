@@ -269,7 +269,7 @@ pub async fn watch(
     loop {
         let now_ms = unix_ms();
         let mut nap = options.poll;
-        if let Some(t) = next {
+        if let Some(Some(t)) = next {
             nap = nap.min(Duration::from_millis((t * 1000 - now_ms).max(0) as u64));
         }
         if failures > 0 {
@@ -280,7 +280,7 @@ pub async fn watch(
             () = tokio::time::sleep(nap) => {}
         }
         let now_ms = unix_ms();
-        let due = next.is_some_and(|t| t * 1000 <= now_ms);
+        let due = next.flatten().is_some_and(|t| t * 1000 <= now_ms);
         let changes = match changes_since(&pool, applied).await {
             Ok(c) => c,
             Err(err) => {
@@ -290,6 +290,11 @@ pub async fn watch(
             }
         };
         if !due && changes.rows == 0 {
+            failures = 0;
+            if next.is_none() {
+                // Unknown when the schedules could not be read: ask again.
+                next = next_boundary(&pool, built_at).await;
+            }
             continue;
         }
         let at = now_ms / 1000;
@@ -328,11 +333,11 @@ pub async fn watch(
     Ok(())
 }
 
-/// The next flash-sale start or end after `at`; `None` when there is none
-/// (or the schedules cannot be read: the next poll asks again).
-async fn next_boundary(pool: &catalog::db::Pool, at: i64) -> Option<i64> {
+/// The next flash-sale start or end after `at`: `Some(None)` when there is
+/// none, `None` when the schedules cannot be read (the next poll asks again).
+async fn next_boundary(pool: &catalog::db::Pool, at: i64) -> Option<Option<i64>> {
     match catalog::pricing::next_price_change(pool, at).await {
-        Ok(t) => t,
+        Ok(t) => Some(t),
         Err(err) => {
             tracing::warn!(cause = %err, "cannot read flash schedules");
             None
