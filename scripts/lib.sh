@@ -15,7 +15,8 @@ step() { printf '\n==> %s\n' "$*"; }
 APT_PACKAGES=(cmake pkg-config)
 # ... and what only the tests need: Debian's Chromium for the browser tests
 # (web/e2e; no npm package downloads a browser).
-TEST_APT_PACKAGES=(chromium)
+# Java runs the W3C Nu checker (generator/bench/validate.sh).
+TEST_APT_PACKAGES=(chromium openjdk-17-jre-headless)
 
 install_apt() {
   local missing=()
