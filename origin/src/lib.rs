@@ -12,6 +12,7 @@ pub mod error;
 pub mod extract;
 pub mod identity;
 pub mod images;
+pub mod listing_query;
 pub mod mail;
 pub mod orders;
 pub mod payments;

@@ -4,8 +4,6 @@
 //! The helpers that read and validate query parameters live here and are
 //! shared with the Product group.
 
-use std::collections::HashMap;
-
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
@@ -19,6 +17,7 @@ use crate::api::doc::{ApiRouter, Doc};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
+use crate::listing_query::{self, ListingParams};
 use crate::state::AppState;
 
 /// Longest accepted query parameter value, characters.
@@ -79,19 +78,7 @@ impl Params {
 
     /// An optional integer in `min..=max`; empty counts as absent.
     pub fn int(&self, name: &str, min: i64, max: i64) -> ApiResult<Option<i64>> {
-        let Some(raw) = self.get(name).map(str::trim).filter(|v| !v.is_empty()) else {
-            return Ok(None);
-        };
-        let n: i64 = raw
-            .parse()
-            .map_err(|_| ApiError::invalid(name, format!("{name} must be a whole number")))?;
-        if n < min || n > max {
-            return Err(ApiError::invalid(
-                name,
-                format!("{name} must be between {min} and {max}"),
-            ));
-        }
-        Ok(Some(n))
+        Ok(listing_query::int(&self.pairs, name, min, max)?)
     }
 }
 
@@ -99,9 +86,6 @@ impl Params {
 pub fn page_param(params: &Params) -> ApiResult<i64> {
     Ok(params.int("page", 1, MAX_PAGE)?.unwrap_or(1))
 }
-
-/// Most products a keyword listing ranks (best first).
-const MAX_KEYWORD_MATCHES: usize = 2_000;
 
 /// Routes under `/api/category`.
 pub fn router() -> ApiRouter {
@@ -297,8 +281,9 @@ async fn get_product_set(
     Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
 }
 
-/// `GET /api/category/products`: `{products: paginator}` of cards. See the
-/// module docs of `catalog::read::listing` for the filters.
+/// `GET /api/category/products`: `{products: paginator}` of cards. The
+/// listing parameters are read by [`ListingParams`]; the first problem is a
+/// 400. See the module docs of `catalog::read::listing` for the filters.
 async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (params, category) = category_of(&state, pairs).await?;
     let page = page_param(&params)?;
@@ -307,92 +292,13 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
         .or(params.int("sort_show", 1, MAX_PER_PAGE_ASKED)?)
         .unwrap_or(DEFAULT_PER_PAGE)
         .min(MAX_PER_PAGE);
-    let sort = Sort::parse(params.get("sort_by").unwrap_or("").trim())
-        .ok_or_else(|| ApiError::invalid("sort_by", "sort_by must be one of title_asc, title_desc, price_asc, price_desc, date_desc, popularity"))?;
-    let price_min = params.int("price_min", 0, MAX_PRICE)?;
-    let price_max = params.int("price_max", 0, MAX_PRICE)?;
-    if let (Some(a), Some(b)) = (price_min, price_max) {
-        if a > b {
-            return Err(ApiError::invalid(
-                "price_min",
-                "price_min must not exceed price_max",
-            ));
-        }
+    let resolved = ListingParams::read(params.pairs())
+        .resolve(&state, category.id, &category.seo_url)
+        .await?;
+    if let Some(problem) = resolved.problems.into_iter().next() {
+        return Err(problem.into());
     }
-
-    // filterby_category: ids within the category's subtree.
-    let mut categories = (category.id != q::ROOT_ID).then(|| vec![category.id]);
-    if let Some(raw) = params
-        .get("filterby_category")
-        .filter(|v| !v.trim().is_empty())
-    {
-        let subtree = q::subtree_ids(&state.pool, category.id).await?;
-        let mut picked = Vec::new();
-        for part in raw.split('|').map(str::trim).filter(|p| !p.is_empty()) {
-            let id: i64 = part.parse().map_err(|_| {
-                ApiError::invalid(
-                    "filterby_category",
-                    "filterby_category must be category ids separated by |",
-                )
-            })?;
-            if !subtree.contains(&id) {
-                return Err(ApiError::invalid(
-                    "filterby_category",
-                    format!("category {id} is not within {}", category.seo_url),
-                ));
-            }
-            picked.push(id);
-        }
-        if !picked.is_empty() {
-            categories = Some(picked);
-        }
-    }
-
-    // filterby_<attribute>: value slugs, OR within, AND across.
-    let mut attribute_values = Vec::new();
-    let mut slugs: Option<HashMap<String, HashMap<String, i64>>> = None;
-    for (key, raw) in params.pairs() {
-        let Some(name) = key.strip_prefix("filterby_") else {
-            continue;
-        };
-        if name == "category" || raw.trim().is_empty() {
-            continue;
-        }
-        if slugs.is_none() {
-            slugs = Some(q::attribute_slugs(&state.pool).await?);
-        }
-        let known = slugs
-            .as_ref()
-            .and_then(|s| s.get(name))
-            .ok_or_else(|| ApiError::invalid(key, format!("unknown filter {key}")))?;
-        let mut ids = Vec::new();
-        for slug in raw.split('|').map(str::trim).filter(|p| !p.is_empty()) {
-            let id = known.get(slug).ok_or_else(|| {
-                ApiError::invalid(key, format!("unknown value {slug:?} for {key}"))
-            })?;
-            ids.push(*id);
-        }
-        if !ids.is_empty() {
-            attribute_values.push(ids);
-        }
-    }
-
-    let only = match params
-        .get("keyword")
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        Some(keyword) => Some(state.search.products(keyword, MAX_KEYWORD_MATCHES)?),
-        None => None,
-    };
-    let query = ProductQuery {
-        categories,
-        price_min,
-        price_max,
-        attribute_values,
-        only,
-        sort,
-    };
+    let query = resolved.query;
     let paginator = list_page(
         &state,
         &query,

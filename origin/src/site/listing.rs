@@ -10,12 +10,13 @@
 //! the search index).
 //!
 //! A shopper's page is read leniently: a page number that is not one counts
-//! as 1 and a huge one is capped; an unknown sort, filter or value and a
-//! malformed price are left out. A query with nothing left that changes the
-//! page (`?utm_source=...`, `?page=1`) gets the prebuilt page. Without a
-//! sort, a listing is in the prebuilt first page's order (most popular
-//! first, [`LISTING_PAGE`] cards a page) so that page 2 continues page 1; a
-//! search keeps the index's ranking.
+//! as 1 and a huge one is capped; the listing parameters are read by
+//! [`crate::listing_query`] as for the API, but an unknown sort, filter or
+//! value and a malformed price are left out (`sort` is read as `sort_by`). A
+//! query with nothing left that changes the page (`?utm_source=...`,
+//! `?page=1`) gets the prebuilt page. Without a sort, a listing is in the
+//! prebuilt first page's order (most popular first, [`LISTING_PAGE`] cards a
+//! page) so that page 2 continues page 1; a search keeps the index's ranking.
 //!
 //! The page frame (chrome, island scripts), the category tree and the filter
 //! list are loaded once and reloaded when the site's manifest changes (the
@@ -27,7 +28,6 @@
 //! every listed product's surrogate keys, compressed for `Accept-Encoding`
 //! and revalidated by ETag.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,7 +35,6 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
-use catalog::read::category as cq;
 use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::site::CategoryNode;
 use catalog::read::PageRequest;
@@ -44,7 +43,10 @@ use generator::output::{Entry, Manifest};
 use generator::pages::listing::{ListingData, Variant};
 use tokio::sync::Mutex;
 
-use crate::api::category::{MAX_PAGE, MAX_PARAM_LEN, MAX_PRICE};
+use crate::api::category::MAX_PAGE;
+#[cfg(test)]
+use crate::api::category::MAX_PARAM_LEN;
+use crate::listing_query::{self, ListingParams, Resolved, FILTER_PREFIX};
 use crate::site::{self, Coding};
 use crate::state::AppState;
 
@@ -52,8 +54,6 @@ use crate::state::AppState;
 pub const EDGE_TTL: i64 = 60;
 /// Longest the page frame and category tree are reused without a reload.
 pub const FRAME_TTL: Duration = Duration::from_secs(60);
-/// Most products a search result ranks (as the API's keyword listing).
-pub const KEYWORD_MATCHES: usize = 2_000;
 /// The environment variable naming Vite's output directory.
 pub const WEB_DIST_ENV: &str = "WEB_DIST";
 
@@ -90,49 +90,53 @@ pub struct Wanted {
 }
 
 impl Wanted {
-    /// Reads the pairs of a query string leniently (see the module docs).
+    /// Reads the pairs of a query string leniently (see the module docs):
+    /// the listing parameters as [`ListingParams`] reads them, without their
+    /// problems.
     pub fn read(pairs: &[(String, String)]) -> Wanted {
-        let last = |name: &str| {
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.trim())
-                .filter(|v| !v.is_empty())
-        };
-        let price = |name: &str| {
-            last(name)
-                .and_then(|v| v.parse::<i64>().ok())
-                .filter(|p| (0..=MAX_PRICE).contains(p))
-        };
         // Digits too many for a number are a huge page, capped like the rest.
-        let page = last("page")
+        let page = listing_query::last(pairs, "page")
             .and_then(|v| {
                 v.parse::<u64>()
                     .ok()
                     .or_else(|| v.bytes().all(|b| b.is_ascii_digit()).then_some(u64::MAX))
             })
             .map_or(1, |p| p.clamp(1, MAX_PAGE as u64) as usize);
-        let (mut price_min, mut price_max) = (price("price_min"), price("price_max"));
-        if let (Some(a), Some(b)) = (price_min, price_max) {
-            if a > b {
-                (price_min, price_max) = (Some(b), Some(a));
-            }
-        }
-        Wanted {
-            page,
-            sort: last("sort_by")
-                .or_else(|| last("sort"))
-                .filter(|s| Sort::parse(s).is_some())
-                .map(str::to_string),
-            keyword: last("keyword").map(|k| k.chars().take(MAX_PARAM_LEN).collect()),
+        let ListingParams {
+            mut sort,
+            keyword,
             price_min,
             price_max,
-            filters: pairs
-                .iter()
-                .filter(|(k, v)| k.starts_with("filterby_") && k.len() > 9 && !v.trim().is_empty())
-                .map(|(k, v)| (k.clone(), v.trim().chars().take(MAX_PARAM_LEN).collect()))
-                .collect(),
+            mut filters,
+            problems: _,
+        } = ListingParams::read(pairs);
+        // `sort` is read as `sort_by` when that is not given.
+        if listing_query::last(pairs, "sort_by").is_none() {
+            sort = listing_query::last(pairs, "sort")
+                .filter(|s| Sort::parse(s).is_some())
+                .map(str::to_string);
+        }
+        // A bare `filterby_` names no filter.
+        filters.retain(|(k, _)| k.len() > FILTER_PREFIX.len());
+        Wanted {
+            page,
+            sort,
+            keyword,
+            price_min,
+            price_max,
+            filters,
+        }
+    }
+
+    /// The listing parameters again, for [`ListingParams::resolve`].
+    fn params(&self) -> ListingParams {
+        ListingParams {
+            sort: self.sort.clone(),
+            keyword: self.keyword.clone(),
+            price_min: self.price_min,
+            price_max: self.price_max,
+            filters: self.filters.clone(),
+            problems: Vec::new(),
         }
     }
 
@@ -285,88 +289,26 @@ impl ListingPages {
         )))
     }
 
-    /// The product query of `wanted` in `category` (the filters `category/products`
-    /// applies, read leniently) and the parameters the page's links keep.
+    /// The product query of `wanted` in `category` (resolved as for
+    /// `category/products`, its problems left out) and the parameters the
+    /// page's links keep.
     async fn product_query(
         &self,
         category: &CategoryNode,
         wanted: &Wanted,
     ) -> anyhow::Result<(ProductQuery, Vec<(String, String)>)> {
-        let pool = &self.state.pool;
-        let mut kept = Vec::new();
-        let only = match &wanted.keyword {
-            Some(k) => {
-                kept.push(("keyword".to_string(), k.clone()));
-                Some(self.state.search.products(k, KEYWORD_MATCHES)?)
-            }
-            None => None,
-        };
-        let sort = match &wanted.sort {
-            Some(s) => {
-                kept.push(("sort_by".to_string(), s.clone()));
-                Sort::parse(s).unwrap_or_default()
-            }
-            // A search keeps its ranking; a listing continues the prebuilt page.
-            None if only.is_some() => Sort::Default,
-            None => Sort::Popularity,
-        };
-        for (name, value) in [
-            ("price_min", wanted.price_min),
-            ("price_max", wanted.price_max),
-        ] {
-            if let Some(v) = value {
-                kept.push((name.to_string(), v.to_string()));
-            }
+        let Resolved {
+            mut query, kept, ..
+        } = wanted
+            .params()
+            .resolve(&self.state, category.id, &category.seo_url)
+            .await?;
+        // Without a sort, a search keeps its ranking; a listing continues
+        // the prebuilt page.
+        if wanted.sort.is_none() && query.only.is_none() {
+            query.sort = Sort::Popularity;
         }
-        let mut categories = (category.id != cq::ROOT_ID).then(|| vec![category.id]);
-        let mut attribute_values = Vec::new();
-        let mut slugs: Option<HashMap<String, HashMap<String, i64>>> = None;
-        for (key, raw) in &wanted.filters {
-            let mut taken: Vec<&str> = Vec::new();
-            let mut ids: Vec<i64> = Vec::new();
-            if key == "filterby_category" {
-                let subtree = cq::subtree_ids(pool, category.id).await?;
-                for part in raw.split('|').map(str::trim) {
-                    if let Some(id) = part.parse().ok().filter(|id| subtree.contains(id)) {
-                        taken.push(part);
-                        ids.push(id);
-                    }
-                }
-                if !ids.is_empty() {
-                    categories = Some(ids);
-                }
-            } else {
-                if slugs.is_none() {
-                    slugs = Some(cq::attribute_slugs(pool).await?);
-                }
-                let known = slugs
-                    .as_ref()
-                    .and_then(|s| s.get(&key["filterby_".len()..]));
-                for slug in raw.split('|').map(str::trim) {
-                    if let Some(id) = known.and_then(|k| k.get(slug)) {
-                        taken.push(slug);
-                        ids.push(*id);
-                    }
-                }
-                if !ids.is_empty() {
-                    attribute_values.push(ids);
-                }
-            }
-            if !taken.is_empty() {
-                kept.push((key.clone(), taken.join("|")));
-            }
-        }
-        Ok((
-            ProductQuery {
-                categories,
-                price_min: wanted.price_min,
-                price_max: wanted.price_max,
-                attribute_values,
-                only,
-                sort,
-            },
-            kept,
-        ))
+        Ok((query, kept))
     }
 }
 
