@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashSet;
 
 use axum::http::StatusCode;
-use common::{assert_api_error, text, TestShop};
+use common::{arr, assert_api_error, assert_public, text, TestShop};
 use serde_json::Value;
 
 async fn ids(shop: &TestShop, sql: &str) -> HashSet<i64> {
@@ -859,4 +859,25 @@ async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
         .parse()
         .unwrap();
     assert!(max_age <= 3_600, "{cdn}");
+}
+
+/// A price change purged by product key (`generator watch`) must reach the
+/// category lists that show that product, not only its own page.
+#[tokio::test]
+async fn category_lists_are_tagged_with_each_listed_product() {
+    let shop = TestShop::open().await;
+    for path in ["products", "recommended"] {
+        let (status, headers, body) = shop
+            .get(&format!("/api/category/{path}?seo_url=products"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let listed: Vec<String> = arr(&body["products"]["data"], "data")
+            .iter()
+            .map(|p| format!("product:{}", p["id"]))
+            .collect();
+        assert!(!listed.is_empty(), "{path} lists products");
+        let mut want: Vec<&str> = listed.iter().map(String::as_str).collect();
+        want.extend(["products", "category:1"]);
+        assert_public(&headers, &want);
+    }
 }

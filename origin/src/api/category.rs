@@ -14,6 +14,7 @@ use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::{PageRequest, Paginator, ProductCard};
 
 use crate::api::doc::{ApiRouter, Doc};
+use crate::api::home::product_keys;
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -219,11 +220,8 @@ async fn get_recommended(
         ..ProductQuery::default()
     };
     let paginator = list_page(&state, &query, page, "/api/category/recommended", &params).await?;
-    let key = category_key(&category);
-    Ok(cache::public(
-        Json(json!({ "products": paginator })),
-        [key, "products".into()],
-    ))
+    let keys = listed_keys(&category, &paginator);
+    Ok(cache::public(Json(json!({ "products": paginator })), keys))
 }
 
 /// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
@@ -307,7 +305,7 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
         &params,
     )
     .await?;
-    let key = category_key(&category);
+    let keys = listed_keys(&category, &paginator);
     // A search also answers how many of its products each filter leaves.
     let body = if query.only.is_some() {
         let facets = listing::facets(&state.pool, &query, catalog::clock::now_unix()).await?;
@@ -315,7 +313,16 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
     } else {
         json!({ "products": paginator })
     };
-    Ok(cache::public(Json(body), [key, "products".into()]))
+    Ok(cache::public(Json(body), keys))
+}
+
+/// The category's key, `products`, and `product:{id}` of each listed product,
+/// so that a price or stock change purged by product (`generator watch`)
+/// also drops the category lists that show it.
+fn listed_keys(category: &CategoryInfo, page: &Paginator<ProductCard>) -> Vec<String> {
+    let mut keys = product_keys(&["products"], page.data.iter().map(|p| p.id));
+    keys.insert(0, category_key(category));
+    keys
 }
 
 /// One page of cards for `query`; page links keep the request's other
