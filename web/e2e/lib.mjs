@@ -20,12 +20,8 @@ export const data = JSON.parse(readFileSync(process.env.E2E_DATA ?? '', 'utf8'))
  * every test: printed by `check()` instead. Remove each line once fixed.
  * - /page/{id}: the footer links /page/4 etc. (the seeded menu, and SPEC's
  *   /page/{id} route), but pages are generated only at /page/{seo_url}.
- * - /sw.js is served as text/html (origin/src/site.rs content_type knows no
- *   .js), so registering the service worker logs "The script has an
- *   unsupported MIME type ('text/html')." on every page.
  */
 const KNOWN = [/\/page\/\d+$/];
-const KNOWN_CONSOLE = [/^The script has an unsupported MIME type \('text\/html'\)\.$/];
 /** Whether `url` is one of the reported defects above. */
 export const knownDefect = (url) => KNOWN.some((re) => re.test(url));
 
@@ -67,10 +63,6 @@ export function watch(page) {
     const text = `console error: ${msg.text()}${where ? ` (${where})` : ''} on ${page.url()}`;
     // Chrome reports every 4xx/5xx answer as a console error too; those are judged below.
     if (/^Failed to load resource: the server responded with a status of/.test(msg.text()) && isAllowed(where)) return;
-    if (KNOWN_CONSOLE.some((re) => re.test(msg.text()))) {
-      known.add(`console: ${msg.text()}`);
-      return;
-    }
     problems.push(text);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message} on ${page.url()}`));
