@@ -218,6 +218,34 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
         scalar(&pool, "SELECT COUNT(*) FROM menu WHERE location = 'footer'").await,
         4
     );
+    // Every menu link under /page/ names a CMS page by its seo_url (the
+    // generator writes CMS pages at /page/{seo_url} only) or one of the
+    // shop's own pages (SPEC.md §2).
+    const SHOP_PAGES: [&str; 8] = [
+        "bundle-offers",
+        "chatbuy",
+        "contact",
+        "flash-sale",
+        "prebooking",
+        "showrooms",
+        "top-offers",
+        "track-order",
+    ];
+    let page_links = dump(
+        &pool,
+        "SELECT link FROM menu_item WHERE link LIKE '/page/%' ORDER BY id",
+    )
+    .await;
+    let slugs = dump(&pool, "SELECT seo_url FROM page ORDER BY id").await;
+    let slugs: Vec<&str> = slugs.lines().collect();
+    assert!(page_links.lines().count() >= 8, "{page_links}");
+    for link in page_links.lines() {
+        let slug = &link["/page/".len()..];
+        assert!(
+            slugs.contains(&slug) || SHOP_PAGES.contains(&slug),
+            "menu link {link} names no page (pages: {slugs:?})"
+        );
+    }
     // Product sets with items and fabrics; posts of both kinds; interiors with images; showrooms; coupons.
     assert!(scalar(&pool, "SELECT COUNT(*) FROM product_set").await >= 3);
     assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM product_set s WHERE NOT EXISTS (SELECT 1 FROM fabric f WHERE f.product_set_id = s.id)").await, 0);

@@ -18,10 +18,9 @@ export const data = JSON.parse(readFileSync(process.env.E2E_DATA ?? '', 'utf8'))
 /**
  * Defects found by these tests and reported, not yet fixed, which would fail
  * every test: printed by `check()` instead. Remove each line once fixed.
- * - /page/{id}: the footer links /page/4 etc. (the seeded menu, and SPEC's
- *   /page/{id} route), but pages are generated only at /page/{seo_url}.
+ * (None at present.)
  */
-const KNOWN = [/\/page\/\d+$/];
+const KNOWN = [];
 /** Whether `url` is one of the reported defects above. */
 export const knownDefect = (url) => KNOWN.some((re) => re.test(url));
 

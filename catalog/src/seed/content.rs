@@ -435,15 +435,15 @@ pub(super) fn build(
             "Customer Service",
             &[
                 ("Track Order", "/page/track-order"),
-                ("Delivery Policy", "/page/4"),
-                ("Return and Refund", "/page/5"),
-                ("FAQ", "/page/8"),
+                ("Delivery Policy", "/page/delivery-policy"),
+                ("Return and Refund", "/page/return-and-refund"),
+                ("FAQ", "/page/faq"),
             ],
         ),
         (
             "About Us",
             &[
-                ("Our Story", "/page/1"),
+                ("Our Story", "/page/about-us"),
                 ("Showrooms", "/page/showrooms"),
                 ("Blogs", "/blogs"),
                 ("News and Events", "/news-event"),
@@ -452,10 +452,10 @@ pub(super) fn build(
         (
             "Policies",
             &[
-                ("Terms and Conditions", "/page/2"),
-                ("Privacy Policy", "/page/3"),
-                ("EMI Policy", "/page/6"),
-                ("Warranty", "/page/7"),
+                ("Terms and Conditions", "/page/terms-and-conditions"),
+                ("Privacy Policy", "/page/privacy-policy"),
+                ("EMI Policy", "/page/emi-policy"),
+                ("Warranty", "/page/warranty"),
             ],
         ),
         (
