@@ -117,6 +117,85 @@ async fn lines_are_priced_by_the_server_and_counted() {
     assert_eq!(other["cart"]["totalprice"], 0);
 }
 
+/// A form POST to add-to-cart from `token`, with `accept`.
+async fn form_add(
+    shop: &TestShop,
+    token: &str,
+    form: &str,
+    accept: &str,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri("/api/cart/add-to-cart")
+        .header("SELF-TOKEN", token)
+        .header("accept", accept)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from(form.to_string()))
+        .unwrap();
+    shop.send(request).await
+}
+
+#[tokio::test]
+async fn add_to_cart_accepts_post_with_query_or_form_fields() {
+    let shop = TestShop::fresh().await;
+    let (pid, code, price) = plain_product(&shop, 5).await;
+    let t = "guest-post-0001";
+    // POST with the parameters in the query string answers as GET does.
+    let (status, _, body) = shop
+        .request(
+            "POST",
+            &format!("/api/cart/add-to-cart?main_pid={pid}&qty=1"),
+            &[("SELF-TOKEN", t)],
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["product_code"], code.as_str());
+    assert_eq!(body["total_qty"], 1);
+    // Form fields, asked for JSON: the same answer, one more unit.
+    let (status, _, body) = form_add(
+        &shop,
+        t,
+        &format!("main_pid={pid}&qty=2"),
+        "application/json",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total_qty"], 3);
+    assert_eq!(body["totalprice"], 3 * price);
+    // A browser navigation (a form submitted without script) ends on the cart page.
+    let (status, headers, _) = form_add(
+        &shop,
+        t,
+        &format!("main_pid={pid}&qty=1"),
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(headers["location"], "/cart");
+    let (_, _, view) = shop.guest_get(t, "/api/cart/view").await;
+    assert_eq!(view["cart"]["items"][0]["qty"], 4, "{view}");
+    // Bad form fields are the same JSON errors as bad query parameters.
+    for (form, want) in [
+        (format!("main_pid={pid}&qty=0"), StatusCode::BAD_REQUEST),
+        ("main_pid=99999999".to_string(), StatusCode::NOT_FOUND),
+        (String::new(), StatusCode::BAD_REQUEST),
+    ] {
+        let (status, headers, body) = form_add(&shop, t, &form, "application/json").await;
+        assert_api_error(status, &headers, &body, want);
+    }
+    // Without a SELF-TOKEN (a shopper with no script) it is refused, not added.
+    let (status, _, body) = shop
+        .request(
+            "POST",
+            &format!("/api/cart/add-to-cart?main_pid={pid}"),
+            &[],
+            None,
+        )
+        .await;
+    assert!(status.is_client_error(), "{status} {body}");
+}
+
 #[tokio::test]
 async fn bad_adds_are_refused_with_json_errors() {
     let shop = TestShop::fresh().await;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -38,10 +39,10 @@ pub fn router() -> ApiRouter {
             get_view,
             Doc::visitor("The caller's cart priced now: {cart, pm, prebooking, cash_on_delivery, ...}"),
         )
-        .get(
+        .get_post(
             "/add-to-cart",
             get_add,
-            Doc::visitor("Adds a product (main_pid, qty, variation_id) or a product set (pset_id, fabric_id)")
+            Doc::visitor("Adds a product (main_pid, qty, variation_id) or a product set (pset_id, fabric_id); GET or POST (query or form fields); a browser navigation (Accept: text/html first) is answered 303 to /cart")
                 .query_opt("main_pid", "integer", "The product's id")
                 .query_opt("qty", "integer", "Units, 1-99 (default 1)")
                 .query_opt("variation_id", "integer", "One of the product's variations")
@@ -312,12 +313,34 @@ async fn get_view(State(state): State<AppState>, caller: Caller) -> ApiResult<Js
 }
 
 /// `GET /api/cart/add-to-cart?main_pid=&qty=&variation_id=` or
-/// `?pset_id=&fabric_id=`.
+/// `?pset_id=&fabric_id=`; POST as well, with the same names in the query
+/// or a form body. A form submitted as a navigation (its `Accept` names
+/// `text/html` first) ends on the cart page (303 to `/cart`), not on JSON.
 async fn get_add(
     State(state): State<AppState>,
     caller: Caller,
-    crate::extract::Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+    headers: HeaderMap,
+    crate::extract::Fields(pairs): crate::extract::Fields,
+) -> ApiResult<Response> {
+    let body = add(&state, &caller, pairs).await?;
+    if wants_html(&headers) {
+        return Ok(Redirect::to("/cart").into_response());
+    }
+    Ok(Json(body).into_response())
+}
+
+/// Whether the caller is a browser navigating (its `Accept` header names
+/// `text/html` first) rather than a script asking for JSON.
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|first| first.trim().starts_with("text/html"))
+}
+
+/// Adds what `pairs` name to the caller's cart; the add-to-cart answer.
+async fn add(state: &AppState, caller: &Caller, pairs: Vec<(String, String)>) -> ApiResult<Value> {
     let owner = caller.owner()?;
     let params = Params::new(pairs)?;
     if cart::buying_disabled(&state.pool).await? {
@@ -391,7 +414,7 @@ async fn get_add(
     } else {
         merge(&mut body, added);
     }
-    Ok(Json(body))
+    Ok(body)
 }
 
 fn merge(into: &mut Value, from: Value) {

@@ -167,6 +167,19 @@ impl ApiRouter {
         self.record("post", path, doc)
     }
 
+    /// Mounts one handler for GET and POST both: a call SPEC.md lists as GET
+    /// that changes state keeps working as GET and accepts POST as well
+    /// (ARCHITECTURE.md). Both are documented.
+    pub fn get_post<H, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        self.router = self.router.route(path, get(handler.clone()).post(handler));
+        self.record("get", path, doc.clone())
+            .record("post", path, doc)
+    }
+
     fn record(mut self, method: &'static str, path: &str, doc: Doc) -> ApiRouter {
         self.operations.push(Operation {
             method,
