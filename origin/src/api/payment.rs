@@ -119,17 +119,17 @@ pub fn sslcommerz_router() -> ApiRouter {
         )
         .post(
             "/success",
-            post_ssl_success,
+            post_ssl_return,
             back("The gateway's return after paying: 303 to /redirect-from-ssl or /fail"),
         )
         .post(
             "/fail",
-            post_ssl_fail,
+            post_ssl_return,
             back("The gateway's return after a failure: 303 to /fail"),
         )
         .post(
             "/cancel",
-            post_ssl_cancel,
+            post_ssl_return,
             back("The gateway's return after a cancellation: 303 to /fail"),
         )
         .post(
@@ -390,7 +390,11 @@ fn with_query(base: &str, pairs: &[(&str, String)]) -> String {
 
 /// The three browser returns share one handler: what the post says about
 /// the outcome is ignored; only the gateway's answer counts.
-async fn ssl_return(state: AppState, headers: HeaderMap, body: Bytes) -> ApiResult<Response> {
+async fn post_ssl_return(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
     let fields = posted_fields(&headers, &body);
     let (tran_id, lookup) = ssl_lookup(&fields)?;
     let gateway = card(&state)?;
@@ -404,30 +408,6 @@ async fn ssl_return(state: AppState, headers: HeaderMap, body: Bytes) -> ApiResu
     )
     .await;
     Ok(send_on(&state, result, "/redirect-from-ssl", "ssl"))
-}
-
-async fn post_ssl_success(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult<Response> {
-    ssl_return(state, headers, body).await
-}
-
-async fn post_ssl_fail(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult<Response> {
-    ssl_return(state, headers, body).await
-}
-
-async fn post_ssl_cancel(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult<Response> {
-    ssl_return(state, headers, body).await
 }
 
 /// `POST /sslcommerz/ipn`: `{success, paid}`; 503 when the gateway cannot
