@@ -99,6 +99,8 @@ async fn every_page_type_has_its_key_content() {
             "/storage/uploads/fullsize/bed.webp?w=400 400w",
             r#"data-island="product-gallery""#,
             r#"data-island="buy-buttons""#,
+            // Without script (no cart token) the fallback orders by chat or phone.
+            r#"<a class="btn" href="/page/chatbuy">Order by chat or phone</a>"#,
             "Watch the video",
             "360° view",
             "<th>Material</th><td>Teak</td>",
@@ -111,6 +113,10 @@ async fn every_page_type_has_its_key_content() {
             "Similar products",
             r#"href="/product/oak-bed""#,
         ],
+    );
+    assert!(
+        !p.contains("action=\"/api/"),
+        "no form posts to the API: it needs the cart token only script has"
     );
     assert_eq!(ld_types(&p), ["Product", "BreadcrumbList"]);
     let product = &json_ld(&p)[0];
@@ -153,6 +159,31 @@ async fn every_page_type_has_its_key_content() {
             r#"href="/c/bedroom""#,
         ],
     );
+    // The product grid: a heading before the cards' h3s; card images are
+    // decorative (the card's h3 names the link); the first row loads at
+    // once, the first two with high priority, the rest lazily.
+    let grid = &all[all.find("<ul class=\"g\">").unwrap()..];
+    assert!(all.contains("<h2 class=\"vh\">Products</h2><ul class=\"g\">"));
+    let imgs: Vec<&str> = grid
+        .split("<li class=\"card\"><a href=\"/product/")
+        .skip(1)
+        .filter_map(|card| {
+            let img = &card[card.find("<img ")?..];
+            Some(&img[..img.find('>')?])
+        })
+        .collect();
+    assert!(imgs.len() >= 5, "{} card images", imgs.len());
+    for (i, img) in imgs.iter().enumerate() {
+        assert!(img.contains(r#"alt="""#), "{img}");
+        assert!(img.contains(r#"decoding="async""#), "{img}");
+        assert_eq!(img.contains(r#"fetchpriority="high""#), i < 2, "{i}: {img}");
+        assert_eq!(img.contains(r#"loading="lazy""#), i >= 4, "{i}: {img}");
+        assert!(
+            img.contains(r#"sizes="(min-width:576px) 25vw, 50vw""#),
+            "{img}"
+        );
+        assert!(img.contains(" 200w"), "{img}");
+    }
     assert_has(
         &shop.page("/c/bedroom"),
         &[

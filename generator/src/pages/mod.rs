@@ -15,7 +15,7 @@ use crate::cards::{CardView, Tile};
 
 #[derive(Template)]
 #[template(
-    source = "{% import \"macros.html\" as m %}{% call m::card_list(cards) %}",
+    source = "{% import \"macros.html\" as m %}{% call m::card_list(cards, false) %}",
     ext = "html"
 )]
 struct CardsTemplate<'a> {

@@ -210,12 +210,17 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
             "id": p.id, "code": p.product_code, "title": p.title, "price": p.effective_price,
             "in_stock": in_stock, "pre_booking": p.pre_booking, "disable_buy": p.disable_buy,
         })),
+        // The cart is the visitor's own (SELF-TOKEN, set by script), so
+        // without script the way to buy is to order by chat or phone.
         &format!(
-            "<form method=\"post\" action=\"/api/cart/add-to-cart\"><input type=\"hidden\" name=\"pid\" value=\"{}\"><input type=\"hidden\" name=\"pcode\" value=\"{}\"><input type=\"hidden\" name=\"qty\" value=\"1\"><button class=\"btn\"{}>{}</button> <a class=\"btn alt\" href=\"/compare\">Compare</a> <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></form>",
-            p.id,
-            escape(&p.product_code),
-            if p.disable_buy { " disabled" } else { "" },
-            if p.pre_booking { "Pre-book now" } else { "Add to cart" }
+            "<p>{} <a class=\"btn alt\" href=\"/compare\">Compare</a> <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></p>",
+            if p.disable_buy {
+                "<span class=\"btn\" aria-disabled=\"true\">Not available to order</span>"
+            } else if p.pre_booking {
+                "<a class=\"btn\" href=\"/page/chatbuy\">Pre-book by chat or phone</a>"
+            } else {
+                "<a class=\"btn\" href=\"/page/chatbuy\">Order by chat or phone</a>"
+            }
         ),
     );
     let flash = match d.flash_ends {
