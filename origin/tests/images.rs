@@ -10,37 +10,12 @@ mod common;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, Request, StatusCode};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode};
 use common::{assert_api_error, TestShop};
-use http_body_util::BodyExt;
 use serde_json::Value;
-use tower::ServiceExt;
 
 const WEBP: &str = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
-
-/// Sends a request with `headers`; returns the status, headers and raw body.
-async fn fetch(
-    shop: &TestShop,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-) -> (StatusCode, HeaderMap, Bytes) {
-    let mut builder = Request::builder().method(method).uri(uri);
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    let response = shop
-        .app
-        .clone()
-        .oneshot(builder.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, headers, body)
-}
 
 /// GET `uri` expecting a picture; returns its headers, bytes, and decoded size.
 async fn picture(
@@ -49,7 +24,7 @@ async fn picture(
     accept: Option<&str>,
 ) -> (HeaderMap, Bytes, (u32, u32)) {
     let headers: Vec<(&str, &str)> = accept.map(|a| ("accept", a)).into_iter().collect();
-    let (status, headers, body) = fetch(shop, "GET", uri, &headers).await;
+    let (status, headers, body) = shop.fetch("GET", uri, &headers).await;
     assert_eq!(
         status,
         StatusCode::OK,
@@ -144,7 +119,7 @@ async fn a_width_rounds_up_and_the_format_follows_accept() {
     }
 
     // HEAD answers the same headers without a body.
-    let (status, headers, body) = fetch(&shop, "HEAD", &uri, &[("accept", WEBP)]).await;
+    let (status, headers, body) = shop.fetch("HEAD", &uri, &[("accept", WEBP)]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(body.is_empty());
     assert_eq!(header(&headers, "etag"), webp_etag);
@@ -229,8 +204,9 @@ async fn a_matching_if_none_match_gets_304() {
         format!("W/{etag}"),
         format!("\"other\", {etag}"),
     ] {
-        let (status, headers, body) =
-            fetch(&shop, "GET", &uri, &[("if-none-match", sent.as_str())]).await;
+        let (status, headers, body) = shop
+            .fetch("GET", &uri, &[("if-none-match", sent.as_str())])
+            .await;
         assert_eq!(status, StatusCode::NOT_MODIFIED, "{sent}");
         assert!(body.is_empty());
         assert_eq!(header(&headers, "etag"), etag);
@@ -238,15 +214,17 @@ async fn a_matching_if_none_match_gets_304() {
         assert!(header(&headers, "cache-control").contains("immutable"));
     }
     // Another tag, or the other format's request, gets the picture.
-    let (status, _, _) = fetch(&shop, "GET", &uri, &[("if-none-match", "\"other\"")]).await;
+    let (status, _, _) = shop
+        .fetch("GET", &uri, &[("if-none-match", "\"other\"")])
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _, _) = fetch(
-        &shop,
-        "GET",
-        &uri,
-        &[("if-none-match", etag.as_str()), ("accept", WEBP)],
-    )
-    .await;
+    let (status, _, _) = shop
+        .fetch(
+            "GET",
+            &uri,
+            &[("if-none-match", etag.as_str()), ("accept", WEBP)],
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "the WebP variant has another tag");
 }
 
@@ -269,7 +247,7 @@ async fn without_a_width_the_stored_file_is_served_as_it_is() {
     let shop = TestShop::open().await;
     let path = full_size(&shop, 5).await;
     let (original, _) = on_disk(&shop, &path);
-    let (status, headers, body) = fetch(&shop, "GET", &format!("/{path}"), &[]).await;
+    let (status, headers, body) = shop.fetch("GET", &format!("/{path}"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body, std::fs::read(original).unwrap());
     assert_eq!(header(&headers, "content-type"), "image/jpeg");
@@ -297,7 +275,7 @@ async fn paths_out_of_the_storage_or_into_hidden_folders_are_refused() {
         "/storage/%2fetc/passwd",
         hidden.as_str(),
     ] {
-        let (status, headers, body) = fetch(&shop, "GET", uri, &[]).await;
+        let (status, headers, body) = shop.fetch("GET", uri, &[]).await;
         assert!(
             status == StatusCode::BAD_REQUEST || status == StatusCode::NOT_FOUND,
             "{uri}: {status}"
@@ -312,7 +290,7 @@ async fn paths_out_of_the_storage_or_into_hidden_folders_are_refused() {
         );
     }
     // The encoded forms reach the image routes and get the API's JSON 400.
-    let (status, headers, body) = fetch(&shop, "GET", "/storage/%2e%2e/shop.db", &[]).await;
+    let (status, headers, body) = shop.fetch("GET", "/storage/%2e%2e/shop.db", &[]).await;
     let json: Value = serde_json::from_slice(&body).unwrap();
     assert_api_error(status, &headers, &json, StatusCode::BAD_REQUEST);
 }
@@ -335,7 +313,7 @@ async fn bad_widths_and_qualities_are_a_json_400() {
         "w=200&w=300",
     ] {
         let uri = format!("/{path}?{query}");
-        let (status, headers, body) = fetch(&shop, "GET", &uri, &[]).await;
+        let (status, headers, body) = shop.fetch("GET", &uri, &[]).await;
         let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         assert_api_error(status, &headers, &json, StatusCode::BAD_REQUEST);
         assert_eq!(header(&headers, "cache-control"), "no-store", "{query}");
@@ -343,11 +321,11 @@ async fn bad_widths_and_qualities_are_a_json_400() {
     // A width only applies to pictures; other stored files are served as they are.
     let notes = shop.state.dirs.storage.join("notes.txt");
     std::fs::write(&notes, "not a picture").unwrap();
-    let (status, headers, body) = fetch(&shop, "GET", "/storage/notes.txt?w=100", &[]).await;
+    let (status, headers, body) = shop.fetch("GET", "/storage/notes.txt?w=100", &[]).await;
     let json: Value = serde_json::from_slice(&body).unwrap();
     assert_api_error(status, &headers, &json, StatusCode::BAD_REQUEST);
     assert!(json["errors"]["w"][0].as_str().is_some());
-    let (status, _, body) = fetch(&shop, "GET", "/storage/notes.txt", &[]).await;
+    let (status, _, body) = shop.fetch("GET", "/storage/notes.txt", &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(&body[..], b"not a picture");
 }
@@ -360,7 +338,7 @@ async fn unknown_files_are_a_json_404() {
         "/storage/uploads/fullsize/no-such-picture.jpg",
         "/storage/uploads/no-such-folder/a.png?w=100&q=50",
     ] {
-        let (status, headers, body) = fetch(&shop, "GET", uri, &[("accept", WEBP)]).await;
+        let (status, headers, body) = shop.fetch("GET", uri, &[("accept", WEBP)]).await;
         let json: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         assert_api_error(status, &headers, &json, StatusCode::NOT_FOUND);
         assert_eq!(header(&headers, "cache-control"), "no-store", "{uri}");
@@ -377,7 +355,7 @@ async fn twenty_concurrent_first_requests_get_one_identical_picture() {
         .map(|_| {
             let shop = shop.clone();
             let uri = uri.clone();
-            tokio::spawn(async move { fetch(&shop, "GET", &uri, &[("accept", WEBP)]).await })
+            tokio::spawn(async move { shop.fetch("GET", &uri, &[("accept", WEBP)]).await })
         })
         .collect();
     let mut bodies = Vec::new();
@@ -426,10 +404,10 @@ async fn figures() {
         for (name, accept) in [("webp", WEBP), ("jpeg", "image/*")] {
             let uri = format!("/{path}?w={width}");
             let started = Instant::now();
-            let (status, _, first) = fetch(&shop, "GET", &uri, &[("accept", accept)]).await;
+            let (status, _, first) = shop.fetch("GET", &uri, &[("accept", accept)]).await;
             let made = started.elapsed();
             let started = Instant::now();
-            let (_, _, second) = fetch(&shop, "GET", &uri, &[("accept", accept)]).await;
+            let (_, _, second) = shop.fetch("GET", &uri, &[("accept", accept)]).await;
             let cached = started.elapsed();
             assert_eq!(status, StatusCode::OK);
             assert_eq!(first, second);

@@ -8,11 +8,8 @@ mod common;
 use std::io::Read;
 use std::sync::OnceLock;
 
-use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
-use tower::ServiceExt;
 
 use common::{ok, TestShop};
 
@@ -48,44 +45,15 @@ async fn shop() -> TestShop {
     shop
 }
 
-/// GET `uri` with `headers`: status, headers, raw body.
-async fn fetch(
-    shop: &TestShop,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-) -> (StatusCode, HeaderMap, Vec<u8>) {
-    let mut req = Request::builder().method(method).uri(uri);
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let response = shop
-        .app
-        .clone()
-        .oneshot(req.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec();
-    (status, headers, body)
-}
-
 /// GET `uri` as HTML, asserting a 200.
 async fn page(shop: &TestShop, uri: &str) -> String {
-    let (status, headers, body) = fetch(shop, "GET", uri, &[]).await;
+    let (status, headers, body) = shop.fetch("GET", uri, &[]).await;
     assert_eq!(status, StatusCode::OK, "{uri}");
     assert!(
         header(&headers, "content-type").starts_with("text/html"),
         "{uri}"
     );
-    String::from_utf8(body).unwrap()
+    String::from_utf8(body.to_vec()).unwrap()
 }
 
 fn header<'a>(h: &'a HeaderMap, name: &str) -> &'a str {
@@ -305,7 +273,7 @@ async fn a_filter_link_of_the_generated_page_narrows_the_listing() {
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_parameters_never_fail_and_plain_queries_get_the_prebuilt_page() {
     let shop = shop().await;
-    let (_, prebuilt, _) = fetch(&shop, "GET", "/c/products", &[]).await;
+    let (_, prebuilt, _) = shop.fetch("GET", "/c/products", &[]).await;
     // Nothing that changes the page: the prebuilt file, byte for byte (same ETag).
     for q in [
         "utm_source=x",
@@ -319,7 +287,7 @@ async fn bad_parameters_never_fail_and_plain_queries_get_the_prebuilt_page() {
         "filterby_nope=1",
         "%FF=%FE",
     ] {
-        let (status, h, _) = fetch(&shop, "GET", &format!("/c/products?{q}"), &[]).await;
+        let (status, h, _) = shop.fetch("GET", &format!("/c/products?{q}"), &[]).await;
         assert_eq!(status, StatusCode::OK, "{q}");
         assert_eq!(header(&h, "etag"), header(&prebuilt, "etag"), "{q}");
     }
@@ -334,9 +302,12 @@ async fn bad_parameters_never_fail_and_plain_queries_get_the_prebuilt_page() {
         "keyword=%22(((%20AND%20OR%20*%20-+~",
         "keyword=সোফা",
     ] {
-        let (status, _, body) = fetch(&shop, "GET", &format!("/c/products?{q}"), &[]).await;
+        let (status, _, body) = shop.fetch("GET", &format!("/c/products?{q}"), &[]).await;
         assert_eq!(status, StatusCode::OK, "{q}");
-        assert!(String::from_utf8(body).unwrap().contains("<h1>"), "{q}");
+        assert!(
+            String::from_utf8(body.to_vec()).unwrap().contains("<h1>"),
+            "{q}"
+        );
     }
     let html = page(&shop, &format!("/c/products?keyword={}", "x".repeat(5000))).await;
     assert!(html.contains("Nothing Founds"));
@@ -344,22 +315,24 @@ async fn bad_parameters_never_fail_and_plain_queries_get_the_prebuilt_page() {
     assert!(html.contains("Nothing Founds"));
     assert!(html.contains(r#"<a href="/c/products?page=5" rel="prev">‹ Previous</a>"#));
     // An unknown category: the not-found page.
-    let (status, h, body) = fetch(&shop, "GET", "/c/no-such-category?page=2", &[]).await;
+    let (status, h, body) = shop.fetch("GET", "/c/no-such-category?page=2", &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(header(&h, "content-type").starts_with("text/html"));
     assert_eq!(header(&h, "cache-control"), "private, no-store");
-    assert!(String::from_utf8(body).unwrap().contains("can't be found"));
+    assert!(String::from_utf8(body.to_vec())
+        .unwrap()
+        .contains("can't be found"));
     // Other methods are not pages.
-    let (status, _, _) = fetch(&shop, "POST", "/c/products?page=2", &[]).await;
+    let (status, _, _) = shop.fetch("POST", "/c/products?page=2", &[]).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn pages_are_cached_briefly_tagged_compressed_and_revalidated() {
     let shop = shop().await;
-    let (status, h, identity) = fetch(&shop, "GET", "/c/products?page=2", &[]).await;
+    let (status, h, identity) = shop.fetch("GET", "/c/products?page=2", &[]).await;
     assert_eq!(status, StatusCode::OK);
-    let html = String::from_utf8(identity).unwrap();
+    let html = String::from_utf8(identity.to_vec()).unwrap();
     assert_eq!(header(&h, "cache-control"), "public, max-age=60");
     // The seeded flash sale ends 22 hours on: the brief window is not capped.
     assert_eq!(
@@ -378,13 +351,13 @@ async fn pages_are_cached_briefly_tagged_compressed_and_revalidated() {
     assert_eq!(header(&h, "vary"), "Accept-Encoding");
     assert_eq!(header(&h, "content-encoding"), "");
 
-    let (_, h, br) = fetch(
-        &shop,
-        "GET",
-        "/c/products?page=2",
-        &[("accept-encoding", "gzip, br")],
-    )
-    .await;
+    let (_, h, br) = shop
+        .fetch(
+            "GET",
+            "/c/products?page=2",
+            &[("accept-encoding", "gzip, br")],
+        )
+        .await;
     assert_eq!(header(&h, "content-encoding"), "br");
     let mut text = String::new();
     brotli::Decompressor::new(&br[..], 4096)
@@ -394,13 +367,9 @@ async fn pages_are_cached_briefly_tagged_compressed_and_revalidated() {
     let etag = header(&h, "etag").to_string();
     assert!(etag.ends_with("-br\""), "{etag}");
 
-    let (_, h, gz) = fetch(
-        &shop,
-        "GET",
-        "/c/products?page=2",
-        &[("accept-encoding", "gzip")],
-    )
-    .await;
+    let (_, h, gz) = shop
+        .fetch("GET", "/c/products?page=2", &[("accept-encoding", "gzip")])
+        .await;
     assert_eq!(header(&h, "content-encoding"), "gzip");
     let mut text = String::new();
     flate2::read::GzDecoder::new(&gz[..])
@@ -408,18 +377,18 @@ async fn pages_are_cached_briefly_tagged_compressed_and_revalidated() {
         .unwrap();
     assert_eq!(text, html);
 
-    let (status, h, body) = fetch(
-        &shop,
-        "GET",
-        "/c/products?page=2",
-        &[("accept-encoding", "br"), ("if-none-match", &etag)],
-    )
-    .await;
+    let (status, h, body) = shop
+        .fetch(
+            "GET",
+            "/c/products?page=2",
+            &[("accept-encoding", "br"), ("if-none-match", &etag)],
+        )
+        .await;
     assert_eq!(status, StatusCode::NOT_MODIFIED);
     assert!(body.is_empty());
     assert_eq!(header(&h, "cache-control"), "public, max-age=60");
 
-    let (status, h, body) = fetch(&shop, "HEAD", "/c/products?page=2", &[]).await;
+    let (status, h, body) = shop.fetch("HEAD", "/c/products?page=2", &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(body.is_empty());
     assert_eq!(header(&h, "content-length"), html.len().to_string());

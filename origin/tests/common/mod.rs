@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
@@ -151,8 +151,15 @@ impl TestShop {
         self.send(request).await
     }
 
-    /// Sends any request.
+    /// Sends any request; the body as JSON (`Null` when it is not JSON).
     pub async fn send(&self, request: Request<Body>) -> (StatusCode, HeaderMap, Value) {
+        let (status, headers, bytes) = self.send_raw(request).await;
+        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, headers, json)
+    }
+
+    /// Sends any request; the body as sent (pages, pictures, compressed copies).
+    pub async fn send_raw(&self, request: Request<Body>) -> (StatusCode, HeaderMap, Bytes) {
         let response = self
             .app
             .clone()
@@ -167,8 +174,22 @@ impl TestShop {
             .await
             .expect("body")
             .to_bytes();
-        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, headers, json)
+        (status, headers, bytes)
+    }
+
+    /// `method uri` with `headers` and no body; the body as sent.
+    pub async fn fetch(
+        &self,
+        method: &str,
+        uri: &str,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, HeaderMap, Bytes) {
+        let mut builder = Request::builder().method(method).uri(uri);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        self.send_raw(builder.body(Body::empty()).expect("request"))
+            .await
     }
 
     /// Any request: `headers` as given, `body` as JSON when set.
