@@ -28,7 +28,6 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::SystemTime;
 
@@ -37,7 +36,7 @@ use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Request, State};
 use axum::http::header::{
-    HeaderValue, ACCEPT, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+    HeaderValue, ACCEPT, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, VARY,
 };
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -238,19 +237,20 @@ async fn serve(
         original,
     };
     let etag = variant.etag(&rel);
-    let mut response = if if_none_match(request.headers(), &etag) {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        let bytes = variant.bytes().await?;
-        let mut response = Body::from(bytes.clone()).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            CONTENT_TYPE,
-            HeaderValue::from_static(format.content_type()),
-        );
-        headers.insert(CONTENT_LENGTH, HeaderValue::from(bytes.len()));
-        response
-    };
+    let mut response =
+        if crate::site::if_none_match(request.headers(), |tag| tag == "*" || tag == etag) {
+            StatusCode::NOT_MODIFIED.into_response()
+        } else {
+            let bytes = variant.bytes().await?;
+            let mut response = Body::from(bytes.clone()).into_response();
+            let headers = response.headers_mut();
+            headers.insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static(format.content_type()),
+            );
+            headers.insert(CONTENT_LENGTH, HeaderValue::from(bytes.len()));
+            response
+        };
     let headers = response.headers_mut();
     headers.insert(CACHE_CONTROL, HeaderValue::from_static(ASSET_CACHE_CONTROL));
     headers.insert(VARY, HeaderValue::from_static("Accept"));
@@ -274,19 +274,6 @@ async fn original(state: &AppState, request: Request) -> ApiResult<Response> {
             .insert(CACHE_CONTROL, HeaderValue::from_static(ASSET_CACHE_CONTROL));
     }
     Ok(response)
-}
-
-/// Whether `If-None-Match` lists `etag` (or `*`).
-fn if_none_match(headers: &HeaderMap, etag: &str) -> bool {
-    headers.get_all(IF_NONE_MATCH).iter().any(|v| {
-        v.to_str().is_ok_and(|v| {
-            v.split(',').any(|tag| {
-                let tag = tag.trim();
-                let tag = tag.strip_prefix("W/").unwrap_or(tag);
-                tag == "*" || tag == etag
-            })
-        })
-    })
 }
 
 /// An original picture: where it is, when it changed, its width.
@@ -416,7 +403,7 @@ impl Variant {
         tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let bytes = variant.render()?;
-            if let Err(err) = write_atomically(&variant.path, &bytes) {
+            if let Err(err) = generator::output::write_atomic(&variant.path, &bytes) {
                 // Still answer: the next request tries again.
                 tracing::warn!(path = %variant.path.display(), cause = %format!("{err:#}"), "cannot cache an image variant");
             }
@@ -490,29 +477,6 @@ fn flatten(image: &DynamicImage) -> image::RgbImage {
         let over = |c: u8| ((u16::from(c) * u16::from(a) + 255 * (255 - u16::from(a))) / 255) as u8;
         image::Rgb([over(r), over(g), over(b)])
     })
-}
-
-/// Writes `bytes` to `path` through a temporary file beside it and a rename.
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().context("a variant path has a folder")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("variant");
-    let temp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = std::fs::write(&temp, bytes)
-        .and_then(|()| std::fs::rename(&temp, path))
-        .with_context(|| format!("writing {}", path.display()));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
 }
 
 #[cfg(test)]

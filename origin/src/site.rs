@@ -195,12 +195,20 @@ pub fn etag(entry: &Entry, coding: Coding) -> String {
 /// the content is the same).
 pub fn not_modified(headers: &HeaderMap, entry: &Entry) -> bool {
     let short = &entry.hash[..entry.hash.len().min(20)];
+    if_none_match(headers, |tag| {
+        let tag = tag.trim_matches('"');
+        tag == "*" || tag.split('-').next() == Some(short)
+    })
+}
+
+/// Whether any entity tag that `If-None-Match` lists (its `W/` weak prefix
+/// dropped, quotes kept) satisfies `matches`.
+pub fn if_none_match(headers: &HeaderMap, matches: impl Fn(&str) -> bool) -> bool {
     headers.get_all(IF_NONE_MATCH).iter().any(|v| {
         v.to_str().is_ok_and(|v| {
             v.split(',').any(|tag| {
                 let tag = tag.trim();
-                let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
-                tag == "*" || tag.split('-').next() == Some(short)
+                matches(tag.strip_prefix("W/").unwrap_or(tag))
             })
         })
     })
