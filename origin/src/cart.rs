@@ -165,6 +165,12 @@ impl Cart {
             .map(|l| (l.total() * l.pre_booking_min_percent + 99) / 100)
             .sum()
     }
+
+    /// What a pre-booking cart may pay now of `grand_total`: from its minimum
+    /// up to the whole.
+    pub fn part_payments(&self, grand_total: i64) -> std::ops::RangeInclusive<i64> {
+        self.pre_booking_minimum()..=grand_total
+    }
 }
 
 /// The cart's id, creating the row when `create` is set.

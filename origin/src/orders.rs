@@ -166,9 +166,11 @@ pub async fn place(
     let (method, term_status, pay_now) = match paying {
         Paying::CashOnDelivery => ("cash_on_delivery", "COD", totals.grand_total),
         Paying::Online(_) => {
+            // A part payment of the whole (or of nothing) pays the whole.
             let part = cart.details.paying_amount.filter(|p| {
                 cart.is_pre_booking()
-                    && (cart.pre_booking_minimum().max(1)..totals.grand_total).contains(p)
+                    && *p >= 1
+                    && cart.part_payments(totals.grand_total).contains(p)
             });
             (
                 d.payment_method.as_deref().unwrap_or_default(),

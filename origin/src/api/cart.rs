@@ -850,8 +850,9 @@ async fn post_paying_amount(
         ));
     }
     let (totals, _, _) = totals_dropping_stale_coupon(&state, &mut cart, &owner).await?;
-    let min = cart.pre_booking_minimum();
-    if body.paying_amount < min || body.paying_amount > totals.grand_total {
+    let allowed = cart.part_payments(totals.grand_total);
+    let min = *allowed.start();
+    if !allowed.contains(&body.paying_amount) {
         return Err(ApiError::invalid(
             "payingAmount",
             format!("Pay between ৳{min} and ৳{} now.", totals.grand_total),
