@@ -117,6 +117,50 @@ async fn lines_are_priced_by_the_server_and_counted() {
     assert_eq!(other["cart"]["totalprice"], 0);
 }
 
+#[tokio::test]
+async fn the_add_answer_carries_the_header_cart_count() {
+    let shop = TestShop::fresh().await;
+    let t = "guest-count-0001";
+    let (first, _, _) = plain_product(&shop, 5).await;
+    let second = shop
+        .scalar_i64(&format!(
+            "SELECT id FROM product WHERE is_active = 1 AND disable_buy = 0 AND pre_booking = 0 \
+             AND stock >= 5 AND id <> {first} \
+             AND id NOT IN (SELECT product_id FROM flash_item) \
+             AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1"
+        ))
+        .await;
+    let set = shop
+        .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
+        .await;
+    sqlx::query(
+        "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
+         (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
+    )
+    .bind(set)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    // One product, the same again (its line grows), another, then a set (one line).
+    for (query, lines) in [
+        (format!("main_pid={first}&qty=1"), 1),
+        (format!("main_pid={first}&qty=2"), 1),
+        (format!("main_pid={second}"), 2),
+        (format!("pset_id={set}"), 3),
+    ] {
+        let (status, _, body) = shop
+            .guest_get(t, &format!("/api/cart/add-to-cart?{query}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{query}: {body}");
+        assert_eq!(body["cartCount"], lines, "{query}: {body}");
+        let (_, _, count) = shop.guest_get(t, "/api/cart/count-notification").await;
+        assert_eq!(
+            body["cartCount"], count["cartCount"],
+            "{query}: the answer's count is the header's"
+        );
+    }
+}
+
 /// A form POST to add-to-cart from `token`, with `accept`.
 async fn form_add(
     shop: &TestShop,

@@ -42,7 +42,7 @@ pub fn router() -> ApiRouter {
         .get_post(
             "/add-to-cart",
             get_add,
-            Doc::visitor("Adds a product (main_pid, qty, variation_id) or a product set (pset_id, fabric_id); GET or POST (query or form fields); a browser navigation (Accept: text/html first) is answered 303 to /cart")
+            Doc::visitor("Adds a product (main_pid, qty, variation_id) or a product set (pset_id, fabric_id); GET or POST (query or form fields); the answer carries the header's new cartCount (as count-notification counts); a browser navigation (Accept: text/html first) is answered 303 to /cart")
                 .query_opt("main_pid", "integer", "The product's id")
                 .query_opt("qty", "integer", "Units, 1-99 (default 1)")
                 .query_opt("variation_id", "integer", "One of the product's variations")
@@ -339,7 +339,9 @@ fn wants_html(headers: &HeaderMap) -> bool {
         .is_some_and(|first| first.trim().starts_with("text/html"))
 }
 
-/// Adds what `pairs` name to the caller's cart; the add-to-cart answer.
+/// Adds what `pairs` name to the caller's cart; the add-to-cart answer,
+/// with `cartCount` (the header badge's figure, as count-notification counts
+/// it) so the page shows the new count without a second round trip.
 async fn add(state: &AppState, caller: &Caller, pairs: Vec<(String, String)>) -> ApiResult<Value> {
     let owner = caller.owner()?;
     let params = Params::new(pairs)?;
@@ -390,6 +392,7 @@ async fn add(state: &AppState, caller: &Caller, pairs: Vec<(String, String)>) ->
         "message": "Added to your cart",
         "total_qty": after.total_qty(),
         "totalprice": after.subtotal(),
+        "cartCount": after.line_count(),
     });
     if let Some(code) = added.get("product_code").and_then(Value::as_str) {
         if let Some(line) = after
