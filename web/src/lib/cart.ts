@@ -97,9 +97,14 @@ export interface AddToCartResponse {
   purchaseprice?: number;
   cat_name?: string;
   total_qty?: number;
+  /** The cart's lines after the add (a set counts once), as count-notification's `cartCount`. */
+  cartCount?: number;
 }
 
-/** Adds one product (`main_pid`, `qty`, `variation_id`), then tells analytics and the other islands. */
+/**
+ * Adds one product (`main_pid`, `qty`, `variation_id`), then tells analytics
+ * and the other islands (with the new count, so the header needs no call).
+ */
 export async function addProduct(
   p: { id: number; title: string; price?: number; code?: string; category?: string; variation_id?: number | null },
   qty = 1,
@@ -114,6 +119,6 @@ export async function addProduct(
       ...(r.cat_name || p.category ? { item_category: r.cat_name || p.category } : {}),
     },
   ]);
-  emit('cart:changed', {});
+  emit('cart:changed', { count: r.cartCount });
   return r;
 }

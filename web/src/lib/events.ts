@@ -3,7 +3,11 @@
 
 /** Every event an island may fire or hear, with its `detail`. */
 export interface IslandEvents {
-  /** The cart changed (an add or a removal); `count` is the number of cart lines when known. */
+  /**
+   * The cart changed (an add or a removal); `count` is the cart's lines as
+   * count-notification counts them (a set once), when the change's answer
+   * told it: the header shows it without asking again.
+   */
   'cart:changed': { count?: number };
   /** The wishlist changed. */
   'wishlist:changed': { count?: number };

@@ -248,4 +248,22 @@ describe('importersFrom (the build map)', () => {
     void importersFrom({ s: ['react-1.js'], i: { b: main } }, '').b();
     expect(document.head.querySelectorAll('link[href="react-1.js"]')).toHaveLength(1);
   });
+
+  it('applies a stylesheet the page preloaded, and adds no second modulepreload', async () => {
+    document.head.innerHTML =
+      '<link rel="modulepreload" href="react-1.js" fetchpriority="low"><link rel="preload" as="style" href="gallery-3.css" fetchpriority="low">';
+    const main = 'data:text/javascript,export%20default%20()=>1.5'; // (a dot: a whole name)
+    let done = false;
+    const loading = importersFrom({ s: ['react-1.js'], i: { gallery: `${main} 3` } }, '')
+      .gallery()
+      .then(() => (done = true));
+    expect(document.head.querySelectorAll('link[href="react-1.js"]')).toHaveLength(1);
+    const sheet = document.head.querySelector<HTMLLinkElement>('link[rel="stylesheet"][href="gallery-3.css"]');
+    expect(sheet).not.toBeNull();
+    await flush();
+    expect(done).toBe(false); // waits for the stylesheet, not for the preload
+    sheet!.dispatchEvent(new Event('load'));
+    await loading;
+    expect(done).toBe(true);
+  });
 });

@@ -127,12 +127,18 @@ export interface IslandFiles {
   i: Record<string, string>;
 }
 
-/** Adds a modulepreload or stylesheet link once; answers when a stylesheet has loaded (or failed). */
+/**
+ * Adds a modulepreload or stylesheet link once; answers when a stylesheet has
+ * loaded (or failed). A `<link rel="preload" as="style">` the page wrote for
+ * the same file (so it arrives early) does not count: the stylesheet is added
+ * and takes the preloaded answer.
+ */
 function fetchEarly(href: string): Promise<unknown> | void {
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement('link');
   const css = href.endsWith('.css');
-  link.rel = css ? 'stylesheet' : 'modulepreload';
+  const rel = css ? 'stylesheet' : 'modulepreload';
+  if (document.querySelector(`link[rel="${rel}"][href="${href}"]`)) return;
+  const link = document.createElement('link');
+  link.rel = rel;
   link.href = href;
   const done = css ? new Promise((r) => (link.onload = link.onerror = r)) : undefined;
   document.head.append(link);

@@ -15,11 +15,16 @@ const flush = () =>
   });
 
 const events: string[] = [];
-const record = (e: Event) => events.push(e.type);
+const details: unknown[] = [];
+const record = (e: Event) => {
+  events.push(e.type);
+  details.push((e as CustomEvent).detail);
+};
 
 beforeEach(() => {
   window.dataLayer = undefined;
   events.length = 0;
+  details.length = 0;
   vi.mocked(navigate).mockClear();
   for (const t of ['cart:changed', 'wishlist:changed', 'compare:changed']) window.addEventListener(t, record);
 });
@@ -29,9 +34,11 @@ afterEach(() => {
 });
 
 describe('buy-buttons', () => {
-  it('adds to the cart with main_pid, qty and variation_id, confirms, and tells the header', async () => {
+  it('adds to the cart with main_pid, qty and variation_id, confirms, and tells the header the new count', async () => {
     const fetch = mockFetch({
-      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', product_code: 'BED-42-K', purchaseprice: 52000, cat_name: 'Beds', sub_title: 'King' } },
+      '/api/cart/add-to-cart': {
+        body: { success: true, title: 'Oslo Bed', product_code: 'BED-42-K', purchaseprice: 52000, cat_name: 'Beds', sub_title: 'King', cartCount: 2 },
+      },
     });
     render(<BuyButtons {...product} variation_id={9} />);
     fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
@@ -40,6 +47,7 @@ describe('buy-buttons', () => {
     expect(screen.getByText(/Added to your cart: Oslo Bed\./)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View cart' }).getAttribute('href')).toBe('/cart');
     expect(events).toEqual(['cart:changed']);
+    expect(details).toEqual([{ count: 2 }]);
     expect(window.dataLayer!.at(-1)).toEqual({
       event: 'add_to_cart',
       ecommerce: {

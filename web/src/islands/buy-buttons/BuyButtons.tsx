@@ -127,11 +127,11 @@ function SetButtons(p: SetBuyProps) {
       const { products = [] } = await apiGet<{ products?: SetProduct[] }>('/api/product/product-set-products', { slug: p.slug });
       if (!products.length) throw new ApiError(404, 'This set has no products to add.');
       const psets = products.map((x) => `${x.id}:::${x.product_set_qty ?? 1}`).join(',');
-      await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
+      const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
       analytics.addToCart(
         products.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title || '', price: x.price_now, quantity: x.product_set_qty ?? 1 })),
       );
-      emit('cart:changed', {});
+      emit('cart:changed', { count: r.cartCount });
       return { ok: true, text: 'The set is in your cart.', link: { href: '/cart', label: 'View cart' } };
     });
   return (

@@ -32,5 +32,7 @@ export interface AddToCartResponse {
   cat_name?: string;
   sub_title?: string;
   total_qty?: number;
+  /** The cart's lines after the add, as count-notification's `cartCount`. */
+  cartCount?: number;
   message?: string;
 }

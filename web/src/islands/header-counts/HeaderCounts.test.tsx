@@ -56,6 +56,31 @@ describe('header-counts', () => {
     expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(4);
   });
 
+  it('shows a count the change carried without asking, and an older answer does not undo it', async () => {
+    let answer: (() => void) | undefined;
+    const fetch = mockFetch({
+      '/api/cart/count-notification': () =>
+        // The first count is asked before the add and answered after it.
+        new Promise((resolve) => (answer = () => resolve({ body: { compareCount: 2, wishCount: 1, cartCount: 0 } }))),
+    });
+    render(<HeaderCounts />);
+    await flush();
+    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(1);
+    act(() => emit('cart:changed', { count: 1 }));
+    await flush();
+    expect(screen.getByRole('link', { name: 'Cart, 1 item' }).textContent).toBe('1');
+    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(1); // no second call
+    answer!();
+    await flush();
+    expect(screen.getByRole('link', { name: 'Cart, 1 item' })).toBeTruthy(); // not back to 0
+    expect(screen.getByRole('link', { name: 'Compare, 2 products' })).toBeTruthy(); // the rest is taken
+    // A change without a count asks again, and that answer is shown.
+    mockFetch({ '/api/cart/count-notification': { body: { compareCount: 2, wishCount: 1, cartCount: 0 } } });
+    act(() => emit('cart:changed', {}));
+    await flush();
+    expect(screen.getByRole('link', { name: 'Cart, 0 items' })).toBeTruthy();
+  });
+
   it('fetches the mini-cart on first hover only, and again after a change forces it', async () => {
     const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } }, '/api/cart/view': { body: cartView } });
     render(<HeaderCounts />);
