@@ -78,7 +78,10 @@ pub async fn connect(config: &PoolConfig) -> Result<Pool, DbError> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10));
+        .busy_timeout(Duration::from_secs(10))
+        // Reads through a memory map instead of a `pread` per page: a
+        // 100,000-product site build spent 3 % of its time in that syscall.
+        .pragma("mmap_size", "268435456");
     SqlitePoolOptions::new()
         .max_connections(config.max_connections)
         .acquire_timeout(Duration::from_secs(15))

@@ -5,6 +5,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -241,8 +242,22 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     lap("catalogue", ctx.pages, &mut steps);
 
     ctx.progress.set_message("products");
-    for batch in product_ids.chunks(ctx.batch) {
-        let data = pages::product::load(&ctx.pool, &catalogue, batch, ctx.now).await?;
+    // The next batch loads from the database while this one renders and
+    // compresses, so neither core waits on the other.
+    let catalogue = Arc::new(catalogue);
+    let (pool, now) = (ctx.pool.clone(), ctx.now);
+    let load = |ids: &[i64]| {
+        let (pool, catalogue, ids) = (pool.clone(), catalogue.clone(), ids.to_vec());
+        tokio::spawn(async move { pages::product::load(&pool, &catalogue, &ids, now).await })
+    };
+    let mut batches = product_ids.chunks(ctx.batch);
+    let mut next = batches.next().map(load);
+    let mut waited = Duration::ZERO;
+    while let Some(loading) = next.take() {
+        let wait = Instant::now();
+        let data = loading.await.context("loading products")??;
+        waited += wait.elapsed();
+        next = batches.next().map(load);
         let site = &ctx.site;
         let rendered = render_all(&data, |d| pages::product::render(site, d))?;
         for d in &data {
@@ -251,6 +266,11 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
         ctx.emit(rendered)?;
     }
     lap("products", ctx.pages, &mut steps);
+    steps.push(Step {
+        name: "(db waits)",
+        elapsed: waited,
+        pages: 0,
+    });
 
     ctx.progress.set_message("categories");
     let shared = pages::listing::ListingData {

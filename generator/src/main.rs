@@ -93,6 +93,11 @@ impl BuildArgs {
     }
 }
 
+/// mimalloc: glibc's allocator spent about a tenth of a 100,000-page build
+/// in malloc and free (measured with `perf`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()

@@ -24,11 +24,13 @@ use serde::{Deserialize, Serialize};
 pub const MANIFEST_FILE: &str = "manifest.json";
 
 /// How hard to compress. The defaults were chosen from measured bytes and
-/// seconds (`generator measure`, 22 KB product pages on this 2-core machine):
-/// brotli 5 is within 0.1 % of 6 and 7 in bytes and 10 % faster than 6
-/// (quality 9 and up cost 20–70× the time for under 1 %, or 10 % at 11);
-/// gzip only serves clients without brotli (plain HTTP), so level 1 (+20 %
-/// bytes, 2.3× faster than 6).
+/// seconds (`generator measure`, 29 KB product pages on this 2-core machine;
+/// the table is in the README): brotli 4 makes pages 7.6 % larger than 5 in
+/// 70 % of the time, which a 100,000-page build needs to stay within its
+/// minute (quality 9 and up cost 20–70× the time for under 1 %, or 10 % at
+/// 11). No gzip copy of pages by default: browsers ask for brotli over HTTPS,
+/// and the origin compresses the rare gzip-only request itself, once per
+/// edge cache entry.
 #[derive(Debug, Clone, Copy)]
 pub struct Compression {
     /// Brotli quality, 0–11.
@@ -42,9 +44,9 @@ pub struct Compression {
 impl Default for Compression {
     fn default() -> Self {
         Compression {
-            brotli_quality: 5,
+            brotli_quality: 4,
             brotli_window: 20,
-            gzip_level: Some(1),
+            gzip_level: None,
         }
     }
 }
@@ -153,18 +155,26 @@ pub fn write_page(
     if old.is_some_and(|o| o.hash == entry.hash) && file.exists() {
         return Ok((entry, PageOutcome::Unchanged));
     }
+    let parent = file
+        .parent()
+        .context("a site file has a parent directory")?;
+    fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let br = brotli_bytes(&page.body, compression)?;
-    write_atomic(&with_suffix(&file, ".br"), &br)?;
+    write_in_place(&with_suffix(&file, ".br"), &br)?;
     let gz = match compression.gzip_level {
         Some(level) => {
             let gz = gzip_bytes(&page.body, level)?;
-            write_atomic(&with_suffix(&file, ".gz"), &gz)?;
+            write_in_place(&with_suffix(&file, ".gz"), &gz)?;
             gz.len() as u64
         }
-        None => 0,
+        None => {
+            // A copy from an earlier build that kept one would be stale.
+            remove_if_present(&with_suffix(&file, ".gz"))?;
+            0
+        }
     };
     // The uncompressed file goes last: its presence marks the page complete.
-    write_atomic(&file, &page.body)?;
+    write_in_place(&file, &page.body)?;
     Ok((
         entry,
         PageOutcome::Written {
@@ -282,13 +292,18 @@ impl SiteWriter {
 pub fn remove_page(dir: &Path, path: &str) -> anyhow::Result<()> {
     let file = dir.join(file_for(path)?);
     for f in [with_suffix(&file, ".br"), with_suffix(&file, ".gz"), file] {
-        match fs::remove_file(&f) {
-            Ok(()) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(err).with_context(|| format!("removing {}", f.display())),
-        }
+        remove_if_present(&f)?;
     }
     Ok(())
+}
+
+/// Removes `file`; one that is not there is fine.
+fn remove_if_present(file: &Path) -> anyhow::Result<()> {
+    match fs::remove_file(file) {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(err) => Err(err).with_context(|| format!("removing {}", file.display())),
+    }
 }
 
 /// Brotli-compresses `body`.
@@ -328,6 +343,14 @@ pub fn write_atomic(file: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .parent()
         .context("a site file has a parent directory")?;
     fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    write_in_place(file, bytes)
+}
+
+/// [`write_atomic`] into a directory that exists.
+fn write_in_place(file: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = file
+        .parent()
+        .context("a site file has a parent directory")?;
     let mut tmp = tempfile::NamedTempFile::new_in(parent)
         .with_context(|| format!("temp file in {}", parent.display()))?;
     tmp.write_all(bytes)
@@ -374,11 +397,15 @@ mod tests {
     fn a_page_is_written_with_brotli_and_gzip_copies_that_decompress_to_it() {
         let dir = tempfile::tempdir().unwrap();
         let body = "<!doctype html><title>Sofa</title>".repeat(50);
+        let with_gzip = Compression {
+            gzip_level: Some(1),
+            ..Compression::default()
+        };
         let (entry, outcome) = write_page(
             dir.path(),
             &page("/product/sofa", &body, &["product:1"]),
             None,
-            Compression::default(),
+            with_gzip,
         )
         .unwrap();
         assert!(matches!(outcome, PageOutcome::Written { .. }));
@@ -395,6 +422,19 @@ mod tests {
             .read_to_string(&mut gz)
             .unwrap();
         assert_eq!(gz, body);
+
+        // Rewritten without a gzip copy (the default), the old one goes: it
+        // would be stale.
+        let (_, outcome) = write_page(
+            dir.path(),
+            &page("/product/sofa", "<p>new sofa</p>", &["product:1"]),
+            Some(&entry),
+            Compression::default(),
+        )
+        .unwrap();
+        assert!(matches!(outcome, PageOutcome::Written { gz: 0, .. }));
+        assert!(base.exists() && with_suffix(&base, ".br").exists());
+        assert!(!with_suffix(&base, ".gz").exists());
     }
 
     #[test]

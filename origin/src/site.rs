@@ -2,7 +2,8 @@
 //!
 //! A path is looked up in the site's manifest (`manifest.json`, reread when
 //! it changes): `/product/sofa` is `product/sofa/index.html`, with
-//! `index.html.br` and `index.html.gz` beside it. The copy sent is chosen by
+//! `index.html.br` (and `index.html.gz` when the build kept one; else a gzip
+//! answer is compressed on request) beside it. The copy sent is chosen by
 //! `Accept-Encoding` (brotli, then gzip, then none) with `Vary:
 //! Accept-Encoding`; the ETag is the manifest's content hash (per encoding),
 //! and a matching `If-None-Match` gets a 304. Pages are public and tagged with
@@ -371,6 +372,22 @@ pub fn body_response(
     response
 }
 
+/// Gzip level for pages compressed at request time: the edge keeps each
+/// answer, so the bytes matter more than the half millisecond.
+const GZIP_ON_REQUEST: u32 = 6;
+
+/// `body` in `coding`, compressed now (pages without a stored copy in it,
+/// listing pages rendered on demand).
+pub fn encode(body: Vec<u8>, coding: Coding) -> anyhow::Result<Vec<u8>> {
+    match coding {
+        Coding::Brotli => {
+            generator::output::brotli_bytes(&body, generator::output::Compression::default())
+        }
+        Coding::Gzip => generator::output::gzip_bytes(&body, GZIP_ON_REQUEST),
+        Coding::Identity => Ok(body),
+    }
+}
+
 /// Sends a page, or a 304 when the client has it.
 async fn send_page(
     dir: &Path,
@@ -413,13 +430,24 @@ async fn read_best(
     for coding in codings {
         let mut file = base.clone().into_os_string();
         file.push(coding.suffix());
-        match tokio::fs::read(&file).await {
-            Ok(bytes) => {
-                let response = body_response(bytes, content_type(page), *coding, head);
-                return Ok((response, *coding));
+        let bytes = match tokio::fs::read(&file).await {
+            Ok(bytes) => bytes,
+            // The generator keeps no gzip copy of pages by default: compress
+            // the page for this rare client (the edge keeps the answer).
+            Err(err) if *coding == Coding::Gzip => match tokio::fs::read(&base).await {
+                Ok(raw) => encode(raw, Coding::Gzip)?,
+                Err(_) => {
+                    last_err = Some(err);
+                    continue;
+                }
+            },
+            Err(err) => {
+                last_err = Some(err);
+                continue;
             }
-            Err(err) => last_err = Some(err),
-        }
+        };
+        let response = body_response(bytes, content_type(page), *coding, head);
+        return Ok((response, *coding));
     }
     Err(anyhow::anyhow!(
         "no copy of {} readable: {:?}",

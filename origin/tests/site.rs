@@ -12,7 +12,7 @@ use tower::ServiceExt;
 use origin::state::{AppState, Dirs};
 
 struct Site {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     app: axum::Router,
 }
 
@@ -53,7 +53,7 @@ async fn site() -> Site {
             outbox: dir.path().join("outbox"),
         }),
     });
-    Site { _dir: dir, app }
+    Site { dir, app }
 }
 
 async fn get(
@@ -132,6 +132,8 @@ async fn pages_are_sent_as_brotli_or_gzip_by_accept_encoding_and_revalidate_with
     let etag = header(&headers, "etag").to_string();
     assert!(etag.ends_with("-br\""));
 
+    // The build kept no gzip copy (the default): the origin compresses one.
+    assert!(!site.dir.path().join("site/cart/index.html.gz").exists());
     let (status, headers, body) = get(&site.app, "/cart", &[("accept-encoding", "gzip")]).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(header(&headers, "content-encoding"), "gzip");

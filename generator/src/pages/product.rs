@@ -69,16 +69,21 @@ pub async fn load(
     now: i64,
 ) -> anyhow::Result<Vec<ProductData>> {
     use catalog::read::site as q;
-    let rows = q::products(pool, ids, now).await?;
-    let mut images = q::gallery_images(pool, ids).await?;
-    let mut media = q::media(pool, ids).await?;
-    let mut attributes = q::attributes(pool, ids).await?;
-    let mut variations = q::variations(pool, ids).await?;
-    let mut emi = q::emi_offers(pool, ids).await?;
-    let mut questions = q::questions(pool, ids, FIRST_TALK).await?;
-    let mut comments = q::comments(pool, ids, FIRST_TALK).await?;
-    let mut reviews = q::review_summaries(pool, ids).await?;
-    let flash = flash_ends(pool, ids, now).await?;
+    // Independent queries, run at once on the pool's connections.
+    let (rows, mut images, mut media, mut attributes, mut variations) = tokio::try_join!(
+        q::products(pool, ids, now),
+        q::gallery_images(pool, ids),
+        q::media(pool, ids),
+        q::attributes(pool, ids),
+        q::variations(pool, ids),
+    )?;
+    let (mut emi, mut questions, mut comments, mut reviews, flash) = tokio::try_join!(
+        q::emi_offers(pool, ids),
+        q::questions(pool, ids, FIRST_TALK),
+        q::comments(pool, ids, FIRST_TALK),
+        q::review_summaries(pool, ids),
+        flash_ends(pool, ids, now),
+    )?;
     // One card query for every related product of the batch.
     let related: Vec<(i64, Related)> = ids.iter().map(|id| (*id, catalogue.related(*id))).collect();
     let mut all: Vec<i64> = related
@@ -143,7 +148,7 @@ async fn flash_ends(
     pool: &catalog::db::Pool,
     ids: &[i64],
     now: i64,
-) -> anyhow::Result<HashMap<i64, i64>> {
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }

@@ -47,7 +47,7 @@ use crate::api::category::MAX_PAGE;
 #[cfg(test)]
 use crate::api::category::MAX_PARAM_LEN;
 use crate::listing_query::{self, ListingParams, Resolved, FILTER_PREFIX};
-use crate::site::{self, Coding};
+use crate::site;
 use crate::state::AppState;
 
 /// Seconds the edge keeps an on-demand listing page.
@@ -323,12 +323,7 @@ fn html_response(body: Vec<u8>, headers: &HeaderMap, head: bool) -> anyhow::Resu
     if site::not_modified(headers, &entry) {
         return Ok(site::not_modified_response(&entry, coding));
     }
-    let compression = generator::output::Compression::default();
-    let bytes = match coding {
-        Coding::Brotli => generator::output::brotli_bytes(&body, compression)?,
-        Coding::Gzip => generator::output::gzip_bytes(&body, compression.gzip_level.unwrap_or(1))?,
-        Coding::Identity => body,
-    };
+    let bytes = site::encode(body, coding)?;
     let mut response = site::body_response(bytes, "text/html; charset=utf-8", coding, head);
     if let Ok(v) = axum::http::HeaderValue::from_str(&site::etag(&entry, coding)) {
         response.headers_mut().insert(axum::http::header::ETAG, v);
