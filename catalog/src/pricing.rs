@@ -68,6 +68,25 @@ pub async fn next_price_change(
     .await
 }
 
+/// The products whose price changes after `after` and up to `upto`: those
+/// of the active flash sales that start or end in that span.
+pub async fn products_repriced(
+    pool: &crate::db::Pool,
+    after: i64,
+    upto: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT fi.product_id FROM flash_item fi \
+         JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active = 1 \
+         AND ((fs.starts_at > $1 AND fs.starts_at <= $2) OR (fs.ends_at > $1 AND fs.ends_at <= $2)) \
+         ORDER BY fi.product_id",
+    )
+    .bind(after)
+    .bind(upto)
+    .fetch_all(pool)
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,14 +11,14 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use catalog::read::site as q;
 
 use crate::catalogue::Catalogue;
 use crate::chrome::ChromeData;
 use crate::islands::Assets;
-use crate::output::{Compression, Page, Scope, SiteWriter, WriteReport};
+use crate::output::{Compression, Manifest, Page, Scope, SiteWriter, WriteReport};
 use crate::pages::{self, crawl::SitemapUrl};
 use crate::render::Site;
 
@@ -42,6 +42,58 @@ pub struct BuildOptions {
     pub batch: usize,
 }
 
+/// Which product pages a build renders.
+#[derive(Debug, Clone, Default)]
+pub enum Products {
+    /// Every product page; pages no longer generated are removed.
+    #[default]
+    All,
+    /// The pages that show a changed product, when every key is a
+    /// `product:{id}` and the site already has each one's page (see
+    /// [`pages_showing`]); anything else makes it [`Products::All`].
+    Changed(BTreeSet<String>),
+}
+
+/// The products whose pages show one of `tags` (each a `product:{id}`): the
+/// products themselves and every product page whose manifest keys name
+/// one (a related list shows its card). `None` when the change is not of
+/// that kind: another key, or a product without a page yet or no longer
+/// listed, which a full build adds or removes.
+pub fn pages_showing(
+    catalogue: &Catalogue,
+    manifest: &Manifest,
+    tags: &BTreeSet<String>,
+) -> Option<BTreeSet<i64>> {
+    let mut ids = BTreeSet::new();
+    for tag in tags {
+        let id: i64 = tag.strip_prefix("product:")?.parse().ok()?;
+        let placement = catalogue.placements.get(&id)?;
+        if !manifest
+            .pages
+            .contains_key(&format!("/product/{}", placement.seo_url))
+        {
+            return None;
+        }
+        ids.insert(id);
+    }
+    let by_slug: HashMap<&str, i64> = catalogue
+        .placements
+        .values()
+        .map(|p| (p.seo_url.as_str(), p.id))
+        .collect();
+    for (path, entry) in &manifest.pages {
+        let Some(slug) = path.strip_prefix("/product/") else {
+            continue;
+        };
+        if entry.keys.iter().any(|k| tags.contains(k)) {
+            if let Some(id) = by_slug.get(slug) {
+                ids.insert(*id);
+            }
+        }
+    }
+    Some(ids)
+}
+
 /// One timed step of a build.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -59,6 +111,8 @@ pub struct BuildReport {
     pub pages: usize,
     pub write: WriteReport,
     pub elapsed: Duration,
+    /// Every product page was rendered (not only the changed ones).
+    pub full: bool,
 }
 
 impl BuildReport {
@@ -159,6 +213,12 @@ pub fn render_all<T: Sync>(
 
 /// Builds the whole site.
 pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
+    build_for(options, &Products::All).await
+}
+
+/// Builds the site with the product pages `products` selects (every other
+/// page is rendered each time: there are few, and most list products).
+pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::Result<BuildReport> {
     let started = Instant::now();
     let mut steps = Vec::new();
     let mut timer = Instant::now();
@@ -233,11 +293,25 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
 
     ctx.progress.set_message("catalogue");
     let catalogue = Catalogue::load(&ctx.pool, ctx.now).await?;
-    let product_ids: Vec<i64> = {
-        let mut ids: Vec<i64> = catalogue.placements.keys().copied().collect();
-        ids.sort_unstable();
-        ids
+    let selected = match products {
+        Products::All => None,
+        Products::Changed(tags) => pages_showing(&catalogue, ctx.writer.manifest(), tags),
     };
+    let scope = if selected.is_some() {
+        Scope::Partial
+    } else {
+        Scope::Full
+    };
+    let mut product_ids: Vec<i64> = catalogue.placements.keys().copied().collect();
+    product_ids.sort_unstable();
+    // Every product page is in the sitemap, rendered now or not.
+    for id in &product_ids {
+        let p = &catalogue.placements[id];
+        ctx.index(format!("/product/{}", p.seo_url), p.updated_at);
+    }
+    if let Some(selected) = selected {
+        product_ids = selected.into_iter().collect();
+    }
     ctx.expect(product_ids.len() + catalogue.categories.len() + 1);
     lap("catalogue", ctx.pages, &mut steps);
 
@@ -260,9 +334,6 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
         next = batches.next().map(load);
         let site = &ctx.site;
         let rendered = render_all(&data, |d| pages::product::render(site, d))?;
-        for d in &data {
-            ctx.index(format!("/product/{}", d.row.seo_url), d.row.updated_at);
-        }
         ctx.emit(rendered)?;
     }
     lap("products", ctx.pages, &mut steps);
@@ -386,12 +457,13 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
 
     ctx.progress.finish_and_clear();
     let pages = ctx.pages;
-    let write = tokio::task::block_in_place(|| ctx.writer.finish(Scope::Full))?;
+    let write = tokio::task::block_in_place(|| ctx.writer.finish(scope))?;
     lap("finish", pages, &mut steps);
     Ok(BuildReport {
         steps,
         pages,
         write,
         elapsed: started.elapsed(),
+        full: scope == Scope::Full,
     })
 }

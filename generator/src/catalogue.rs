@@ -238,6 +238,8 @@ mod tests {
     fn ties_in_popularity_go_newest_id_first_as_the_api_sorts() {
         let placement = |id, popularity| Placement {
             id,
+            seo_url: format!("p{id}"),
+            updated_at: 0,
             category_id: None,
             price: 100,
             popularity,

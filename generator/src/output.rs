@@ -232,6 +232,11 @@ impl SiteWriter {
         })
     }
 
+    /// The manifest as it was before this write (and the pages written so far).
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
     /// The manifest entry of `path` as it was before this write.
     pub fn previous(&self, path: &str) -> Option<&Entry> {
         self.manifest.pages.get(path)

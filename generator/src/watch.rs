@@ -2,11 +2,17 @@
 //!
 //! It builds once at start (incrementally: only pages whose content changed
 //! are written), remembers the last `change_log` id, and then polls the log.
-//! New rows trigger a rebuild of the whole site, which writes only the pages
-//! whose content hash changed ([`crate::output`]); a flash sale's start or
-//! end ([`catalog::pricing::next_price_change`]) triggers one at that very
+//! New rows trigger a rebuild, which writes only the pages whose content
+//! hash changed ([`crate::output`]); a flash sale's start or end
+//! ([`catalog::pricing::next_price_change`]) triggers one at that very
 //! instant, built with `now` = the boundary, so sale prices appear and go on
-//! time. After each rebuild the written and removed pages, and the surrogate
+//! time. When only products changed (an edit, an order's stock, a sale's
+//! prices), the rebuild renders just the product pages that show one of
+//! them ([`crate::build::pages_showing`]) and the few other pages; any other
+//! change (a menu, a setting, a category, a new or removed product) renders
+//! every page. A targeted rebuild keeps each other product page's related
+//! lists as they were: a list that would now include a changed product
+//! catches up at the next full build. After each rebuild the written and removed pages, and the surrogate
 //! keys of the rows that changed, are purged at the edge (hard) by a
 //! background task that retries with backoff: a purge that fails is logged
 //! and retried, never fatal, and never delays the next rebuild.
@@ -19,7 +25,7 @@ use anyhow::Context;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use crate::build::{build, BuildOptions, BuildReport};
+use crate::build::{build_for, BuildOptions, BuildReport, Products};
 
 /// How often the change log is read by default.
 pub const DEFAULT_POLL: Duration = Duration::from_millis(250);
@@ -260,7 +266,7 @@ pub async fn watch(
     // The ids read before a build are covered by it.
     let mut applied = last_change(&pool).await?;
     let mut built_at = catalog::clock::now_unix();
-    let report = rebuild(&options.build, built_at, Reason::Start, 0).await?;
+    let report = rebuild(&options.build, &Products::All, built_at, Reason::Start, 0).await?;
     purge(pages_of(&report));
     let mut next = next_boundary(&pool, built_at).await;
 
@@ -303,7 +309,25 @@ pub async fn watch(
         } else {
             Reason::Changes
         };
-        match rebuild(&options.build, at, reason, changes.rows).await {
+        // The pages to render: those showing a changed or repriced product
+        // (a targeted build), unless the change is of anything else.
+        let mut tags = changes.tags.clone();
+        if due {
+            match catalog::pricing::products_repriced(&pool, built_at, at).await {
+                Ok(ids) => tags.extend(ids.into_iter().map(|id| format!("product:{id}"))),
+                Err(err) => {
+                    failures += 1;
+                    tracing::warn!(cause = %err, "cannot read flash schedules; retrying");
+                    continue;
+                }
+            }
+        }
+        let products = if changes.reset {
+            Products::All
+        } else {
+            Products::Changed(tags)
+        };
+        match rebuild(&options.build, &products, at, reason, changes.rows).await {
             Ok(report) => {
                 failures = 0;
                 applied = changes.last;
@@ -348,20 +372,26 @@ async fn next_boundary(pool: &catalog::db::Pool, at: i64) -> Option<Option<i64>>
 /// Rebuilds the site at instant `at` and logs one line.
 async fn rebuild(
     options: &BuildOptions,
+    products: &Products,
     at: i64,
     reason: Reason,
     changes: usize,
 ) -> anyhow::Result<BuildReport> {
     let started = Instant::now();
-    let report = build(&BuildOptions {
-        now: at,
-        progress: false,
-        ..options.clone()
-    })
+    let report = build_for(
+        &BuildOptions {
+            now: at,
+            progress: false,
+            ..options.clone()
+        },
+        products,
+    )
     .await?;
     tracing::info!(
         reason = reason.as_str(),
         changes,
+        full = report.full,
+        pages = report.pages,
         written = report.write.written.len(),
         removed = report.write.removed.len(),
         keys = report.write.keys.len(),

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use generator::build::{build, BuildOptions, BuildReport};
+use generator::build::{build_for, BuildOptions, BuildReport, Products};
 use generator::output::Manifest;
 
 struct Shop {
@@ -36,16 +36,23 @@ impl Shop {
     }
 
     async fn build(&self) -> BuildReport {
-        build(&BuildOptions {
-            database: Self::url_in(self.dir.path()),
-            out: self.out(),
-            base_url: "https://shop.example".into(),
-            web_dist: self.dir.path().join("no-web"),
-            compression: Default::default(),
-            progress: false,
-            now: 1_750_000_000,
-            batch: 2,
-        })
+        self.build_for(&Products::All).await
+    }
+
+    async fn build_for(&self, products: &Products) -> BuildReport {
+        build_for(
+            &BuildOptions {
+                database: Self::url_in(self.dir.path()),
+                out: self.out(),
+                base_url: "https://shop.example".into(),
+                web_dist: self.dir.path().join("no-web"),
+                compression: Default::default(),
+                progress: false,
+                now: 1_750_000_000,
+                batch: 2,
+            },
+            products,
+        )
         .await
         .unwrap()
     }
@@ -393,4 +400,92 @@ async fn a_price_change_rewrites_exactly_the_pages_that_show_it_and_reports_thei
             assert!(entry.keys.iter().any(|k| k == "product:2"), "{path}");
         }
     }
+}
+
+fn changed(tags: &[&str]) -> Products {
+    Products::Changed(tags.iter().map(|t| t.to_string()).collect())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_targeted_rebuild_renders_only_the_product_pages_that_show_the_product_and_matches_a_full_one(
+) {
+    let shop = Shop::open().await;
+    let first = shop.build().await;
+    let products = first
+        .write
+        .written
+        .iter()
+        .filter(|p| p.starts_with("/product/"))
+        .count();
+    let before = Manifest::load(&shop.out()).unwrap();
+    sqlx::query("UPDATE product SET price_now = 59000 WHERE id = 2")
+        .execute(&shop.pool)
+        .await
+        .unwrap();
+    let targeted = shop.build_for(&changed(&["product:2"])).await;
+    assert!(!targeted.full);
+    let rendered = targeted
+        .steps
+        .iter()
+        .find(|s| s.name == "products")
+        .unwrap()
+        .pages;
+    let showing = before
+        .pages
+        .iter()
+        .filter(|(path, e)| {
+            path.starts_with("/product/") && e.keys.iter().any(|k| k == "product:2")
+        })
+        .count();
+    assert_eq!(
+        rendered, showing,
+        "only the product pages that show product 2"
+    );
+    assert!(rendered < products);
+    assert!(targeted
+        .write
+        .written
+        .iter()
+        .any(|p| p == "/product/oak-bed"));
+    assert!(targeted.write.written.iter().any(|p| p == "/c/beds"));
+    assert!(
+        targeted.write.removed.is_empty(),
+        "a targeted build removes nothing"
+    );
+    assert_eq!(
+        Manifest::load(&shop.out()).unwrap().pages.len(),
+        before.pages.len()
+    );
+    // Nothing is left for a full build to do: the targeted one wrote it all.
+    let full = shop.build().await;
+    assert!(full.full);
+    assert!(full.write.written.is_empty(), "{:?}", full.write.written);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_change_other_than_to_known_products_renders_every_page() {
+    let shop = Shop::open().await;
+    shop.build().await;
+    for tags in [
+        vec!["menu"],
+        vec!["product:2", "category:1"],
+        vec!["product:999999"],
+        vec!["product:x"],
+    ] {
+        let report = shop.build_for(&changed(&tags)).await;
+        assert!(report.full, "{tags:?}");
+    }
+    // A targeted build with nothing changed renders no product page.
+    let report = shop.build_for(&changed(&[])).await;
+    assert!(!report.full);
+    assert_eq!(
+        report
+            .steps
+            .iter()
+            .find(|s| s.name == "products")
+            .unwrap()
+            .pages,
+        0
+    );
+    assert!(report.write.written.is_empty());
 }

@@ -386,11 +386,13 @@ pub async fn review_summaries(
 }
 
 /// What the generator needs to pick related products and list categories
-/// without a query per page: every active product's primary category,
-/// effective price and popularity.
+/// without a query per page, and to list every product page: every active
+/// product's page address, primary category, effective price and popularity.
 #[derive(Debug, Clone, Serialize, FromRow)]
 pub struct Placement {
     pub id: i64,
+    pub seo_url: String,
+    pub updated_at: i64,
     pub category_id: Option<i64>,
     pub price: i64,
     pub popularity: i64,
@@ -400,7 +402,7 @@ pub struct Placement {
 /// Every active product's placement at `now`.
 pub async fn placements(pool: &Pool, now: i64) -> Result<Vec<Placement>, sqlx::Error> {
     let sql = format!(
-        "SELECT p.id, (SELECT pc.category_id FROM product_category pc WHERE pc.product_id = p.id \
+        "SELECT p.id, p.seo_url, p.updated_at, (SELECT pc.category_id FROM product_category pc WHERE pc.product_id = p.id \
          ORDER BY pc.is_primary DESC, pc.category_id LIMIT 1) AS category_id, \
          {effective} AS price, p.popularity, p.created_at FROM product p WHERE p.is_active = 1 ORDER BY p.id",
         effective = crate::pricing::effective_price_sql(now)
