@@ -27,6 +27,7 @@ use anyhow::Context;
 use async_trait::async_trait;
 use pingora::cache::lock::{CacheKeyLockImpl, CacheLock};
 use pingora::cache::predictor::Predictor;
+use pingora::listeners::{L4BufferSettings, ListenerConfig};
 use pingora::server::configuration::ServerConf;
 use pingora::server::{Server, ShutdownWatch};
 use pingora::services::background::{background_service, BackgroundService};
@@ -207,6 +208,16 @@ impl BackgroundService for Sampler {
     }
 }
 
+/// Client connection buffers. Pingora's default write buffer (1,460 bytes) holds a
+/// response header but not a page, so every cached page went out in two `send`s: the
+/// header alone, then the body. A buffer that holds a typical page sends both in one.
+fn client_buffers() -> L4BufferSettings {
+    L4BufferSettings::default().write(CLIENT_WRITE_BUFFER)
+}
+
+/// See [`client_buffers`]: header and body of pages up to this size leave in one `send`.
+const CLIENT_WRITE_BUFFER: usize = 64 * 1024;
+
 /// Run the edge until it is told to stop (SIGTERM: graceful, SIGINT: fast).
 pub fn run(config: Config) -> anyhow::Result<()> {
     config.validate()?;
@@ -245,7 +256,7 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         proxy::Edge { state, tls: false },
         "edge",
     );
-    proxy.add_tcp(&config.listen);
+    proxy.add_listener(ListenerConfig::tcp(&config.listen).l4_buffer(client_buffers()));
     server.add_service(proxy);
 
     if let Some(tls_listen) = &config.tls_listen {

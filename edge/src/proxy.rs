@@ -12,6 +12,7 @@ use crate::ratelimit;
 use crate::State;
 use async_trait::async_trait;
 use bytes::Bytes;
+use http::HeaderValue;
 use pingora::cache::key::HashBinary;
 use pingora::cache::{
     CacheKey, CacheMeta, CacheOptionOverrides, CachePhase, ForcedFreshness, HitHandler,
@@ -22,6 +23,7 @@ use pingora::proxy::{FailToProxy, ProxyHttp, Session};
 use pingora::upstreams::peer::HttpPeer;
 use pingora::{Error, ErrorSource, ErrorType, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
 use std::time::{Duration, Instant, SystemTime};
 
 /// Request headers that must never reach the origin: they would let one visitor change
@@ -82,13 +84,25 @@ pub struct Ctx {
 
 static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// A new request id: time and a process-wide counter, hex.
-fn new_request_id() -> String {
+/// The first half of every request id: the process start time in nanoseconds, hex.
+static REQUEST_ID_PREFIX: LazyLock<String> = LazyLock::new(|| {
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    format!("{nanos:016x}")
+});
+
+/// A new request id: the process start time and a process-wide counter, hex (unique
+/// across restarts without a clock read or a formatter per request).
+fn new_request_id() -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let n = REQUEST_COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("{nanos:016x}{:06x}", n & 0xff_ffff)
+    let mut id = String::with_capacity(32);
+    id.push_str(&REQUEST_ID_PREFIX);
+    for shift in (0..16).rev().map(|i| i * 4) {
+        id.push(char::from(HEX[((n >> shift) & 0xf) as usize]));
+    }
+    id
 }
 
 /// Accept a client's request id only when it is short and printable.
@@ -212,37 +226,36 @@ impl ProxyHttp for Edge {
             }
             _ => new_request_id(),
         };
-        let path = req.uri.path().to_string();
-        ctx.route = RouteClass::of(&path);
-        ctx.url = url_id(&path, req.uri.query());
+        let path = req.uri.path();
+        ctx.route = RouteClass::of(path);
+        ctx.url = url_id(path, req.uri.query());
         ctx.encoding = EncodingClass::from_accept_encoding(header_str(req, "accept-encoding"));
-        let method = req.method.clone();
-        session
-            .req_header_mut()
-            .insert_header("x-request-id", &ctx.request_id)?;
-
-        if !ctx.subrequest && ratelimit::is_limited(&method, &path) {
-            let client = session
-                .client_addr()
-                .and_then(|a| a.as_inet())
-                .map(|a| a.ip());
-            if let Some(client) = client {
-                if let Err(retry_after) = self.state.limiter.check(client, &path) {
-                    ctx.limited = true;
-                    self.state
-                        .metrics
-                        .rate_limited
-                        .with_label_values(&[path.trim_end_matches('/')])
-                        .inc();
-                    self.respond(
-                        session,
-                        ctx,
-                        429,
-                        &[("retry-after", retry_after.to_string())],
-                    )
-                    .await?;
-                    return Ok(true);
-                }
+        // The id reaches the origin through `upstream_request_filter`, and a background
+        // revalidation through `cache_hit_filter`; a fresh hit needs neither.
+        if ctx.subrequest || !ratelimit::is_limited(&req.method, path) {
+            return Ok(false);
+        }
+        let path = path.to_string();
+        let client = session
+            .client_addr()
+            .and_then(|a| a.as_inet())
+            .map(|a| a.ip());
+        if let Some(client) = client {
+            if let Err(retry_after) = self.state.limiter.check(client, &path) {
+                ctx.limited = true;
+                self.state
+                    .metrics
+                    .rate_limited
+                    .with_label_values(&[path.trim_end_matches('/')])
+                    .inc();
+                self.respond(
+                    session,
+                    ctx,
+                    429,
+                    &[("retry-after", retry_after.to_string())],
+                )
+                .await?;
+                return Ok(true);
             }
         }
         Ok(false)
@@ -282,28 +295,34 @@ impl ProxyHttp for Edge {
 
     async fn cache_hit_filter(
         &self,
-        _session: &mut Session,
+        session: &mut Session,
         _meta: &CacheMeta,
         hit_handler: &mut HitHandler,
-        _is_fresh: bool,
+        is_fresh: bool,
         ctx: &mut Ctx,
     ) -> Result<Option<ForcedFreshness>> {
         let Some(hit) = hit_handler.as_any().downcast_ref::<MemoryHit>() else {
             return Ok(None);
         };
-        Ok(
-            match self
-                .state
-                .purges
-                .verdict(hit.stored_at(), &ctx.url, hit.tags())
-            {
-                None => None,
-                Some((Mode::Hard, _)) => Some(ForcedFreshness::ForceMiss),
-                Some((Mode::Soft, at)) => Some(ForcedFreshness::ForceExpiredServeStale {
-                    expired_at: Some(at),
-                }),
-            },
-        )
+        let forced = match self
+            .state
+            .purges
+            .verdict(hit.stored_at(), &ctx.url, hit.tags())
+        {
+            None => None,
+            Some((Mode::Hard, _)) => Some(ForcedFreshness::ForceMiss),
+            Some((Mode::Soft, at)) => Some(ForcedFreshness::ForceExpiredServeStale {
+                expired_at: Some(at),
+            }),
+        };
+        if !is_fresh || forced.is_some() {
+            // A background revalidation may start from this request: it copies the request
+            // header, so put the id there for the revalidation to forward.
+            session
+                .req_header_mut()
+                .insert_header("x-request-id", &ctx.request_id)?;
+        }
+        Ok(forced)
     }
 
     fn response_cache_filter(
@@ -466,7 +485,7 @@ impl ProxyHttp for Edge {
             CacheOutcome::Bypass => None,
             _ => ttl,
         };
-        resp.insert_header("x-cache", outcome.label())?;
+        resp.insert_header("x-cache", HeaderValue::from_static(outcome.label()))?;
         resp.insert_header("cache-status", cache_status(outcome, ttl, ctx.refusal))?;
         if !resp.headers.contains_key("age") {
             resp.insert_header("age", "0")?;

@@ -6,6 +6,7 @@
 //! the request (cookies, `SELF-TOKEN`, `X-Forwarded-*`...) is part of it: the proxy strips
 //! those from cacheable fills instead, so they can never change what another visitor gets.
 
+use pingora::cache::key::hash_key;
 use pingora::cache::CacheKey;
 
 /// Query parameters that only tell analytics where a visitor came from.
@@ -148,23 +149,32 @@ pub fn url_id(path: &str, query: Option<&str>) -> String {
 
 /// Lower-case the host and drop a default port.
 pub fn normalise_host(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
-    host.strip_suffix(":80")
+    let host = host.trim();
+    let host = host
+        .strip_suffix(":80")
         .or_else(|| host.strip_suffix(":443"))
-        .unwrap_or(&host)
-        .to_string()
+        .unwrap_or(host);
+    host.to_ascii_lowercase()
 }
 
 /// Build the primary key. `HEAD` shares the `GET` entry (a cache answers HEAD from a stored
 /// GET response), so the method class of every cacheable request is `GET`.
+///
+/// The key's hash is computed here once and set as its override, so the lookup, the
+/// eviction manager, the predictor and the lock each reuse it instead of hashing again
+/// (the value is the same hash Pingora would compute from the primary key).
 pub fn cache_key(host: &str, url_id: &str, encoding: EncodingClass) -> CacheKey {
+    use std::io::Write;
     let mut primary = Vec::with_capacity(host.len() + url_id.len() + 32);
     for part in ["GET", &normalise_host(host), url_id, encoding.as_str()] {
-        primary.extend_from_slice(part.len().to_string().as_bytes());
-        primary.push(b':');
+        // Writing into a Vec cannot fail.
+        let _ = write!(primary, "{}:", part.len());
         primary.extend_from_slice(part.as_bytes());
     }
-    CacheKey::new(primary, "")
+    let hash = hash_key(&primary);
+    let mut key = CacheKey::new(primary, "");
+    key.set_primary_bin_override(hash);
+    key
 }
 
 #[cfg(test)]
@@ -232,6 +242,14 @@ mod tests {
             a,
             cache_key("other.test", "/p/1", EncodingClass::Brotli).primary_bin()
         );
+    }
+
+    #[test]
+    fn the_precomputed_hash_is_pingoras_own() {
+        let key = cache_key("shop.test", "/p/1?a=1", EncodingClass::Gzip);
+        let plain = CacheKey::new(key.primary_key().to_vec(), "");
+        assert_eq!(key.primary_bin(), plain.primary_bin());
+        assert_eq!(key.primary_key(), b"3:GET9:shop.test8:/p/1?a=14:gzip");
     }
 
     #[test]

@@ -39,7 +39,9 @@ impl CacheOutcome {
 /// The RFC 9211 `Cache-Status` value. `ttl` is the remaining freshness in seconds
 /// (negative when stale); `detail` names why a response was not stored.
 pub fn cache_status(outcome: CacheOutcome, ttl: Option<i64>, detail: Option<&str>) -> String {
-    let mut value = String::from("edge");
+    use std::fmt::Write;
+    let mut value = String::with_capacity(64);
+    value.push_str("edge");
     match outcome {
         CacheOutcome::Hit | CacheOutcome::Stale { .. } => value.push_str("; hit"),
         CacheOutcome::Miss => value.push_str("; fwd=uri-miss; stored"),
@@ -47,12 +49,14 @@ pub fn cache_status(outcome: CacheOutcome, ttl: Option<i64>, detail: Option<&str
         CacheOutcome::Bypass => value.push_str("; fwd=bypass"),
     }
     if let Some(ttl) = ttl {
-        value.push_str(&format!("; ttl={ttl}"));
+        // Writing into a String cannot fail.
+        let _ = write!(value, "; ttl={ttl}");
     }
     if let CacheOutcome::Stale { error: true } = outcome {
         value.push_str("; detail=stale-if-error");
     } else if let Some(detail) = detail {
-        value.push_str(&format!("; detail={detail}"));
+        value.push_str("; detail=");
+        value.push_str(detail);
     }
     value
 }
