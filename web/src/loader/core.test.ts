@@ -1,4 +1,4 @@
-import { afterLoad, boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
+import { afterLoad, afterPaint, boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
 
 function page(html: string): HTMLElement {
   document.body.innerHTML = html;
@@ -220,6 +220,32 @@ describe('boot', () => {
     await flush();
     expect(a).toHaveBeenCalledWith(document.querySelector('[data-island=a]'), { n: 1 });
     expect(b).toHaveBeenCalledWith(document.querySelector('[data-island=b]'), {});
+  });
+
+  it('starts a load island at once, and an idle one only after the page has loaded and painted', async () => {
+    document.body.innerHTML = '<div data-island="a" data-when="load"></div><div data-island="b" data-when="idle"></div>';
+    const ready = vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
+    const a = vi.fn();
+    const b = vi.fn();
+    boot({ ...importersWith('a', a), ...importersWith('b', b) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a).toHaveBeenCalled();
+    expect(b).not.toHaveBeenCalled(); // the page is still loading
+    ready.mockReturnValue('complete');
+    window.dispatchEvent(new Event('load'));
+    await vi.waitFor(() => expect(b).toHaveBeenCalled(), { timeout: 4000 });
+    ready.mockRestore();
+  });
+});
+
+describe('afterPaint', () => {
+  it('runs after the frame that follows the load event, or at once after a frame when already loaded', async () => {
+    const frames = vi.spyOn(window, 'requestAnimationFrame');
+    const run = vi.fn();
+    afterPaint(run); // jsdom's document has loaded
+    await vi.waitFor(() => expect(run).toHaveBeenCalledTimes(1));
+    expect(frames).toHaveBeenCalled();
+    frames.mockRestore();
   });
 });
 

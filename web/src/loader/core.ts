@@ -111,9 +111,26 @@ export function afterLoad(url: string): void {
   addEventListener('load', () => (self.requestIdleCallback || setTimeout)(() => import(/* @vite-ignore */ url).catch(() => {})));
 }
 
-/** Finds every island under `root` and schedules each. */
+/**
+ * Calls `run` once the page has loaded (the images in view included) and the
+ * frame after has been painted. The loader is written into the page, so it
+ * runs as soon as the page is parsed: islands that need not load at once wait
+ * for this, so React's chunk never shares the link with the page's largest
+ * image (Lighthouse counts every byte that arrives before the largest paint).
+ */
+export function afterPaint(run: () => void): void {
+  const go = () => requestAnimationFrame(() => setTimeout(run, 0));
+  if (document.readyState === 'complete') go();
+  else addEventListener('load', go, { once: true });
+}
+
+/** Finds every island under `root` and schedules each: `load` ones at once, the others after the page's paint. */
 export function boot(importers: Record<string, Importer>, root: ParentNode = document): void {
-  root.querySelectorAll<HTMLElement>('[data-island]').forEach((el) => schedule(el, () => void start(el, importers)));
+  root.querySelectorAll<HTMLElement>('[data-island]').forEach((el) => {
+    const run = () => schedule(el, () => void start(el, importers));
+    if (el.dataset.when === 'load') run();
+    else afterPaint(run);
+  });
 }
 
 /**
