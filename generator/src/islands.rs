@@ -5,10 +5,9 @@
 //! its hashed scripts and styles under `/assets/`, and its service worker at
 //! `/sw.js`.
 //!
-//! The loader (about 1.5 KB of brotli) is written into the page itself, so
-//! islands start loading as soon as the page has painted instead of one round
-//! trip later (on a 2G link that round trip is 0.8–3 s on the way to a working
-//! "Add to cart"). Islands that load at once also get `modulepreload` links for
+//! The loader (about 1.5 KB of brotli) is written into the page itself: it
+//! needs no round trip of its own (on a 2G link 0.8–3 s on the way to a
+//! working "Add to cart"). Islands that load at once also get `modulepreload` links for
 //! every chunk they import (transitively) and `preload` links (low priority)
 //! for their stylesheets. Other islands' chunks are not named in the HTML:
 //! fetched with the page, React's 58 KB would share the link with the largest
