@@ -12,7 +12,7 @@ use crate::ratelimit;
 use crate::State;
 use async_trait::async_trait;
 use bytes::Bytes;
-use http::HeaderValue;
+use http::{HeaderName, HeaderValue};
 use pingora::cache::key::HashBinary;
 use pingora::cache::{
     CacheKey, CacheMeta, CacheOptionOverrides, CachePhase, ForcedFreshness, HitHandler,
@@ -49,12 +49,12 @@ const UNKEYED_REQUEST_HEADERS: &[&str] = &[
 /// never be rendered for one visitor and then served to all.
 const IDENTITY_HEADERS: &[&str] = &["cookie", "self-token"];
 
-/// Response headers for this edge only.
-const INTERNAL_RESPONSE_HEADERS: &[&str] = &[
-    "surrogate-key",
-    "surrogate-control",
-    "cdn-cache-control",
-    URL_HEADER,
+/// Response headers for this edge only (parsed names: they are removed from every response).
+const INTERNAL_RESPONSE_HEADERS: [HeaderName; 4] = [
+    HeaderName::from_static("surrogate-key"),
+    HeaderName::from_static("surrogate-control"),
+    HeaderName::from_static("cdn-cache-control"),
+    HeaderName::from_static(URL_HEADER),
 ];
 
 /// The edge's proxy logic.
@@ -487,12 +487,12 @@ impl ProxyHttp for Edge {
         };
         resp.insert_header("x-cache", HeaderValue::from_static(outcome.label()))?;
         resp.insert_header("cache-status", cache_status(outcome, ttl, ctx.refusal))?;
-        if !resp.headers.contains_key("age") {
-            resp.insert_header("age", "0")?;
+        if !resp.headers.contains_key(http::header::AGE) {
+            resp.insert_header(http::header::AGE, HeaderValue::from_static("0"))?;
         }
         resp.insert_header("x-request-id", &ctx.request_id)?;
-        for name in INTERNAL_RESPONSE_HEADERS {
-            resp.remove_header(*name);
+        for name in &INTERNAL_RESPONSE_HEADERS {
+            resp.remove_header(name);
         }
         Ok(())
     }

@@ -257,7 +257,7 @@ impl Storage for MemoryStorage {
         _trace: &SpanHandle,
     ) -> Result<MissHandler> {
         let (internal, _) = meta.serialize()?;
-        let header = meta.response_header_copy();
+        let mut header = meta.response_header_copy();
         let expected_len = header
             .headers
             .get(http::header::CONTENT_LENGTH)
@@ -266,12 +266,11 @@ impl Storage for MemoryStorage {
         if expected_len.is_some_and(|len| len > self.max_object_bytes) {
             return Error::e_explain(ErrorType::InternalError, "object above the maximum size");
         }
+        // The URL travels in the header only to get here: every hit would copy it.
         let url = header
-            .headers
-            .get(URL_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .into();
+            .remove_header(URL_HEADER)
+            .and_then(|v| v.to_str().ok().map(Box::from))
+            .unwrap_or_default();
         Ok(Box::new(MemoryMiss {
             storage: self,
             hash: key.combined_bin(),
@@ -322,7 +321,8 @@ impl Storage for MemoryStorage {
             // The entry was evicted or purged while it was being revalidated.
             return Ok(false);
         };
-        let header = meta.response_header_copy();
+        let mut header = meta.response_header_copy();
+        header.remove_header(URL_HEADER);
         let weight = old.body.len() + header_weight(&header) + internal.len() + ENTRY_OVERHEAD;
         let entry = Entry {
             internal,
@@ -548,6 +548,11 @@ mod tests {
         let span = Span::inactive().handle();
         let (meta, mut hit) = storage.lookup(&key, &span).await.unwrap().unwrap();
         assert_eq!(meta.headers().get("surrogate-key").unwrap(), "home");
+        // The URL is kept beside the object, not in the header every hit copies.
+        assert!(meta.headers().get(URL_HEADER).is_none());
+        let entry = hit.as_any().downcast_ref::<MemoryHit>().unwrap();
+        assert_eq!(entry.url(), "/x");
+        assert_eq!(storage.count_matching(Selector::Url("/x")), 1);
         assert_eq!(hit.read_body().await.unwrap().unwrap(), "hello");
         assert!(hit.read_body().await.unwrap().is_none());
         assert_eq!(storage.items(), 1);
