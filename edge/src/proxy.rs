@@ -367,7 +367,7 @@ impl ProxyHttp for Edge {
     fn cache_vary_filter(
         &self,
         meta: &CacheMeta,
-        _ctx: &mut Ctx,
+        ctx: &mut Ctx,
         req: &RequestHeader,
     ) -> Option<HashBinary> {
         let names = policy::vary_names(meta.headers());
@@ -375,6 +375,17 @@ impl ProxyHttp for Edge {
         for name in &names {
             // Accept-Encoding is in the key already, as the encoding class.
             if name == "accept-encoding" || !VARY_ALLOWED.contains(&name.as_str()) {
+                continue;
+            }
+            if name == "accept" && ctx.route == RouteClass::Image {
+                // An image varies on Accept only as far as WebP goes (the origin's rule):
+                // one variant for WebP, one for the rest.
+                let class: &[u8] = if policy::accepts_webp(&req.headers) {
+                    b"image/webp"
+                } else {
+                    b""
+                };
+                variance.add_value(name, class);
                 continue;
             }
             let value = req

@@ -125,6 +125,40 @@ async fn vary_on_an_allowed_header_keeps_variants_apart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn images_vary_on_accept_only_as_webp_or_not() {
+    // The origin's rule: WebP when Accept names image/webp with a non-zero q.
+    let origin = Origin::start(|r| {
+        let webp = r.header("accept").unwrap_or("").contains("image/webp")
+            && !r.header("accept").unwrap_or("").contains("image/webp;q=0");
+        Reply::page(if webp { "webp" } else { "jpeg" }, "x").header("vary", "Accept")
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let chrome = [(
+        "accept",
+        "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8",
+    )];
+    let firefox = [("accept", "image/webp,*/*")];
+    let old = [("accept", "image/*,*/*;q=0.8")];
+    let refused = [("accept", "image/webp;q=0")];
+    let image = edge.url("/storage/p/1.jpg");
+    assert_eq!(get_with(&image, &chrome).await.2, "webp");
+    assert_eq!(get_with(&image, &old).await.2, "jpeg");
+    let (_, cache, body) = get_with(&image, &firefox).await;
+    assert_eq!((cache.as_str(), body.as_str()), ("HIT", "webp"));
+    let (_, cache, body) = get_with(&image, &refused).await;
+    assert_eq!((cache.as_str(), body.as_str()), ("HIT", "jpeg"));
+    assert_eq!(origin.count_path("/storage/p/1.jpg"), 2);
+
+    // Elsewhere Vary: Accept keeps one variant per Accept value.
+    let page = edge.url("/about");
+    get_with(&page, &chrome).await;
+    let (_, cache, _) = get_with(&page, &firefox).await;
+    assert_eq!(cache, "MISS");
+    assert_eq!(origin.count_path("/about"), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn what_must_never_be_stored() {
     let origin = Origin::start(|r| {
         let cacheable = || Reply::new(200, "x").header("cache-control", "max-age=600");
