@@ -2,10 +2,12 @@
 //! atomic writes, and the manifest that makes rebuilds incremental.
 //!
 //! A page at URL path `/product/sofa` is written as `product/sofa/index.html`
-//! with `index.html.br` and `index.html.gz` beside it; a path with a file
-//! extension (`/sitemap.xml`, `/404.html`) is written as that file. Every file
-//! is written to a temporary name in the same directory and renamed into
-//! place, so a reader (the origin) never sees half a page.
+//! with `index.html.br` (and `index.html.gz` when asked for) beside it; a
+//! path with a file extension (`/sitemap.xml`, `/404.html`) is written as
+//! that file. A page the manifest lists is rewritten through a temporary name
+//! in the same directory and a rename, so a reader (the origin, which serves
+//! only what the manifest lists) never sees half a page; a new page is
+//! written straight, as nobody reads it before the manifest names it.
 //!
 //! `manifest.json` maps each path to its content hash and surrogate keys. A
 //! rebuild writes only the pages whose hash changed, removes the pages that
@@ -159,12 +161,19 @@ pub fn write_page(
         .parent()
         .context("a site file has a parent directory")?;
     fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    // A page the manifest does not list yet is served by no one until the
+    // manifest is saved: its files are written straight, without the
+    // temporary name and rename that keep a served page whole.
+    let write = |file: &Path, bytes: &[u8]| match old {
+        Some(_) => write_in_place(file, bytes),
+        None => fs::write(file, bytes).with_context(|| format!("writing {}", file.display())),
+    };
     let br = brotli_bytes(&page.body, compression)?;
-    write_in_place(&with_suffix(&file, ".br"), &br)?;
+    write(&with_suffix(&file, ".br"), &br)?;
     let gz = match compression.gzip_level {
         Some(level) => {
             let gz = gzip_bytes(&page.body, level)?;
-            write_in_place(&with_suffix(&file, ".gz"), &gz)?;
+            write(&with_suffix(&file, ".gz"), &gz)?;
             gz.len() as u64
         }
         None => {
@@ -174,7 +183,7 @@ pub fn write_page(
         }
     };
     // The uncompressed file goes last: its presence marks the page complete.
-    write_in_place(&file, &page.body)?;
+    write(&file, &page.body)?;
     Ok((
         entry,
         PageOutcome::Written {
