@@ -4,7 +4,9 @@
 # Same origin (nginx serving 1,000 static ~30 KB pages with the shop's cache headers), same
 # load command (wrk, 64 connections, one thread). Each cache runs on CPU 0 with one worker;
 # wrk runs on CPU 1. Two scenarios: one hot URL, and a random mix over the 1,000 pages
-# (every page warmed first, so both measure hits).
+# (every page warmed first, so both measure hits). Besides requests/s and p99 it prints the
+# server's CPU time per request (user + system, from /proc, every thread of the serving
+# process): on a shared machine that figure moves much less than requests/s.
 #
 # Usage: edge/bench/run.sh [seconds per run, default 10]
 # Needs: nginx, varnish, wrk, curl (Debian packages; `apt-get install -y nginx varnish wrk`).
@@ -56,6 +58,7 @@ taskset -c "$CLIENT_CPU" nginx -c "$DIR/origin.conf" -e "$DIR/origin-error.log" 
 taskset -c "$SERVER_CPU" "$EDGE_BIN" --listen "127.0.0.1:$EDGE_PORT" --admin "127.0.0.1:$EDGE_ADMIN" \
   --origin "http://127.0.0.1:$ORIGIN_PORT" --threads 1 --health-path /p/0.html >"$DIR/edge.log" 2>&1 & PIDS+=($!)
 taskset -c "$SERVER_CPU" nginx -c "$DIR/nginx.conf" -e "$DIR/nginx-error.log" & PIDS+=($!)
+NGINX_PID=$!
 taskset -c "$SERVER_CPU" varnishd -F -n "$DIR/varnish" -a "127.0.0.1:$VARNISH_PORT" -f "$DIR/varnish.vcl" \
   -s malloc,512m -p http_gzip_support=off -p thread_pools=1 >"$DIR/varnish.log" 2>&1 & PIDS+=($!)
 
@@ -63,6 +66,13 @@ for port in $ORIGIN_PORT $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
   for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/p/0.html" && break; sleep 0.1; done
 done
 
+# The process that serves each port: the edge itself, nginx's worker, Varnish's child.
+declare -A SERVER=([$EDGE_PORT]="${PIDS[1]}" \
+  [$NGINX_PORT]="$(pgrep -P "$NGINX_PID" -f 'worker process' | head -1)" \
+  [$VARNISH_PORT]="$(pgrep -P "${PIDS[3]}" | head -1)")
+cpu_ticks() { # user + system clock ticks of every thread of a process
+  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '{t += $14 + $15} END {print t + 0}'
+}
 declare -A NAME=([$EDGE_PORT]="edge (Pingora)" [$NGINX_PORT]="nginx proxy_cache" [$VARNISH_PORT]="varnish")
 echo "warming 1,000 pages in each cache..."
 for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
@@ -75,23 +85,28 @@ done
 
 run() { # port scenario
   local args=(-t1 -c"$CONNS" -d"${DURATION}s" --latency)
-  local out
+  local out ticks0
+  ticks0="$(cpu_ticks "${SERVER[$1]}")"
   if [ "$2" = hot ]; then
     out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" "http://127.0.0.1:$1/p/42.html")"
   else
     out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" -s edge/bench/random.lua "http://127.0.0.1:$1")"
   fi
-  local rps p99 errors
+  local rps p99 errors ticks1 requests cpu
+  ticks1="$(cpu_ticks "${SERVER[$1]}")"
+  requests="$(awk '/requests in/{print $1}' <<<"$out")"
+  cpu="$(awk -v t="$((ticks1 - ticks0))" -v n="${requests:-0}" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN {if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-"}')"
   rps="$(awk '/Requests\/sec/{print $2}' <<<"$out")"
   p99="$(awk '$1=="99%"{print $2}' <<<"$out")"
   errors="$(awk '/Non-2xx|Socket errors/{print}' <<<"$out" | tr '\n' ' ')"
-  printf '| %-18s | %-9s | %12s | %8s | %s\n' "${NAME[$1]}" "$2" "$rps" "$p99" "$errors"
+  printf '| %-18s | %-9s | %12s | %8s | %9s | %s\n' "${NAME[$1]}" "$2" "$rps" "$p99" "$cpu" "$errors"
 }
 
 echo
 echo "wrk -t1 -c$CONNS -d${DURATION}s, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU, ~30 KB pages"
-printf '| %-18s | %-9s | %12s | %8s |\n' "cache" "scenario" "requests/s" "p99"
-printf '|%s|%s|%s|%s|\n' "--------------------" "-----------" "--------------" "----------"
+printf '| %-18s | %-9s | %12s | %8s | %9s |\n' "cache" "scenario" "requests/s" "p99" "CPU µs/req"
+printf '|%s|%s|%s|%s|%s|\n' "--------------------" "-----------" "--------------" "----------" "-----------"
 for scenario in hot random; do
   for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
     run "$port" "$scenario"
