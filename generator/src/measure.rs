@@ -107,7 +107,7 @@ pub fn compression_table(
         ));
         Ok(())
     };
-    for q in [4u32, 5, 6, 7, 9, 11] {
+    for q in [2u32, 3, 4, 5, 6, 9, 11] {
         row("brotli", q, &|b| {
             brotli_bytes(
                 b,
