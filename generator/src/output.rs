@@ -26,13 +26,14 @@ use serde::{Deserialize, Serialize};
 pub const MANIFEST_FILE: &str = "manifest.json";
 
 /// How hard to compress. The defaults were chosen from measured bytes and
-/// seconds (`generator measure`, 29 KB product pages on this 2-core machine;
-/// the table is in the README): brotli 4 makes pages 7.6 % larger than 5 in
-/// 70 % of the time, which a 100,000-page build needs to stay within its
-/// minute (quality 9 and up cost 20–70× the time for under 1 %, or 10 % at
-/// 11). No gzip copy of pages by default: browsers ask for brotli over HTTPS,
-/// and the origin compresses the rare gzip-only request itself, once per
-/// edge cache entry.
+/// seconds (`generator measure`, 32 KB product pages on this 2-core machine;
+/// the table is in the README): brotli 3 makes pages 5 % larger than 4 and
+/// 12 % larger than 5 (about 0.4 and 0.9 KB, 11 and 26 ms at 2G's
+/// 280 kbit/s) in 72 % and 52 % of their time, which a 100,000-page build
+/// needs to come near its minute (quality 9 and up cost 3–50× the time of 5
+/// for under 10 %). No gzip copy of pages by default: browsers ask for
+/// brotli over HTTPS, and the origin compresses the rare gzip-only request
+/// itself, once per edge cache entry.
 #[derive(Debug, Clone, Copy)]
 pub struct Compression {
     /// Brotli quality, 0–11.
@@ -46,7 +47,7 @@ pub struct Compression {
 impl Default for Compression {
     fn default() -> Self {
         Compression {
-            brotli_quality: 4,
+            brotli_quality: 3,
             brotli_window: 20,
             gzip_level: None,
         }

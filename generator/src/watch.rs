@@ -12,10 +12,11 @@
 //! change (a menu, a setting, a category, a new or removed product) renders
 //! every page. A targeted rebuild keeps each other product page's related
 //! lists as they were: a list that would now include a changed product
-//! catches up at the next full build. After each rebuild the written and removed pages, and the surrogate
-//! keys of the rows that changed, are purged at the edge (hard) by a
-//! background task that retries with backoff: a purge that fails is logged
-//! and retried, never fatal, and never delays the next rebuild.
+//! catches up at the next full build. After each rebuild the written and
+//! removed pages, and the surrogate keys of the rows that changed, are
+//! purged at the edge (hard) by a background task that retries with backoff:
+//! a purge that fails is logged and retried, never fatal, and never delays
+//! the next rebuild.
 
 use std::collections::BTreeSet;
 use std::future::Future;
