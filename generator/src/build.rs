@@ -176,6 +176,23 @@ impl Ctx {
         Ok(n)
     }
 
+    /// Renders items into pages and writes them (in parallel), and counts them.
+    pub fn render_and_emit<T: Sync>(
+        &mut self,
+        items: &[T],
+        render: impl Fn(&Site, &T) -> anyhow::Result<Page> + Sync + Send,
+    ) -> anyhow::Result<usize> {
+        let n = items.len();
+        let site = &self.site;
+        tokio::task::block_in_place(|| {
+            self.writer
+                .render_and_write(items, |item| render(site, item))
+        })?;
+        self.progress.inc(n as u64);
+        self.pages += n;
+        Ok(n)
+    }
+
     /// Adds to the expected total of the progress bar.
     pub fn expect(&self, pages: usize) {
         self.progress.inc_length(pages as u64);
@@ -246,7 +263,13 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     let chrome_data = ChromeData::load(&pool).await?;
     let chrome = chrome_data.render()?;
     let assets = Assets::load(&options.web_dist)?;
-    crate::islands::copy_assets(&options.web_dist, &options.out)?;
+    // The scripts and styles are compressed hard (once per new file) on a
+    // thread of their own while the pages build; the build ends only when
+    // they are in place.
+    let assets_copied = {
+        let (dist, out) = (options.web_dist.clone(), options.out.clone());
+        tokio::task::spawn_blocking(move || crate::islands::copy_assets(&dist, &out))
+    };
     let progress = if options.progress && std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -332,9 +355,7 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         let data = loading.await.context("loading products")??;
         waited += wait.elapsed();
         next = batches.next().map(load);
-        let site = &ctx.site;
-        let rendered = render_all(&data, |d| pages::product::render(site, d))?;
-        ctx.emit(rendered)?;
+        ctx.render_and_emit(&data, pages::product::render)?;
     }
     lap("products", ctx.pages, &mut steps);
     steps.push(Step {
@@ -456,6 +477,7 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     lap("sitemap", ctx.pages, &mut steps);
 
     ctx.progress.finish_and_clear();
+    assets_copied.await.context("copying the web assets")??;
     let pages = ctx.pages;
     let write = tokio::task::block_in_place(|| ctx.writer.finish(scope))?;
     lap("finish", pages, &mut steps);

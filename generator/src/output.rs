@@ -254,27 +254,43 @@ impl SiteWriter {
 
     /// Writes a batch of pages in parallel (compressing those that changed).
     pub fn write(&mut self, pages: &[Page]) -> anyhow::Result<()> {
+        self.render_and_write(pages, |page| Ok(page.clone()))
+    }
+
+    /// Renders each item into its page and writes it, in parallel, one item
+    /// after the other on each thread (no page waits for a whole batch to
+    /// render before it is compressed).
+    pub fn render_and_write<T: Sync>(
+        &mut self,
+        items: &[T],
+        render: impl Fn(&T) -> anyhow::Result<Page> + Sync + Send,
+    ) -> anyhow::Result<()> {
         use rayon::prelude::*;
 
         let manifest = &self.manifest;
         let (dir, compression) = (&self.dir, self.compression);
-        let outcomes: Vec<(Entry, PageOutcome)> = pages
+        let outcomes: Vec<(String, Entry, PageOutcome)> = items
             .par_iter()
-            .map(|page| write_page(dir, page, manifest.pages.get(&page.path), compression))
+            .map(|item| {
+                let page = render(item)?;
+                let old = manifest.pages.get(&page.path);
+                let (entry, outcome) = write_page(dir, &page, old, compression)?;
+                Ok((page.path, entry, outcome))
+            })
             .collect::<anyhow::Result<_>>()?;
-        for (page, (entry, outcome)) in pages.iter().zip(outcomes) {
-            self.seen.insert(page.path.clone());
+        for (path, entry, outcome) in outcomes {
+            self.seen.insert(path.clone());
             match outcome {
                 PageOutcome::Unchanged => self.report.unchanged += 1,
                 PageOutcome::Written { raw, br, gz } => {
-                    self.report.written.push(page.path.clone());
+                    self.report.written.push(path.clone());
                     self.report.keys.extend(entry.keys.iter().cloned());
                     self.report.bytes.0 += raw;
                     self.report.bytes.1 += br;
                     self.report.bytes.2 += gz;
                 }
             }
-            self.manifest.pages.insert(page.path.clone(), entry);
+            self.manifest.pages.insert(path, entry);
         }
         Ok(())
     }
