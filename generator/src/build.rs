@@ -219,15 +219,6 @@ pub async fn card_map(
     Ok(map)
 }
 
-/// Renders items in parallel on rayon's pool.
-pub fn render_all<T: Sync>(
-    items: &[T],
-    render: impl Fn(&T) -> anyhow::Result<Page> + Sync + Send,
-) -> anyhow::Result<Vec<Page>> {
-    use rayon::prelude::*;
-    tokio::task::block_in_place(|| items.par_iter().map(render).collect())
-}
-
 /// Builds the whole site.
 pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
     build_for(options, &Products::All).await
@@ -378,14 +369,12 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     listed.sort_unstable();
     listed.dedup();
     let cards = card_map(&ctx.pool, &listed, ctx.now).await?;
-    let site = &ctx.site;
-    let rendered = render_all(&catalogue.categories, |c| {
-        pages::listing::render(site, &catalogue, &shared, c, &cards)
-    })?;
     for c in &catalogue.categories {
         ctx.index(format!("/c/{}", c.seo_url), c.updated_at);
     }
-    ctx.emit(rendered)?;
+    ctx.render_and_emit(&catalogue.categories, |site, c| {
+        pages::listing::render(site, &catalogue, &shared, c, &cards)
+    })?;
     lap("categories", ctx.pages, &mut steps);
 
     ctx.progress.set_message("home");

@@ -254,7 +254,7 @@ impl SiteWriter {
 
     /// Writes a batch of pages in parallel (compressing those that changed).
     pub fn write(&mut self, pages: &[Page]) -> anyhow::Result<()> {
-        self.render_and_write(pages, |page| Ok(page.clone()))
+        self.write_each(pages, Ok)
     }
 
     /// Renders each item into its page and writes it, in parallel, one item
@@ -265,6 +265,15 @@ impl SiteWriter {
         items: &[T],
         render: impl Fn(&T) -> anyhow::Result<Page> + Sync + Send,
     ) -> anyhow::Result<()> {
+        self.write_each(items, render)
+    }
+
+    /// Writes the page `page_of` gives for each item (rendered or borrowed).
+    fn write_each<'a, T: Sync, P: std::borrow::Borrow<Page>>(
+        &mut self,
+        items: &'a [T],
+        page_of: impl Fn(&'a T) -> anyhow::Result<P> + Sync + Send,
+    ) -> anyhow::Result<()> {
         use rayon::prelude::*;
 
         let manifest = &self.manifest;
@@ -272,10 +281,11 @@ impl SiteWriter {
         let outcomes: Vec<(String, Entry, PageOutcome)> = items
             .par_iter()
             .map(|item| {
-                let page = render(item)?;
+                let page = page_of(item)?;
+                let page = page.borrow();
                 let old = manifest.pages.get(&page.path);
-                let (entry, outcome) = write_page(dir, &page, old, compression)?;
-                Ok((page.path, entry, outcome))
+                let (entry, outcome) = write_page(dir, page, old, compression)?;
+                Ok((page.path.clone(), entry, outcome))
             })
             .collect::<anyhow::Result<_>>()?;
         for (path, entry, outcome) in outcomes {
