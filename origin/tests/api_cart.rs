@@ -133,14 +133,7 @@ async fn the_add_answer_carries_the_header_cart_count() {
     let set = shop
         .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
         .await;
-    sqlx::query(
-        "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
-         (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
-    )
-    .bind(set)
-    .execute(&shop.state.pool)
-    .await
-    .unwrap();
+    stock_set_products(&shop, set).await;
     // One product, the same again (its line grows), another, then a set (one line).
     for (query, lines) in [
         (format!("main_pid={first}&qty=1"), 1),
@@ -343,14 +336,7 @@ async fn quantities_update_lines_remove_and_sets_go_in_as_one_line() {
             "SELECT COUNT(*) FROM product_set_item WHERE product_set_id = {set}"
         ))
         .await;
-    sqlx::query(
-        "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
-         (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
-    )
-    .bind(set)
-    .execute(&shop.state.pool)
-    .await
-    .unwrap();
+    stock_set_products(&shop, set).await;
     let (status, _, body) = shop
         .guest_get(t, &format!("/api/cart/add-to-cart?pset_id={set}"))
         .await;
@@ -856,4 +842,16 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// Puts every product of set `set` in stock, and not on pre-booking, so the set can be bought.
+async fn stock_set_products(shop: &TestShop, set: i64) {
+    sqlx::query(
+        "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
+         (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
+    )
+    .bind(set)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
 }
