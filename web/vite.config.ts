@@ -3,14 +3,16 @@
 // Entries: the loader and every island (scripts/vite-islands.mjs writes each
 // island's files into the loader); React is one shared chunk every island imports.
 // Also the after-load chunk (prefetching, the service worker's registration) and,
-// built on its own by scripts/vite-sw.mjs, the service worker dist/sw.js.
+// built on their own, the service worker dist/sw.js (scripts/vite-sw.mjs) and the
+// early Add to cart that product pages hold inline (scripts/vite-early-buy.mjs).
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { islandFiles, islandInputs } from './scripts/vite-islands.mjs';
 import { AFTER_LOAD_INPUT, serviceWorker } from './scripts/vite-sw.mjs';
+import { earlyBuy } from './scripts/vite-early-buy.mjs';
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), islandFiles(), serviceWorker()],
+  plugins: [react(), islandFiles(), serviceWorker(), earlyBuy()],
   base: '/assets/',
   css: {
     modules: {

@@ -44,6 +44,18 @@ pub fn island(
     out
 }
 
+/// A fallback's Add to cart button for visitors with JavaScript: shown once
+/// the page is flagged `js` (its no-JavaScript alternative carries the class
+/// `nojs`), it adds to the cart before React has arrived, through the early
+/// Add to cart the page then holds inline (web/src/early-buy); its outcome
+/// goes to the element marked `data-buy-status` in the same island.
+pub fn early_buy_button(label: &str) -> String {
+    format!(
+        "<button type=\"button\" class=\"btn jsonly\"{EARLY_BUY_MARK}{}</button>",
+        escape(label)
+    )
+}
+
 #[derive(Debug, Deserialize)]
 struct ManifestEntry {
     file: String,
@@ -62,6 +74,10 @@ pub struct Assets {
     /// The loader's code, written inline into pages when it was read from
     /// the build (and holds nothing that could end a script element).
     pub loader_code: Option<String>,
+    /// The early Add to cart's code (web/src/early-buy), written inline into
+    /// pages that hold an [`early_buy_button`], when it was read from the
+    /// build and can sit inline.
+    pub early_buy_code: Option<String>,
     /// Island name → its chunk, the chunks it imports (transitively), then
     /// the stylesheets of all of them, as `/assets/...` URLs.
     pub islands: BTreeMap<String, Vec<String>>,
@@ -72,6 +88,9 @@ pub struct Assets {
 /// Where Vite's manifest sits inside the web build directory.
 pub const VITE_MANIFEST: &str = ".vite/manifest.json";
 const LOADER_KEY: &str = "src/loader.ts";
+const EARLY_BUY_KEY: &str = "src/early-buy/index.ts";
+/// What marks a fallback's early Add to cart button in a page.
+const EARLY_BUY_MARK: &str = " data-buy>";
 /// The service worker's file in the web build.
 const SERVICE_WORKER_FILE: &str = "sw.js";
 /// Where the service worker is served: the site root, so its scope is every page.
@@ -91,12 +110,17 @@ impl Assets {
         let entries: BTreeMap<String, ManifestEntry> = serde_json::from_slice(&bytes)
             .with_context(|| format!("parsing {}", file.display()))?;
         let mut assets = Assets::from_entries(&entries);
-        if let Some(entry) = entries.get(LOADER_KEY) {
+        let inline = |key: &str| -> anyhow::Result<Option<String>> {
+            let Some(entry) = entries.get(key) else {
+                return Ok(None);
+            };
             let file = dist.join(&entry.file);
             let code = std::fs::read_to_string(&file)
                 .with_context(|| format!("reading {}", file.display()))?;
-            assets.loader_code = inline_script(&code);
-        }
+            Ok(inline_script(&code))
+        };
+        assets.loader_code = inline(LOADER_KEY)?;
+        assets.early_buy_code = inline(EARLY_BUY_KEY)?;
         let sw = dist.join(SERVICE_WORKER_FILE);
         assets.service_worker = match std::fs::read(&sw) {
             Ok(b) => Some(b),
@@ -159,6 +183,7 @@ impl Assets {
         Assets {
             loader,
             loader_code: None,
+            early_buy_code: None,
             islands,
             service_worker: None,
         }
@@ -168,7 +193,8 @@ impl Assets {
     /// read, else by URL), when the page holds an island the build has code
     /// for, after `modulepreload` links for every chunk the islands that load
     /// at once import and `preload` links (low priority) for their
-    /// stylesheets. Empty when there is nothing to load.
+    /// stylesheets, and the early Add to cart (inline) before it when the
+    /// page holds its button. Empty when there is nothing to load.
     pub fn scripts_for(&self, html: &str) -> String {
         let Some(loader) = &self.loader else {
             return String::new();
@@ -199,6 +225,11 @@ impl Assets {
                 ));
             } else {
                 out.push_str(&format!("<link rel=\"modulepreload\" href=\"{f}\">"));
+            }
+        }
+        if let Some(code) = self.early_buy_code.as_deref() {
+            if html.contains(EARLY_BUY_MARK) {
+                out.push_str(&format!("<script>{code}</script>"));
             }
         }
         match &self.loader_code {
@@ -472,5 +503,43 @@ mod tests {
         // A manifest naming a loader the build lacks is an error, not a page without it.
         std::fs::remove_file(dist.path().join("loader-1.js")).unwrap();
         assert!(Assets::load(dist.path()).is_err());
+    }
+
+    #[test]
+    fn the_early_add_to_cart_is_written_only_into_pages_with_its_button() {
+        let dist = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dist.path().join(".vite")).unwrap();
+        std::fs::write(
+            dist.path().join(VITE_MANIFEST),
+            r#"{"src/loader.ts":{"file":"loader-1.js"},
+                "src/early-buy/index.ts":{"file":"early-buy-2.js"},
+                "src/islands/buy-buttons/index.tsx":{"file":"buy-buttons-3.js"}}"#,
+        )
+        .unwrap();
+        std::fs::write(dist.path().join("loader-1.js"), "boot()").unwrap();
+        std::fs::write(dist.path().join("early-buy-2.js"), "(()=>{buy()})();\n").unwrap();
+        let assets = Assets::load(dist.path()).unwrap();
+        let with_button = island(
+            "buy-buttons",
+            "visible",
+            None,
+            &early_buy_button("Add to cart"),
+        );
+        assert!(with_button.contains(">Add to cart</button>"));
+        // Before the loader, so its click handler is there as early as the loader.
+        assert_eq!(
+            assets.scripts_for(&with_button),
+            "<script>(()=>{buy()})();</script><script type=\"module\">boot()</script>"
+        );
+        // A product that cannot be bought (or a set) has no such button: no early code.
+        assert_eq!(
+            assets.scripts_for(&island(
+                "buy-buttons",
+                "visible",
+                None,
+                "<span>Not available</span>"
+            )),
+            "<script type=\"module\">boot()</script>"
+        );
     }
 }

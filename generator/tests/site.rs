@@ -106,8 +106,10 @@ async fn every_page_type_has_its_key_content() {
             "/storage/uploads/fullsize/bed.webp?w=400 400w",
             r#"data-island="product-gallery""#,
             r#"data-island="buy-buttons""#,
-            // Without script (no cart token) the fallback orders by chat or phone.
-            r#"<a class="btn" href="/page/chatbuy">Order by chat or phone</a>"#,
+            // Without script (no cart token) the fallback orders by chat or
+            // phone; with script its button adds to the cart before React.
+            r#"<button type="button" class="btn jsonly" data-buy>Add to cart</button><a class="btn nojs" href="/page/chatbuy">Order by chat or phone</a>"#,
+            "<div data-buy-status aria-live=\"polite\"></div>",
             "Watch the video",
             "360° view",
             "<th>Material</th><td>Teak</td>",

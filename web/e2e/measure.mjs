@@ -179,10 +179,12 @@ async function addToCartTime(browser, url, link) {
   }
   await page.goto(url, { waitUntil: 'commit' });
   if (link.rest !== link.first) await emulate(link.rest); // the page's answer has arrived
-  // The island's Compare is a button (the fallback's is a link): the buttons work.
-  await page.getByRole('button', { name: 'Compare', exact: true }).waitFor();
+  // The shopper taps Add to cart as soon as it shows: the fallback's button
+  // (it works before React arrives, web/src/early-buy) or the island's.
+  const button = page.getByRole('button', { name: 'Add to cart' });
+  await button.waitFor();
   const ready = performance.now() - t0;
-  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await button.click();
   await page.getByRole('link', { name: /^Cart, 1 item$/ }).waitFor();
   const done = performance.now() - t0;
   if (VERBOSE) console.error(`${url} at ${link.label}: ready ${fmtMs(ready)}, badge ${fmtMs(done)}\n  ${timeline.sort((a, b) => parseFloat(a) - parseFloat(b)).join('\n  ')}`);
@@ -212,7 +214,7 @@ function printCart(cart, check) {
   for (const c of cart) {
     const mark = c.link.gated ? check(c.done <= BUDGET.addToCartMs, `add to cart working after ${fmtMs(c.done)} > ${fmtMs(BUDGET.addToCartMs)}`) : '';
     console.log(
-      `product page, cold, CDP ${c.link.label}, ${TWO_G.downKbps} kbit/s, CPU 4×: buttons working after ` +
+      `product page, cold, CDP ${c.link.label}, ${TWO_G.downKbps} kbit/s, CPU 4×: Add to cart shown after ` +
         `${fmtMs(c.ready)}, "Add to cart" changed the badge after ${fmtMs(c.done)}${mark} ` +
         `(runs: ${c.times.map((t) => `${fmtMs(t.ready)} → ${fmtMs(t.done)}`).join(', ')})`,
     );

@@ -3,9 +3,10 @@
 // of every built file in dist/, then three checks that fail the build:
 //   - the loader ≤ 1.5 KB;
 //   - each island's own chunk ≤ 10 KB;
+//   - the early Add to cart (written inline into product pages) ≤ 2 KB;
 //   - the after-load chunk (prefetching, the service worker's registration) ≤ 1.5 KB
 //     and the service worker (dist/sw.js, loaded apart from the page) ≤ 3 KB;
-//   - a product page's JavaScript ≤ 80 KB: the loader, the after-load chunk,
+//   - a product page's JavaScript ≤ 80 KB: the loader, the early Add to cart, the after-load chunk,
 //     React's shared chunk and every chunk the product page's islands load
 //     (each counted once).
 // Run `npx vite build` first; `npm run check-size` does both.
@@ -20,7 +21,9 @@ const ISLAND_BUDGET = 10 * KB;
 const PRODUCT_PAGE_BUDGET = 80 * KB;
 const AFTER_LOAD_BUDGET = 1.5 * KB;
 const SW_BUDGET = 3 * KB;
+const EARLY_BUY_BUDGET = 2 * KB;
 const AFTER_LOAD_KEY = 'src/after-load/index.ts';
+const EARLY_BUY_KEY = 'src/early-buy/index.ts';
 /** The islands a product page holds (those not built yet are skipped). */
 const PRODUCT_PAGE_ISLANDS = [
   'search-box',
@@ -70,6 +73,7 @@ for (const [key, entry] of Object.entries(manifest)) {
   const island = key.match(/^src\/islands\/([^/]+)\/index\.tsx$/)?.[1];
   if (key === 'src/loader.ts') kindOf.set(entry.file, ['loader', LOADER_BUDGET]);
   else if (key === AFTER_LOAD_KEY) kindOf.set(entry.file, ['after-load', AFTER_LOAD_BUDGET]);
+  else if (key === EARLY_BUY_KEY) kindOf.set(entry.file, ['early add to cart', EARLY_BUY_BUDGET]);
   else if (island) kindOf.set(entry.file, [`island ${island}`, ISLAND_BUDGET]);
   else if (entry.file.endsWith('.css')) kindOf.set(entry.file, ['css', null]);
   else if (!kindOf.has(entry.file)) kindOf.set(entry.file, [/react/.test(entry.file) ? 'React (shared)' : 'shared', null]);
@@ -86,6 +90,9 @@ for (const file of readdirSync(dist).filter((f) => /\.(js|css)$/.test(f)).sort()
 if (!existsSync(join(dist, 'sw.js'))) failures.push('no dist/sw.js (scripts/vite-sw.mjs builds it)');
 const loaderFile = manifest['src/loader.ts']?.file;
 const afterLoadFile = manifest[AFTER_LOAD_KEY]?.file;
+const earlyBuyFile = manifest[EARLY_BUY_KEY]?.file;
+if (!earlyBuyFile) failures.push(`the manifest has no ${EARLY_BUY_KEY} entry (scripts/vite-early-buy.mjs builds it)`);
+else if (/\bimport\b/.test(readFileSync(join(dist, earlyBuyFile), 'utf8'))) failures.push(`${earlyBuyFile} imports something: it must work alone, inline`);
 if (!afterLoadFile) failures.push(`the manifest has no ${AFTER_LOAD_KEY} entry`);
 if (!loaderFile) failures.push('the manifest has no src/loader.ts entry');
 else {
@@ -100,7 +107,7 @@ else {
     if (!code.includes(`"${name}":"${hash}`) && !code.includes(`"${name}":"${entry.file}`)) failures.push(`the loader does not know ${key} (${entry.file})`);
   }
 }
-const pageFiles = new Set([loaderFile, afterLoadFile].filter(Boolean));
+const pageFiles = new Set([loaderFile, earlyBuyFile, afterLoadFile].filter(Boolean));
 const present = PRODUCT_PAGE_ISLANDS.filter((n) => manifest[islandKey(n)]);
 for (const name of present) closure(islandKey(name), pageFiles);
 if (![...pageFiles].some((f) => /react/.test(f))) failures.push('no shared React chunk among the product page files');
@@ -114,7 +121,7 @@ for (const r of rows) {
   console.log(`${pad(r.file, 34)}${pad(r.kind, 26)}${lpad(r.raw, 9)}${lpad(r.br, 10)}${lpad(r.budget ?? '', 10)}${r.over ? '  OVER' : ''}`);
 }
 console.log('');
-console.log(`product page JavaScript (loader + after-load + ${present.join(', ')} + shared chunks):`);
+console.log(`product page JavaScript (loader + early Add to cart + after-load + ${present.join(', ')} + shared chunks):`);
 console.log(`  ${[...pageFiles].join(', ')}`);
 console.log(`  ${pageTotal} B brotli of ${PRODUCT_PAGE_BUDGET} B budget (${(pageTotal / KB).toFixed(1)} KB)${pageTotal > PRODUCT_PAGE_BUDGET ? '  OVER' : ''}`);
 const missing = PRODUCT_PAGE_ISLANDS.filter((n) => !manifest[islandKey(n)]);

@@ -12,6 +12,30 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'vite';
 
+/**
+ * Builds `input` on its own into one self-contained file (no imports: what it
+ * shares with the islands is bundled into it) and answers its code.
+ */
+export async function buildAlone(root, input, format, define = {}) {
+  const result = await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    define,
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      copyPublicDir: false,
+      rolldownOptions: { input, output: { format } },
+    },
+  });
+  const output = (Array.isArray(result) ? result[0] : result).output;
+  const chunk = output.find((c) => c.type === 'chunk' && c.isEntry);
+  if (!chunk || output.length !== 1) throw new Error(`${input} did not build into one file`);
+  return chunk.code;
+}
+
 /** The after-load entry's build input. */
 export const AFTER_LOAD_INPUT = { 'after-load': 'src/after-load/index.ts' };
 const AFTER_LOAD_KEY = AFTER_LOAD_INPUT['after-load'];
@@ -56,25 +80,13 @@ export function serviceWorker() {
     async closeBundle() {
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8'));
       const assets = precacheAssets(manifest);
-      const result = await build({
-        configFile: false,
-        root,
-        logLevel: 'warn',
-        define: { __SW_ASSETS__: JSON.stringify(assets), __SW_VERSION__: JSON.stringify(VERSION) },
-        build: {
-          write: false,
-          target: 'es2020',
-          minify: true,
-          copyPublicDir: false,
-          rolldownOptions: { input: 'src/sw/sw.ts', output: { format: 'iife' } },
-        },
+      const code = await buildAlone(root, 'src/sw/sw.ts', 'iife', {
+        __SW_ASSETS__: JSON.stringify(assets),
+        __SW_VERSION__: JSON.stringify(VERSION),
       });
-      const output = (Array.isArray(result) ? result[0] : result).output;
-      const chunk = output.find((c) => c.type === 'chunk' && c.isEntry);
-      if (!chunk || output.length !== 1) throw new Error('the service worker did not build into one file');
-      if (!chunk.code.includes(VERSION)) throw new Error(`the service worker lost its "${VERSION}" placeholder`);
-      const version = createHash('sha256').update(chunk.code).digest('hex').slice(0, 10);
-      writeFileSync(join(outDir, 'sw.js'), chunk.code.replaceAll(VERSION, version));
+      if (!code.includes(VERSION)) throw new Error(`the service worker lost its "${VERSION}" placeholder`);
+      const version = createHash('sha256').update(code).digest('hex').slice(0, 10);
+      writeFileSync(join(outDir, 'sw.js'), code.replaceAll(VERSION, version));
     },
   };
 }

@@ -16,7 +16,7 @@ use serde_json::json;
 use crate::cards::CardView;
 use crate::catalogue::Catalogue;
 use crate::format::{escape, image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
-use crate::islands::island;
+use crate::islands::{early_buy_button, island};
 use crate::output::Page;
 use crate::render::{Meta, Site, Trail};
 
@@ -216,17 +216,34 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
             "in_stock": in_stock, "pre_booking": p.pre_booking, "disable_buy": p.disable_buy,
         })),
         // The cart is the visitor's own (SELF-TOKEN, set by script), so
-        // without script the way to buy is to order by chat or phone.
-        &format!(
-            "<p>{} <a class=\"btn alt\" href=\"/compare\">Compare</a> <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></p>",
-            if p.disable_buy {
-                "<span class=\"btn\" aria-disabled=\"true\">Not available to order</span>"
-            } else if p.pre_booking {
-                "<a class=\"btn\" href=\"/page/chatbuy\">Pre-book by chat or phone</a>"
+        // without script the way to buy is to order by chat or phone; with
+        // script the Add to cart button works before React has arrived.
+        &{
+            let (order, status) = if p.disable_buy {
+                (
+                    "<span class=\"btn\" aria-disabled=\"true\">Not available to order</span>"
+                        .to_string(),
+                    "",
+                )
             } else {
-                "<a class=\"btn\" href=\"/page/chatbuy\">Order by chat or phone</a>"
-            }
-        ),
+                let (button, chat) = if p.pre_booking {
+                    ("Pre-book now", "Pre-book by chat or phone")
+                } else {
+                    ("Add to cart", "Order by chat or phone")
+                };
+                (
+                    format!(
+                        "{}<a class=\"btn nojs\" href=\"/page/chatbuy\">{chat}</a>",
+                        early_buy_button(button)
+                    ),
+                    "<div data-buy-status aria-live=\"polite\"></div>",
+                )
+            };
+            format!(
+                "<p>{order} <a class=\"btn alt\" href=\"/compare\">Compare</a> \
+                 <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></p>{status}"
+            )
+        },
     );
     let flash = match d.flash_ends {
         Some(ends) => island(

@@ -107,6 +107,9 @@ function messageFor(status: number): string {
   return FALLBACK_MESSAGES[status] ?? (status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request could not be completed.');
 }
 
+/** What to tell the shopper about a failed action: the API's message, or a plain retry hint. */
+export const errorText = (e: unknown): string => (e instanceof ApiError ? e.message : 'Something went wrong. Please try again.');
+
 /** Builds `path?query` on this origin, leaving out empty parameters. */
 export function apiUrl(path: string, params?: Params): string {
   const url = path.startsWith('/') ? path : `/${path}`;

@@ -122,3 +122,10 @@ export async function addProduct(
   emit('cart:changed', { count: r.cartCount });
   return r;
 }
+
+/** What the shopper reads after adding a product: its title as the server named it. */
+export const addedMessage = (p: { title: string; pre_booking?: boolean }, r: AddToCartResponse): string =>
+  `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`;
+
+/** The header's cart link as a screen reader names it. */
+export const cartLabel = (count: number): string => `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;

@@ -77,7 +77,7 @@ export function schedule(el: HTMLElement, run: () => void): void {
   }
 }
 
-/** Loads and mounts one island; a failure keeps the fallback and is reported. */
+/** Loads and mounts one island (then flags it `data-live`); a failure keeps the fallback and is reported. */
 export async function start(el: HTMLElement, importers: Record<string, Importer>): Promise<void> {
   const name = el.dataset.island || '';
   const importer = importers[name];
@@ -98,6 +98,7 @@ export async function start(el: HTMLElement, importers: Record<string, Importer>
   }
   try {
     await mod.default(el, props);
+    el.dataset.live = '';
   } catch (e) {
     report(name, e);
   }

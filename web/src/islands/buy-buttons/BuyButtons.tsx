@@ -4,10 +4,10 @@
 // other islands (cart:changed, wishlist:changed, compare:changed) and push
 // the analytics events (add_to_cart; add_to_wishlist only once the server
 // said yes). Wishlist needs a signed-in shopper: a 401 goes to /user/login.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import * as analytics from '../../lib/analytics';
-import { ApiError, apiGet } from '../../lib/api';
-import { addProduct } from '../../lib/cart';
+import { ApiError, apiGet, errorText } from '../../lib/api';
+import { addProduct, addedMessage } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
@@ -23,7 +23,7 @@ interface Feedback {
 const isSet = (p: BuyButtonsProps): p is SetBuyProps => 'set_id' in p;
 
 function problem(e: unknown): Feedback {
-  return { ok: false, text: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' };
+  return { ok: false, text: errorText(e) };
 }
 
 function useActions() {
@@ -66,8 +66,16 @@ function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
   );
 }
 
-function ProductButtons(p: ProductBuyProps) {
+/** A product's buttons; `early` is an add the fallback's button started before React arrived, shown as if made here. */
+function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<AddToCartResponse> }) {
   const { busy, feedback, run } = useActions();
+  const added = (r: AddToCartResponse): Feedback => ({ ok: true, text: addedMessage(p, r), link: { href: '/cart', label: 'View cart' } });
+  const adopted = useRef(false);
+  useEffect(() => {
+    if (!early || adopted.current) return;
+    adopted.current = true;
+    void run('cart', async () => added(await early));
+  }, [early, run]);
   const item = (): analytics.AnalyticsItem => ({
     item_id: p.code || String(p.id),
     item_name: p.title,
@@ -77,10 +85,9 @@ function ProductButtons(p: ProductBuyProps) {
   });
 
   const addToCart = () =>
-    run('cart', async () => {
-      const r = await addProduct({ id: p.id, title: p.title, price: p.price, code: p.code, category: p.category, variation_id: p.variation_id });
-      return { ok: true, text: `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`, link: { href: '/cart', label: 'View cart' } };
-    });
+    run('cart', async () =>
+      added(await addProduct({ id: p.id, title: p.title, price: p.price, code: p.code, category: p.category, variation_id: p.variation_id })),
+    );
   const addToWishlist = () =>
     run('wishlist', async () => {
       await apiGet('/api/user/add-to-wishlist', { pid: p.id });
@@ -149,6 +156,6 @@ function SetButtons(p: SetBuyProps) {
   );
 }
 
-export function BuyButtons(props: BuyButtonsProps) {
-  return isSet(props) ? <SetButtons {...props} /> : <ProductButtons {...props} />;
+export function BuyButtons({ early, ...props }: BuyButtonsProps & { early?: Promise<AddToCartResponse> }) {
+  return isSet(props) ? <SetButtons {...props} /> : <ProductButtons {...props} early={early} />;
 }

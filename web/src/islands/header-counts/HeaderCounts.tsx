@@ -8,7 +8,7 @@
 // (SPEC.md §4). Removing a line sends `pid` + `pcode` (a set: `pid_codes`).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
-import { fetchCart, removeLine, removeSet, type CartViewResponse } from '../../lib/cart';
+import { cartLabel, fetchCart, removeLine, removeSet, type CartViewResponse } from '../../lib/cart';
 import { on } from '../../lib/events';
 import styles from './HeaderCounts.module.css';
 import { Icon } from './icons';
@@ -18,8 +18,8 @@ import type { CountResponse, HeaderCountsProps } from './types';
 /** How long the mini-cart stays after the pointer leaves, in ms. */
 export const CLOSE_DELAY_MS = 250;
 
-export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProps) {
-  const [counts, setCounts] = useState<CountResponse>({});
+export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }: HeaderCountsProps) {
+  const [counts, setCounts] = useState<CountResponse>(known === undefined ? {} : { cartCount: known });
   const [open, setOpen] = useState(false);
   const [cart, setCart] = useState<CartViewResponse['cart'] | undefined>(undefined);
   const [error, setError] = useState('');
@@ -143,7 +143,7 @@ export function HeaderCounts({ profile_url = '/user/profile' }: HeaderCountsProp
           }
         }}
       >
-        <a href="/cart" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? 'item' : 'items'}`} aria-expanded={open} aria-controls="mini-cart">
+        <a href="/cart" aria-label={cartLabel(cartCount)} aria-expanded={open} aria-controls="mini-cart">
           <Icon id="cart" />
           {badge(counts.cartCount)}
         </a>

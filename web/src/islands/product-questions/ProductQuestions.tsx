@@ -6,7 +6,7 @@
 // `product/comment-store`; a guest keeps the sign-in link. Questions wait for
 // the shop's answer before they are shown, and the thanks say so.
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError, apiPost, authToken } from '../../lib/api';
+import { ApiError, apiPost, authToken, errorText } from '../../lib/api';
 import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './ProductQuestions.module.css';
 
@@ -56,7 +56,7 @@ function TalkForm({ kind, productId, seoUrl, onDone }: { kind: Kind; productId: 
         return;
       }
       const field = err instanceof ApiError ? err.errors[t.field]?.[0] : undefined;
-      setError(field ?? (err instanceof ApiError ? err.message : 'Something went wrong. Please try again.'));
+      setError(field ?? errorText(err));
     } finally {
       setBusy(false);
     }
