@@ -76,6 +76,29 @@ struct Entry {
     url: Box<str>,
     tags: Box<[Box<str>]>,
     key: CompactCacheKey,
+    /// Freshness as the stored meta says, for [`MemoryStorage::fresh`].
+    times: Times,
+}
+
+/// What a hit outside Pingora's cache phases needs from the stored meta.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    /// Until when the object is fresh.
+    fresh_until: SystemTime,
+    /// What its age counts from (Pingora's `CacheMeta::epoch`).
+    epoch: SystemTime,
+    /// Whether the object is one variant of a `Vary` family (its meta has a variance).
+    variant: bool,
+}
+
+impl Times {
+    fn of(meta: &CacheMeta) -> Self {
+        Self {
+            fresh_until: meta.fresh_until(),
+            epoch: meta.epoch(),
+            variant: meta.variance().is_some(),
+        }
+    }
 }
 
 impl Entry {
@@ -205,6 +228,30 @@ impl MemoryStorage {
             })
             .sum()
     }
+
+    /// The object under `key` if it can be served as it is: fresh at `now`, and not one
+    /// variant of a `Vary` family (Pingora's variance lookup decides those). Purge rules
+    /// are the caller's to check, and [`Self::count_access`] tells the eviction manager.
+    pub fn fresh(&self, key: &CacheKey, now: SystemTime) -> Option<MemoryHit> {
+        let hash = key.combined_bin();
+        let entry = self
+            .shard(&hash)
+            .read()
+            .expect("cache shard lock poisoned")
+            .get(&hash)
+            .cloned()?;
+        let times = entry.times;
+        (times.fresh_until >= now && !times.variant).then(|| MemoryHit::new(entry))
+    }
+
+    /// Count a hit served from [`Self::fresh`] in the eviction order, as Pingora does for
+    /// the hits it serves.
+    pub fn count_access(&self, hit: &MemoryHit) {
+        let entry = &hit.entry;
+        let key = CacheEntryKey::from_entry_id(entry.key.clone(), None);
+        self.eviction
+            .access(&key, entry.weight, entry.times.fresh_until);
+    }
 }
 
 fn header_weight(header: &ResponseHeader) -> usize {
@@ -273,9 +320,9 @@ impl Storage for MemoryStorage {
             .unwrap_or_default();
         Ok(Box::new(MemoryMiss {
             storage: self,
+            times: Times::of(meta),
             hash: key.combined_bin(),
             key: key.to_compact(),
-            fresh_until: meta.fresh_until(),
             tags: surrogate_keys(&header),
             url,
             internal,
@@ -333,6 +380,7 @@ impl Storage for MemoryStorage {
             stored_at: SystemTime::now(),
             url: old.url.clone(),
             key: old.key.clone(),
+            times: Times::of(meta),
         };
         let old_weight = old.weight;
         map.insert(hash, Arc::new(entry));
@@ -377,6 +425,28 @@ impl MemoryHit {
     /// The object's surrogate keys.
     pub fn tags(&self) -> &[Box<str>] {
         &self.entry.tags
+    }
+
+    /// The stored response header (internal headers included).
+    pub fn header(&self) -> &ResponseHeader {
+        &self.entry.header
+    }
+
+    /// The whole body, without a copy.
+    pub fn body(&self) -> Bytes {
+        self.entry.body.clone()
+    }
+
+    /// Until when the object is fresh.
+    pub fn fresh_until(&self) -> SystemTime {
+        self.entry.times.fresh_until
+    }
+
+    /// Its age at `now` in whole seconds, as Pingora computes it for the `Age` of a hit.
+    pub fn age(&self, now: SystemTime) -> u64 {
+        now.duration_since(self.entry.times.epoch)
+            .unwrap_or_default()
+            .as_secs()
     }
 }
 
@@ -443,9 +513,9 @@ impl Drop for Unpublished {
 /// Buffers one fill; publishes it only from `finish`.
 struct MemoryMiss {
     storage: &'static MemoryStorage,
+    times: Times,
     hash: HashBinary,
     key: CompactCacheKey,
-    fresh_until: SystemTime,
     tags: Box<[Box<str>]>,
     url: Box<str>,
     internal: Vec<u8>,
@@ -493,12 +563,13 @@ impl HandleMiss for MemoryMiss {
             url: this.url,
             tags: this.tags,
             key: this.key.clone(),
+            times: this.times,
         };
         this.storage.insert(this.hash, Arc::new(entry));
         let evicted = this.storage.eviction.admit(
             CacheEntryKey::from_entry_id(this.key, None),
             weight,
-            this.fresh_until,
+            this.times.fresh_until,
         );
         for item in evicted {
             this.storage.remove(&item.key().combined_bin());
