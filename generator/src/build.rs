@@ -18,7 +18,7 @@ use catalog::read::site as q;
 use crate::catalogue::Catalogue;
 use crate::chrome::ChromeData;
 use crate::islands::Assets;
-use crate::output::{Compression, Manifest, Page, Scope, SiteWriter, WriteReport};
+use crate::output::{Compression, Manifest, Page, Scope, SharedParts, SiteWriter, WriteReport};
 use crate::pages::{self, crawl::SitemapUrl};
 use crate::render::Site;
 
@@ -248,7 +248,7 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     })
     .await
     .with_context(|| format!("opening {}", options.database))?;
-    let writer = SiteWriter::open(&options.out, options.compression)?;
+    let mut writer = SiteWriter::open(&options.out, options.compression)?;
     lap("open", 0, &mut steps);
 
     let chrome_data = ChromeData::load(&pool).await?;
@@ -274,13 +274,15 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     } else {
         ProgressBar::hidden()
     };
+    let site = Site {
+        base_url: options.base_url.trim_end_matches('/').to_string(),
+        chrome,
+        assets,
+    };
+    writer.share(SharedParts::new(site.shared_parts(), options.compression));
     let mut ctx = Ctx {
         pool,
-        site: Site {
-            base_url: options.base_url.trim_end_matches('/').to_string(),
-            chrome,
-            assets,
-        },
+        site,
         now: options.now,
         batch: options.batch.max(1),
         writer,

@@ -21,7 +21,7 @@ use anyhow::Context;
 use serde::Deserialize;
 
 use crate::format::{escape, script_json};
-use crate::output::{write_page, Compression, Page};
+use crate::output::{write_page, Compression, Page, SharedParts};
 
 /// An island element with its fallback markup and, when given, its props.
 pub fn island(
@@ -227,18 +227,41 @@ impl Assets {
                 out.push_str(&format!("<link rel=\"modulepreload\" href=\"{f}\">"));
             }
         }
-        if let Some(code) = self.early_buy_code.as_deref() {
-            if html.contains(EARLY_BUY_MARK) {
-                out.push_str(&format!("<script>{code}</script>"));
+        if html.contains(EARLY_BUY_MARK) {
+            if let Some(early) = self.early_buy_element() {
+                out.push_str(&early);
             }
         }
-        match &self.loader_code {
-            Some(code) => out.push_str(&format!("<script type=\"module\">{code}</script>")),
-            None => out.push_str(&format!(
-                "<script type=\"module\" src=\"{loader}\"></script>"
-            )),
-        }
+        out.push_str(&self.loader_element(loader));
         out
+    }
+
+    /// The inline script elements exactly as pages hold them, for the site
+    /// writer's shared parts (compressed once, not on every page).
+    pub fn inline_elements(&self) -> Vec<String> {
+        let loader = self
+            .loader
+            .as_deref()
+            .filter(|_| self.loader_code.is_some());
+        [
+            self.early_buy_element(),
+            loader.map(|l| self.loader_element(l)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    fn early_buy_element(&self) -> Option<String> {
+        let code = self.early_buy_code.as_deref()?;
+        Some(format!("<script>{code}</script>"))
+    }
+
+    fn loader_element(&self, loader: &str) -> String {
+        match &self.loader_code {
+            Some(code) => format!("<script type=\"module\">{code}</script>"),
+            None => format!("<script type=\"module\" src=\"{loader}\"></script>"),
+        }
     }
 }
 
@@ -290,7 +313,7 @@ pub fn copy_assets(dist: &Path, out: &Path) -> anyhow::Result<usize> {
             body,
             keys: Vec::new(),
         };
-        write_page(out, &page, None, compression)?;
+        write_page(out, &page, None, compression, &SharedParts::default())?;
         written += 1;
     }
     Ok(written)

@@ -149,6 +149,7 @@ pub fn write_page(
     page: &Page,
     old: Option<&Entry>,
     compression: Compression,
+    shared: &SharedParts,
 ) -> anyhow::Result<(Entry, PageOutcome)> {
     let entry = Entry {
         hash: hash(&page.body),
@@ -169,7 +170,7 @@ pub fn write_page(
         Some(_) => write_in_place(file, bytes),
         None => fs::write(file, bytes).with_context(|| format!("writing {}", file.display())),
     };
-    let br = brotli_bytes(&page.body, compression)?;
+    let br = shared.brotli(&page.body, compression)?;
     write(&with_suffix(&file, ".br"), &br)?;
     let gz = match compression.gzip_level {
         Some(level) => {
@@ -224,6 +225,7 @@ pub fn write_pages(
 pub struct SiteWriter {
     dir: PathBuf,
     compression: Compression,
+    shared: SharedParts,
     manifest: Manifest,
     seen: BTreeSet<String>,
     report: WriteReport,
@@ -236,10 +238,16 @@ impl SiteWriter {
         Ok(SiteWriter {
             dir: dir.to_path_buf(),
             compression,
+            shared: SharedParts::default(),
             manifest: Manifest::load(dir)?,
             seen: BTreeSet::new(),
             report: WriteReport::default(),
         })
+    }
+
+    /// Compresses the pages written from now on with these shared parts.
+    pub fn share(&mut self, parts: SharedParts) {
+        self.shared = parts;
     }
 
     /// The manifest as it was before this write (and the pages written so far).
@@ -277,14 +285,14 @@ impl SiteWriter {
         use rayon::prelude::*;
 
         let manifest = &self.manifest;
-        let (dir, compression) = (&self.dir, self.compression);
+        let (dir, compression, shared) = (&self.dir, self.compression, &self.shared);
         let outcomes: Vec<(String, Entry, PageOutcome)> = items
             .par_iter()
             .map(|item| {
                 let page = page_of(item)?;
                 let page = page.borrow();
                 let old = manifest.pages.get(&page.path);
-                let (entry, outcome) = write_page(dir, page, old, compression)?;
+                let (entry, outcome) = write_page(dir, page, old, compression, shared)?;
                 Ok((page.path.clone(), entry, outcome))
             })
             .collect::<anyhow::Result<_>>()?;
@@ -345,6 +353,182 @@ fn remove_if_present(file: &Path) -> anyhow::Result<()> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(err) => Err(err).with_context(|| format!("removing {}", file.display())),
     }
+}
+
+/// Parts that many pages repeat byte for byte (the inline stylesheet, the
+/// header with its menus, the footer, the inline scripts), compressed once.
+/// In a page, shared parts that follow each other with little between them
+/// (at most [`Self::GAP`] bytes, such as `</style></head><body>`), and the
+/// end of the page after the last of them, make one run; each distinct run
+/// is compressed once, at brotli's best quality, and kept. A page's brotli
+/// copy is then its own parts, compressed as it is written, and its runs,
+/// joined into one stream by brotli's concatenation
+/// ([`brotli::concat::BroCatli`]): every stream after the first is
+/// "catable", which refers to nothing before it and not to brotli's
+/// built-in dictionary. On 37 KB product pages, about half of each page is
+/// in runs: this takes about 40 % off the compression time for about 1 %
+/// more bytes (README, "Generator").
+#[derive(Default)]
+pub struct SharedParts {
+    finders: Vec<memchr::memmem::Finder<'static>>,
+    window: u32,
+    /// Compressed runs by the BLAKE3 of their bytes.
+    runs: std::sync::RwLock<std::collections::HashMap<[u8; 32], std::sync::Arc<Vec<u8>>>>,
+}
+
+impl std::fmt::Debug for SharedParts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SharedParts({} parts)", self.finders.len())
+    }
+}
+
+impl SharedParts {
+    /// Parts shorter than this are left in the page's own parts: splitting
+    /// around them would save less than it costs in bytes.
+    pub const MIN_LEN: usize = 1024;
+    /// The most bytes between two shared parts (or after the last one, to
+    /// the end of the page) that a run takes in.
+    pub const GAP: usize = 128;
+    /// The most distinct runs kept; past it a run is compressed with the page.
+    pub const MAX_RUNS: usize = 64;
+
+    /// Looks for each distinct part of at least [`Self::MIN_LEN`] bytes; runs
+    /// are compressed with the pages' brotli window (joined streams must share it).
+    pub fn new(parts: impl IntoIterator<Item = String>, compression: Compression) -> SharedParts {
+        let mut seen = BTreeSet::new();
+        let finders = parts
+            .into_iter()
+            .filter(|part| part.len() >= Self::MIN_LEN && seen.insert(part.clone()))
+            .map(|part| memchr::memmem::Finder::new(part.as_bytes()).into_owned())
+            .collect();
+        SharedParts {
+            finders,
+            window: compression.brotli_window,
+            runs: Default::default(),
+        }
+    }
+
+    /// How many parts are looked for.
+    pub fn len(&self) -> usize {
+        self.finders.len()
+    }
+
+    /// Whether no part is looked for.
+    pub fn is_empty(&self) -> bool {
+        self.finders.is_empty()
+    }
+
+    /// How many distinct runs have been compressed and kept.
+    pub fn runs(&self) -> usize {
+        self.runs.read().map_or(0, |r| r.len())
+    }
+
+    /// Brotli-compresses `body`, each of its runs of shared parts once.
+    pub fn brotli(&self, body: &[u8], compression: Compression) -> anyhow::Result<Vec<u8>> {
+        if compression.brotli_window != self.window {
+            return brotli_bytes(body, compression);
+        }
+        let mut found: Vec<(usize, usize)> = self
+            .finders
+            .iter()
+            .filter_map(|f| f.find(body).map(|at| (at, at + f.needle().len())))
+            .collect();
+        found.sort_unstable();
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (start, end) in found {
+            match runs.last_mut() {
+                Some(last) if start < last.1 => {} // overlaps: left in the page
+                Some(last) if start - last.1 <= Self::GAP => last.1 = end,
+                _ => runs.push((start, end)),
+            }
+        }
+        let Some(last) = runs.last_mut() else {
+            return brotli_bytes(body, compression);
+        };
+        if body.len() - last.1 <= Self::GAP {
+            last.1 = body.len();
+        }
+        let own = |part: &[u8], first: bool| {
+            brotli_stream(part, compression.brotli_quality, self.window, !first)
+        };
+        let mut streams: Vec<std::sync::Arc<Vec<u8>>> = Vec::new();
+        let mut at = 0;
+        for (start, end) in runs {
+            if start > at {
+                streams.push(own(&body[at..start], streams.is_empty())?.into());
+            }
+            let run = &body[start..end];
+            match self.run(run)? {
+                Some(br) => streams.push(br),
+                None => streams.push(own(run, streams.is_empty())?.into()),
+            }
+            at = end;
+        }
+        if at < body.len() {
+            streams.push(own(&body[at..], streams.is_empty())?.into());
+        }
+        let streams: Vec<&[u8]> = streams.iter().map(|s| s.as_slice()).collect();
+        concatenate(&streams)
+    }
+
+    /// The kept stream of a run, compressed now if it is new; `None` once
+    /// [`Self::MAX_RUNS`] are kept and this one is not among them.
+    fn run(&self, bytes: &[u8]) -> anyhow::Result<Option<std::sync::Arc<Vec<u8>>>> {
+        let key = *blake3::hash(bytes).as_bytes();
+        let poisoned = || anyhow::anyhow!("a thread failed while compressing shared parts");
+        if let Some(br) = self.runs.read().map_err(|_| poisoned())?.get(&key) {
+            return Ok(Some(br.clone()));
+        }
+        if self.runs() >= Self::MAX_RUNS {
+            return Ok(None);
+        }
+        let br = std::sync::Arc::new(brotli_stream(bytes, 11, self.window, true)?);
+        let mut runs = self.runs.write().map_err(|_| poisoned())?;
+        Ok(Some(runs.entry(key).or_insert(br).clone()))
+    }
+}
+
+/// One brotli stream of `data`: "catable" (to follow other streams), or
+/// else "appendable" (to be followed by them; it may use the dictionary).
+fn brotli_stream(data: &[u8], quality: u32, window: u32, catable: bool) -> anyhow::Result<Vec<u8>> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: quality as i32,
+        lgwin: window as i32,
+        catable,
+        appendable: true,
+        use_dictionary: !catable,
+        size_hint: data.len(),
+        ..Default::default()
+    };
+    let mut out = Vec::with_capacity(data.len() / 3 + 16);
+    {
+        let mut w = brotli::CompressorWriter::with_params(&mut out, 16 * 1024, &params);
+        w.write_all(data).context("brotli")?;
+        w.flush().context("brotli")?;
+    }
+    Ok(out)
+}
+
+/// Joins brotli streams made for it ([`brotli_stream`]) into one.
+fn concatenate(streams: &[&[u8]]) -> anyhow::Result<Vec<u8>> {
+    use brotli::concat::{BroCatli, BroCatliResult};
+    let mut out = vec![0u8; streams.iter().map(|s| s.len()).sum::<usize>() + 16];
+    let mut written = 0;
+    let mut cat = BroCatli::new();
+    for stream in streams {
+        cat.new_brotli_file();
+        let mut read = 0;
+        match cat.stream(stream, &mut read, &mut out, &mut written) {
+            BroCatliResult::NeedsMoreInput | BroCatliResult::Success if read == stream.len() => {}
+            other => bail!("joining brotli streams: {other:?}"),
+        }
+    }
+    match cat.finish(&mut out, &mut written) {
+        BroCatliResult::Success => {}
+        other => bail!("ending joined brotli streams: {other:?}"),
+    }
+    out.truncate(written);
+    Ok(out)
 }
 
 /// Brotli-compresses `body`.
@@ -447,6 +631,7 @@ mod tests {
             &page("/product/sofa", &body, &["product:1"]),
             None,
             with_gzip,
+            &SharedParts::default(),
         )
         .unwrap();
         assert!(matches!(outcome, PageOutcome::Written { .. }));
@@ -471,6 +656,7 @@ mod tests {
             &page("/product/sofa", "<p>new sofa</p>", &["product:1"]),
             Some(&entry),
             Compression::default(),
+            &SharedParts::default(),
         )
         .unwrap();
         assert!(matches!(outcome, PageOutcome::Written { gz: 0, .. }));
@@ -478,19 +664,83 @@ mod tests {
         assert!(!with_suffix(&base, ".gz").exists());
     }
 
+    /// Decompresses a brotli stream.
+    fn unbrotli(br: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        brotli::Decompressor::new(br, 4096)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn shared_parts_are_compressed_once_and_joined_into_a_stream_that_decompresses_to_the_page() {
+        let c = Compression::default();
+        let style = format!("<style>{}</style>", "body{margin:0}a{color:red}".repeat(60));
+        let header = format!(
+            "<header>{}</header>",
+            "<a href=\"/c/sofa\">Sofa</a>".repeat(60)
+        );
+        let script = format!("<script>{}</script>", "console.log(1);".repeat(90));
+        let short = "<footer>tiny</footer>".to_string();
+        let shared = SharedParts::new(
+            [
+                style.clone(),
+                header.clone(),
+                script.clone(),
+                short.clone(),
+                style.clone(),
+            ],
+            c,
+        );
+        assert_eq!(shared.len(), 3, "distinct parts of at least MIN_LEN bytes");
+        let own = "<main><h1>Oslo Bed</h1><p>Teak, king size.</p></main>".repeat(20);
+        let other = "<main><h1>Rio Sofa</h1><p>Oak, three seats.</p></main>".repeat(20);
+        let layouts = [
+            // The page's own parts around shared ones; style and header one
+            // run (a short gap), the script and the page's end another.
+            format!("<!doctype html>{style}<body>{header}{own}{short}{script}</body>"),
+            // The same runs around other own parts: nothing new compressed.
+            format!("<!doctype html>{style}<body>{header}{other}{short}{script}</body>"),
+            // Shared parts at the very start, side by side, and twice.
+            format!("{style}{header}{own}{script}{script}"),
+            // A shared part far from the end, followed by the page's own.
+            format!("{header}{own}"),
+            // None of them: compressed whole.
+            own.clone(),
+            String::new(),
+        ];
+        let mut runs = Vec::new();
+        for body in &layouts {
+            let br = shared.brotli(body.as_bytes(), c).unwrap();
+            assert_eq!(unbrotli(&br), body.as_bytes(), "{:.60}", body);
+            runs.push(shared.runs());
+        }
+        assert_eq!(runs, [2, 2, 4, 5, 5, 5], "runs kept after each page");
+        // Another window than the runs were made for: the page is compressed whole.
+        let wide = Compression {
+            brotli_window: 22,
+            ..c
+        };
+        let br = shared.brotli(layouts[0].as_bytes(), wide).unwrap();
+        assert_eq!(br, brotli_bytes(layouts[0].as_bytes(), wide).unwrap());
+    }
+
     #[test]
     fn an_unchanged_page_is_not_rewritten_and_a_changed_one_is() {
         let dir = tempfile::tempdir().unwrap();
         let p = page("/", "<p>home</p>", &["home"]);
-        let (entry, _) = write_page(dir.path(), &p, None, Compression::default()).unwrap();
+        let none = SharedParts::default();
+        let (entry, _) = write_page(dir.path(), &p, None, Compression::default(), &none).unwrap();
         let (_, outcome) =
-            write_page(dir.path(), &p, Some(&entry), Compression::default()).unwrap();
+            write_page(dir.path(), &p, Some(&entry), Compression::default(), &none).unwrap();
         assert!(matches!(outcome, PageOutcome::Unchanged));
         let (_, outcome) = write_page(
             dir.path(),
             &page("/", "<p>new home</p>", &["home"]),
             Some(&entry),
             Compression::default(),
+            &SharedParts::default(),
         )
         .unwrap();
         assert!(matches!(outcome, PageOutcome::Written { .. }));
@@ -545,6 +795,7 @@ mod tests {
             &page("/blogs/a", "x", &["post:1"]),
             None,
             Compression::default(),
+            &SharedParts::default(),
         )
         .unwrap();
         remove_page(dir.path(), "/blogs/a").unwrap();

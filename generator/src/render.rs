@@ -65,6 +65,18 @@ struct LayoutTemplate<'a> {
 pub type Trail = Vec<(String, String)>;
 
 impl Site {
+    /// What pages repeat byte for byte: the stylesheet, the header, the
+    /// footer and the inline scripts (see [`crate::output::SharedParts`]).
+    pub fn shared_parts(&self) -> Vec<String> {
+        let mut parts = vec![
+            CSS.to_string(),
+            self.chrome.header.clone(),
+            self.chrome.footer.clone(),
+        ];
+        parts.extend(self.assets.inline_elements());
+        parts
+    }
+
     /// An absolute URL of a site path.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)
