@@ -113,6 +113,8 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// Every product page was rendered (not only the changed ones).
     pub full: bool,
+    /// The parts the pages share (compressed once, see [`SharedParts`]).
+    pub shared: Vec<String>,
 }
 
 impl BuildReport {
@@ -478,5 +480,6 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         write,
         elapsed: started.elapsed(),
         full: scope == Scope::Full,
+        shared: ctx.site.shared_parts(),
     })
 }

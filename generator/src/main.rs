@@ -135,7 +135,13 @@ async fn main() -> anyhow::Result<()> {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
             println!(
                 "\n## compression\n{}",
-                generator::measure::compression_table(&args.out, sample, scale, cores)?
+                generator::measure::compression_table(
+                    &args.out,
+                    &report.shared,
+                    sample,
+                    scale,
+                    cores
+                )?
             );
             Ok(())
         }

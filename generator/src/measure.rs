@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::output::{brotli_bytes, file_for, gzip_bytes, Compression, Manifest};
+use crate::output::{brotli_bytes, file_for, gzip_bytes, Compression, Manifest, SharedParts};
 
 /// The page type of a site path, for the size table.
 pub fn page_type(path: &str) -> &'static str {
@@ -65,9 +65,12 @@ pub fn size_table(site: &Path) -> anyhow::Result<String> {
 
 /// The compression trade-off: each level's total bytes and single-core
 /// seconds over up to `sample` product pages, and the seconds that makes for
-/// `scale` pages on `cores` cores.
+/// `scale` pages on `cores` cores; brotli both over whole pages and as the
+/// build compresses them, with the runs of `shared` parts compressed once
+/// (their one-off cost is left out: a few milliseconds per distinct run).
 pub fn compression_table(
     site: &Path,
+    shared: &[String],
     sample: usize,
     scale: u64,
     cores: u64,
@@ -117,6 +120,18 @@ pub fn compression_table(
                 },
             )
         })?;
+    }
+    for q in [2u32, 3, 4, 5] {
+        let c = Compression {
+            brotli_quality: q,
+            ..Compression::default()
+        };
+        let parts = SharedParts::new(shared.iter().cloned(), c);
+        // Every run compressed once before the clock starts.
+        for b in &bodies {
+            parts.brotli(b, c)?;
+        }
+        row("brotli, shared parts once", q, &|b| parts.brotli(b, c))?;
     }
     for level in [1u32, 6, 9] {
         row("gzip", level, &|b| gzip_bytes(b, level))?;
