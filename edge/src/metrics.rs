@@ -2,6 +2,7 @@
 //! last minutes of hit ratio, request rates, origin latency and cache size for the
 //! dashboard.
 
+use crate::cache::key::RouteClass;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,
@@ -9,8 +10,36 @@ use prometheus::{
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// The `cache` labels of [`Metrics::requests`] that [`Metrics::count_request`] keeps
+/// resolved counters for.
+const REQUEST_LABELS: [&str; 7] = [
+    "HIT",
+    "MISS",
+    "STALE",
+    "REVALIDATED",
+    "BYPASS",
+    "LIMITED",
+    "ERROR",
+];
+/// Route classes, in the order of [`route_index`].
+const ROUTES: [RouteClass; 4] = [
+    RouteClass::Page,
+    RouteClass::Api,
+    RouteClass::Asset,
+    RouteClass::Image,
+];
+
+fn route_index(route: RouteClass) -> usize {
+    match route {
+        RouteClass::Page => 0,
+        RouteClass::Api => 1,
+        RouteClass::Asset => 2,
+        RouteClass::Image => 3,
+    }
+}
 
 /// Seconds of history the dashboard keeps.
 const HISTORY: usize = 600;
@@ -20,8 +49,11 @@ const MISSED_CAPACITY: usize = 5_000;
 /// Every metric the edge exports.
 pub struct Metrics {
     registry: Registry,
-    /// Client requests by `cache` status and `route` class.
+    /// Client requests by `cache` status and `route` class (count with [`Self::count_request`]).
     pub requests: IntCounterVec,
+    /// `requests` children by label and route, each resolved on its first request (so
+    /// `/metrics` lists only the pairs seen, as with `with_label_values`).
+    request_counters: [[OnceLock<IntCounter>; ROUTES.len()]; REQUEST_LABELS.len()],
     /// Requests sent to an origin, by origin and status class.
     pub origin_requests: IntCounterVec,
     /// Time to the origin's response header.
@@ -184,6 +216,7 @@ impl Metrics {
         Self {
             registry,
             requests,
+            request_counters: Default::default(),
             origin_requests,
             origin_latency,
             coalesced_waits,
@@ -197,6 +230,23 @@ impl Metrics {
             origin_up,
             live: Live::default(),
         }
+    }
+
+    /// Count one client request in `edge_requests_total` without hashing its labels.
+    pub fn count_request(&self, cache: &str, route: RouteClass) {
+        let Some(label) = REQUEST_LABELS.iter().position(|l| *l == cache) else {
+            self.requests
+                .with_label_values(&[cache, route.as_str()])
+                .inc();
+            return;
+        };
+        let route_at = route_index(route);
+        self.request_counters[label][route_at]
+            .get_or_init(|| {
+                self.requests
+                    .with_label_values(&[REQUEST_LABELS[label], ROUTES[route_at].as_str()])
+            })
+            .inc();
     }
 
     /// Count one client request for the live plots.
@@ -357,6 +407,24 @@ mod tests {
         assert_eq!(s[1].rps, 1);
         assert_eq!(s[1].origin_rps, 0);
         assert!(m.render().contains("edge_origin_requests_total"));
+    }
+
+    #[test]
+    fn request_counts_by_label_and_route() {
+        let m = Metrics::new();
+        m.count_request("HIT", RouteClass::Page);
+        m.count_request("HIT", RouteClass::Page);
+        m.count_request("MISS", RouteClass::Image);
+        m.count_request("OTHER", RouteClass::Api);
+        let text = m.render();
+        assert!(text.contains("edge_requests_total{cache=\"HIT\",route=\"page\"} 2"));
+        assert!(text.contains("edge_requests_total{cache=\"MISS\",route=\"image\"} 1"));
+        assert!(text.contains("edge_requests_total{cache=\"OTHER\",route=\"api\"} 1"));
+        // Only the pairs seen are listed.
+        assert!(!text.contains("cache=\"STALE\""));
+        for (i, route) in ROUTES.iter().enumerate() {
+            assert_eq!(route_index(*route), i);
+        }
     }
 
     #[test]

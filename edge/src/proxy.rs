@@ -130,9 +130,9 @@ fn ttl_of(fresh_until: SystemTime, now: SystemTime) -> i64 {
     }
 }
 
-/// What every response tells the client about the cache (`X-Cache`, `Cache-Status`, `Age`),
-/// its request id, and the edge's internal headers taken out: one place for hits served
-/// by [`Edge::serve_fresh`] and for everything Pingora's phases answer.
+/// What every response tells the client about the cache (`X-Cache`, `Cache-Status`, `Age`)
+/// and its request id: one place for hits served by [`Edge::serve_fresh`] and for
+/// everything Pingora's phases answer (which [`strip_internal`] as well).
 fn client_headers(
     resp: &mut ResponseHeader,
     outcome: CacheOutcome,
@@ -145,10 +145,14 @@ fn client_headers(
         resp.insert_header(http::header::AGE, HeaderValue::from_static("0"))?;
     }
     resp.insert_header("x-request-id", &ctx.request_id)?;
+    Ok(())
+}
+
+/// Take the edge's internal headers out of a response.
+fn strip_internal(resp: &mut ResponseHeader) {
     for name in &INTERNAL_RESPONSE_HEADERS {
         resp.remove_header(name);
     }
-    Ok(())
 }
 
 /// Whether a request is a plain `GET` that a stored response answers as it is: no range,
@@ -235,14 +239,23 @@ impl Edge {
         {
             return Ok(false);
         }
-        // As Pingora's hit header: the stored header, its `Age`, HTTP/1.1, and what its
-        // range filter says of a request without a range (`Accept-Ranges`).
-        let mut header = hit.header().clone();
+        // As Pingora's hit header: the stored header, HTTP/1.1, what its range filter says
+        // of a request without a range (`Accept-Ranges`), and the `Age`. All but the age
+        // is the same for every plain GET of this object: prepared once, kept with it.
+        let mut header = match hit.hit_header() {
+            Some(prepared) => prepared.clone(),
+            None => {
+                let mut prepared = hit.header().clone();
+                strip_internal(&mut prepared);
+                prepared.set_version(http::Version::HTTP_11);
+                if self.range_header_filter(session, &mut prepared, ctx) != RangeType::None {
+                    return Ok(false);
+                }
+                hit.set_hit_header(prepared.clone());
+                prepared
+            }
+        };
         header.insert_header(http::header::AGE, hit.age(now))?;
-        header.set_version(http::Version::HTTP_11);
-        if self.range_header_filter(session, &mut header, ctx) != RangeType::None {
-            return Ok(false);
-        }
         storage.count_access(&hit);
         let outcome = CacheOutcome::Hit;
         ctx.outcome = Some(outcome);
@@ -595,7 +608,9 @@ impl ProxyHttp for Edge {
             CacheOutcome::Bypass => None,
             _ => ttl,
         };
-        client_headers(resp, outcome, ttl, ctx)
+        client_headers(resp, outcome, ttl, ctx)?;
+        strip_internal(resp);
+        Ok(())
     }
 
     fn should_serve_stale(
@@ -652,10 +667,7 @@ impl ProxyHttp for Edge {
         } else {
             CacheOutcome::Bypass.label()
         };
-        metrics
-            .requests
-            .with_label_values(&[label, ctx.route.as_str()])
-            .inc();
+        metrics.count_request(label, ctx.route);
         let from_cache = ctx.outcome.is_some_and(CacheOutcome::from_cache);
         metrics.observe_request(from_cache);
         match ctx.outcome {

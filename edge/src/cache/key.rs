@@ -147,30 +147,50 @@ pub fn url_id(path: &str, query: Option<&str>) -> String {
     }
 }
 
-/// Lower-case the host and drop a default port.
-pub fn normalise_host(host: &str) -> String {
+/// The host without surrounding space and a default port (lower-cased by the caller).
+fn host_without_default_port(host: &str) -> &str {
     let host = host.trim();
-    let host = host
-        .strip_suffix(":80")
+    host.strip_suffix(":80")
         .or_else(|| host.strip_suffix(":443"))
-        .unwrap_or(host);
-    host.to_ascii_lowercase()
+        .unwrap_or(host)
+}
+
+/// Append one length-prefixed part (`<decimal length>:<bytes>`), lower-cased if asked.
+fn push_part(out: &mut Vec<u8>, part: &[u8], lowercase: bool) {
+    let mut digits = [0u8; 20];
+    let mut n = part.len();
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+    out.push(b':');
+    if lowercase {
+        out.extend(part.iter().map(u8::to_ascii_lowercase));
+    } else {
+        out.extend_from_slice(part);
+    }
 }
 
 /// Build the primary key. `HEAD` shares the `GET` entry (a cache answers HEAD from a stored
-/// GET response), so the method class of every cacheable request is `GET`.
+/// GET response), so the method class of every cacheable request is `GET`. The host is
+/// lower-cased and loses a default port.
 ///
 /// The key's hash is computed here once and set as its override, so the lookup, the
 /// eviction manager, the predictor and the lock each reuse it instead of hashing again
 /// (the value is the same hash Pingora would compute from the primary key).
 pub fn cache_key(host: &str, url_id: &str, encoding: EncodingClass) -> CacheKey {
-    use std::io::Write;
+    let host = host_without_default_port(host);
     let mut primary = Vec::with_capacity(host.len() + url_id.len() + 32);
-    for part in ["GET", &normalise_host(host), url_id, encoding.as_str()] {
-        // Writing into a Vec cannot fail.
-        let _ = write!(primary, "{}:", part.len());
-        primary.extend_from_slice(part.as_bytes());
-    }
+    push_part(&mut primary, b"GET", false);
+    push_part(&mut primary, host.as_bytes(), true);
+    push_part(&mut primary, url_id.as_bytes(), false);
+    push_part(&mut primary, encoding.as_str().as_bytes(), false);
     let hash = hash_key(&primary);
     let mut key = CacheKey::new(primary, "");
     key.set_primary_bin_override(hash);
@@ -250,6 +270,10 @@ mod tests {
         let plain = CacheKey::new(key.primary_key().to_vec(), "");
         assert_eq!(key.primary_bin(), plain.primary_bin());
         assert_eq!(key.primary_key(), b"3:GET9:shop.test8:/p/1?a=14:gzip");
+        let long = format!("/{}", "a".repeat(1234));
+        let key = cache_key(" Shop.Test:443 ", &long, EncodingClass::Identity);
+        let expected = format!("3:GET9:shop.test1235:{long}8:identity");
+        assert_eq!(key.primary_key(), expected.as_bytes());
     }
 
     #[test]

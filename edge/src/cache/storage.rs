@@ -28,7 +28,7 @@ use pingora::{Error, ErrorType, Result};
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{Arc, LazyLock, OnceLock, RwLock};
 use std::time::SystemTime;
 
 /// Number of independently locked shards.
@@ -67,6 +67,9 @@ struct Entry {
     internal: Vec<u8>,
     /// The stored response header, kept parsed.
     header: ResponseHeader,
+    /// The header as a fresh hit sends it before its per-request headers, prepared by the
+    /// proxy on the first such hit (counted in the weight from the start).
+    hit_header: OnceLock<ResponseHeader>,
     body: Bytes,
     /// Bytes counted against the bound.
     weight: usize,
@@ -254,6 +257,12 @@ impl MemoryStorage {
     }
 }
 
+/// Bytes an object counts against the bound: its body, its header twice (as stored and as
+/// a fresh hit sends it), its internal meta and fixed bookkeeping.
+fn entry_weight(body: usize, header: &ResponseHeader, internal: usize) -> usize {
+    body + 2 * header_weight(header) + internal + ENTRY_OVERHEAD
+}
+
 fn header_weight(header: &ResponseHeader) -> usize {
     header
         .headers
@@ -370,11 +379,12 @@ impl Storage for MemoryStorage {
         };
         let mut header = meta.response_header_copy();
         header.remove_header(URL_HEADER);
-        let weight = old.body.len() + header_weight(&header) + internal.len() + ENTRY_OVERHEAD;
+        let weight = entry_weight(old.body.len(), &header, internal.len());
         let entry = Entry {
             internal,
             tags: surrogate_keys(&header),
             header,
+            hit_header: OnceLock::new(),
             body: old.body.clone(),
             weight,
             stored_at: SystemTime::now(),
@@ -430,6 +440,17 @@ impl MemoryHit {
     /// The stored response header (internal headers included).
     pub fn header(&self) -> &ResponseHeader {
         &self.entry.header
+    }
+
+    /// The header a fresh hit sends, once [`Self::set_hit_header`] has prepared it.
+    pub fn hit_header(&self) -> Option<&ResponseHeader> {
+        self.entry.hit_header.get()
+    }
+
+    /// Keep the header a fresh hit sends (before its per-request headers) for the next hits
+    /// of this object. The first one prepared wins.
+    pub fn set_hit_header(&self, header: ResponseHeader) {
+        let _ = self.entry.hit_header.set(header);
     }
 
     /// The whole body, without a copy.
@@ -552,11 +573,11 @@ impl HandleMiss for MemoryMiss {
         }
         this.unpublished.0 = None;
         let body = this.body.freeze();
-        let weight =
-            body.len() + header_weight(&this.header) + this.internal.len() + ENTRY_OVERHEAD;
+        let weight = entry_weight(body.len(), &this.header, this.internal.len());
         let entry = Entry {
             internal: this.internal,
             header: this.header,
+            hit_header: OnceLock::new(),
             body,
             weight,
             stored_at: this.stored_at,
