@@ -208,9 +208,10 @@ impl BackgroundService for Sampler {
     }
 }
 
-/// Client connection buffers. Pingora's default write buffer (1,460 bytes) holds a
-/// response header but not a page, so every cached page went out in two `send`s: the
-/// header alone, then the body. A buffer that holds a typical page sends both in one.
+/// Client connection buffers (plain and TLS listener). Pingora's default write buffer
+/// (1,460 bytes) holds a response header but not a page, so every cached page went out in
+/// two `send`s: the header alone, then the body. A buffer that holds a typical page sends
+/// both in one (over TLS: its records in one `send` instead of one or more each).
 fn client_buffers() -> L4BufferSettings {
     L4BufferSettings::default().write(CLIENT_WRITE_BUFFER)
 }
@@ -270,7 +271,11 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         let mut settings = pingora::listeners::tls::TlsSettings::intermediate(cert, key)
             .map_err(|e| anyhow::anyhow!("TLS certificate {cert} / key {key}: {e}"))?;
         settings.enable_h2();
-        tls.add_tls_with_settings(tls_listen, None, settings);
+        tls.add_listener(
+            ListenerConfig::tcp(tls_listen)
+                .tls(settings)
+                .l4_buffer(client_buffers()),
+        );
         server.add_service(tls);
     }
 
