@@ -240,8 +240,9 @@ impl Edge {
             return Ok(false);
         }
         // As Pingora's hit header: the stored header, HTTP/1.1, what its range filter says
-        // of a request without a range (`Accept-Ranges`), and the `Age`. All but the age
-        // is the same for every plain GET of this object: prepared once, kept with it.
+        // of a request without a range (`Accept-Ranges`), the `Age`, and ours. All but the
+        // values of the last two is the same for every plain GET of this object: prepared
+        // once, kept with it.
         let mut header = match hit.hit_header() {
             Some(prepared) => prepared.clone(),
             None => {
@@ -251,6 +252,11 @@ impl Edge {
                 if self.range_header_filter(session, &mut prepared, ctx) != RangeType::None {
                     return Ok(false);
                 }
+                // The per-request headers go in now, in their order, so that filling them
+                // in on each hit replaces values instead of growing the header's maps (a
+                // clone has no spare room).
+                prepared.insert_header(http::header::AGE, 0)?;
+                client_headers(&mut prepared, CacheOutcome::Hit, Some(0), ctx)?;
                 hit.set_hit_header(prepared.clone());
                 prepared
             }
