@@ -21,8 +21,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/furniture-shop/target}
 for tool in nginx varnishd wrk curl taskset; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y nginx varnish wrk curl)"; exit 1; }
 done
-cargo build -p edge --release --quiet
-EDGE_BIN="$CARGO_TARGET_DIR/release/edge"
+# The edge's production build (root Cargo.toml: the release profile with fat LTO).
+cargo build -p edge --profile edge-release --quiet
+EDGE_BIN="$CARGO_TARGET_DIR/edge-release/edge"
 
 DIR="$(mktemp -d /tmp/edge-bench.XXXXXX)"
 chmod 755 "$DIR" # nginx workers run as www-data
