@@ -8,11 +8,12 @@
 # server's CPU time per request (user + system, from /proc, every thread of the serving
 # process): on a shared machine that figure moves much less than requests/s.
 #
-# Usage: edge/bench/run.sh [seconds per run, default 10]
+# Usage: edge/bench/run.sh [seconds per run, default 10]   (BENCH_ROUNDS=2: rounds per scenario)
 # Needs: nginx, varnish, wrk, curl (Debian packages; `apt-get install -y nginx varnish wrk`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-10}"
+ROUNDS="${BENCH_ROUNDS:-2}"
 CONNS="${BENCH_CONNECTIONS:-64}"
 SERVER_CPU="${BENCH_SERVER_CPU:-0}"
 CLIENT_CPU="${BENCH_CLIENT_CPU:-1}"
@@ -108,9 +109,15 @@ echo
 echo "wrk -t1 -c$CONNS -d${DURATION}s, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU, ~30 KB pages"
 printf '| %-18s | %-9s | %12s | %8s | %9s |\n' "cache" "scenario" "requests/s" "p99" "CPU µs/req"
 printf '|%s|%s|%s|%s|%s|\n' "--------------------" "-----------" "--------------" "----------" "-----------"
+# Each scenario ROUNDS times, the servers' order rotated each round, so no
+# server is always measured first (the first cell after warming tended to
+# come out low, whichever server it was).
+ORDER=($EDGE_PORT $NGINX_PORT $VARNISH_PORT)
 for scenario in hot random; do
-  for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
-    run "$port" "$scenario"
+  for round in $(seq 0 $((ROUNDS - 1))); do
+    for k in 0 1 2; do
+      run "${ORDER[$(((k + round) % 3))]}" "$scenario"
+    done
   done
 done
 echo
