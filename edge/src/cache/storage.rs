@@ -232,17 +232,21 @@ impl MemoryStorage {
             .sum()
     }
 
+    /// The stored entry under `key`, if any.
+    fn get(&self, key: &CacheKey) -> Option<Arc<Entry>> {
+        let hash = key.combined_bin();
+        self.shard(&hash)
+            .read()
+            .expect("cache shard lock poisoned")
+            .get(&hash)
+            .cloned()
+    }
+
     /// The object under `key` if it can be served as it is: fresh at `now`, and not one
     /// variant of a `Vary` family (Pingora's variance lookup decides those). Purge rules
     /// are the caller's to check, and [`Self::count_access`] tells the eviction manager.
     pub fn fresh(&self, key: &CacheKey, now: SystemTime) -> Option<MemoryHit> {
-        let hash = key.combined_bin();
-        let entry = self
-            .shard(&hash)
-            .read()
-            .expect("cache shard lock poisoned")
-            .get(&hash)
-            .cloned()?;
+        let entry = self.get(key)?;
         let times = entry.times;
         (times.fresh_until >= now && !times.variant).then(|| MemoryHit::new(entry))
     }
@@ -291,14 +295,7 @@ impl Storage for MemoryStorage {
         key: &CacheKey,
         _trace: &SpanHandle,
     ) -> Result<Option<(CacheMeta, HitHandler)>> {
-        let hash = key.combined_bin();
-        let entry = self
-            .shard(&hash)
-            .read()
-            .expect("cache shard lock poisoned")
-            .get(&hash)
-            .cloned();
-        let Some(entry) = entry else {
+        let Some(entry) = self.get(key) else {
             return Ok(None);
         };
         let mut meta = CacheMeta::deserialize(&entry.internal, &EMPTY_HEADER)?;
