@@ -3,16 +3,15 @@
 // Entries: the loader and every island (scripts/vite-islands.mjs writes each
 // island's files into the loader); React is one shared chunk every island imports.
 // Also the after-load chunk (prefetching, the service worker's registration) and,
-// built on their own, the service worker dist/sw.js (scripts/vite-sw.mjs) and the
-// early Add to cart that product pages hold inline (scripts/vite-early-buy.mjs).
+// built on their own by scripts/vite-sw.mjs, the service worker dist/sw.js and the
+// early Add to cart that product pages hold inline.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { islandFiles, islandInputs } from './scripts/vite-islands.mjs';
 import { AFTER_LOAD_INPUT, serviceWorker } from './scripts/vite-sw.mjs';
-import { earlyBuy } from './scripts/vite-early-buy.mjs';
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), islandFiles(), serviceWorker(), earlyBuy()],
+  plugins: [react(), islandFiles(), serviceWorker()],
   base: '/assets/',
   css: {
     modules: {

@@ -91,7 +91,7 @@ if (!existsSync(join(dist, 'sw.js'))) failures.push('no dist/sw.js (scripts/vite
 const loaderFile = manifest['src/loader.ts']?.file;
 const afterLoadFile = manifest[AFTER_LOAD_KEY]?.file;
 const earlyBuyFile = manifest[EARLY_BUY_KEY]?.file;
-if (!earlyBuyFile) failures.push(`the manifest has no ${EARLY_BUY_KEY} entry (scripts/vite-early-buy.mjs builds it)`);
+if (!earlyBuyFile) failures.push(`the manifest has no ${EARLY_BUY_KEY} entry (scripts/vite-sw.mjs builds it)`);
 else if (/\bimport\b/.test(readFileSync(join(dist, earlyBuyFile), 'utf8'))) failures.push(`${earlyBuyFile} imports something: it must work alone, inline`);
 if (!afterLoadFile) failures.push(`the manifest has no ${AFTER_LOAD_KEY} entry`);
 if (!loaderFile) failures.push('the manifest has no src/loader.ts entry');

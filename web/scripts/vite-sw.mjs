@@ -6,7 +6,12 @@
 //   its own, as one classic script, into dist/sw.js (unhashed: it must keep
 //   its URL), with this build's precache list (the loader, the after-load
 //   chunk and every shared chunk with its CSS, from the manifest) and a
-//   version that changes whenever the list or the worker's code does.
+//   version that changes whenever the list or the worker's code does;
+// - and the early Add to cart (src/early-buy/index.ts), on its own too, as
+//   one classic script with nothing to import, into
+//   dist/early-buy-<hash>.js, named in the manifest under its source path:
+//   the generator writes it inline into the pages whose buy-buttons fallback
+//   has a `data-buy` button, so it needs no round trip.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,6 +46,8 @@ export const AFTER_LOAD_INPUT = { 'after-load': 'src/after-load/index.ts' };
 const AFTER_LOAD_KEY = AFTER_LOAD_INPUT['after-load'];
 const PLACEHOLDER = '__AFTER_LOAD__';
 const VERSION = '__SW_VERSION__';
+/** The early Add to cart's key in Vite's manifest (its source path). */
+export const EARLY_BUY_KEY = 'src/early-buy/index.ts';
 
 /**
  * The files the worker precaches, from Vite's manifest: the loader, the
@@ -87,6 +94,12 @@ export function serviceWorker() {
       if (!code.includes(VERSION)) throw new Error(`the service worker lost its "${VERSION}" placeholder`);
       const version = createHash('sha256').update(code).digest('hex').slice(0, 10);
       writeFileSync(join(outDir, 'sw.js'), code.replaceAll(VERSION, version));
+
+      const early = (await buildAlone(root, EARLY_BUY_KEY, 'iife')).trim();
+      const file = `early-buy-${createHash('sha256').update(early).digest('base64url').slice(0, 6).replace(/[-_]/g, 'x')}.js`;
+      writeFileSync(join(outDir, file), early);
+      manifest[EARLY_BUY_KEY] = { file, src: EARLY_BUY_KEY, isEntry: true };
+      writeFileSync(join(outDir, '.vite/manifest.json'), JSON.stringify(manifest, null, 2));
     },
   };
 }
