@@ -492,9 +492,10 @@ impl ProxyHttp for Edge {
                 continue;
             }
             if name == "accept" && ctx.route == RouteClass::Image {
-                // An image varies on Accept only as far as WebP goes (the origin's rule):
+                // An image varies on Accept only as far as WebP goes (the origin's rule,
+                // one function for both):
                 // one variant for WebP, one for the rest.
-                let class: &[u8] = if policy::accepts_webp(&req.headers) {
+                let class: &[u8] = if negotiate::accepts_webp(&req.headers) {
                     b"image/webp"
                 } else {
                     b""

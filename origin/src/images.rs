@@ -35,9 +35,7 @@ use anyhow::Context;
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Request, State};
-use axum::http::header::{
-    HeaderValue, ACCEPT, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, VARY,
-};
+use axum::http::header::{HeaderValue, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, ETAG, VARY};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -80,24 +78,10 @@ pub enum Format {
 }
 
 impl Format {
-    /// WebP when `Accept` names `image/webp` (with a non-zero q), else JPEG.
-    /// `*/*` and `image/*` do not count: a client that can show WebP says so.
+    /// WebP when `Accept` names `image/webp` (with a non-zero q), else JPEG: the
+    /// rule the edge keys image variants by ([`negotiate::accepts_webp`]).
     pub fn for_accept(headers: &HeaderMap) -> Format {
-        let webp = headers.get_all(ACCEPT).iter().any(|value| {
-            value.to_str().is_ok_and(|value| {
-                value.split(',').any(|item| {
-                    let mut parts = item.split(';');
-                    let name = parts.next().unwrap_or("").trim();
-                    let q = parts
-                        .filter_map(|p| p.trim().strip_prefix("q="))
-                        .filter_map(|q| q.trim().parse::<f32>().ok())
-                        .next()
-                        .unwrap_or(1.0);
-                    name.eq_ignore_ascii_case("image/webp") && q > 0.0
-                })
-            })
-        });
-        if webp {
+        if negotiate::accepts_webp(headers) {
             Format::Webp
         } else {
             Format::Jpeg
@@ -482,6 +466,7 @@ fn flatten(image: &DynamicImage) -> image::RgbImage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::ACCEPT;
 
     fn headers(accept: &str) -> HeaderMap {
         let mut h = HeaderMap::new();

@@ -127,26 +127,6 @@ fn vary_refusal(headers: &HeaderMap) -> Option<&'static str> {
     None
 }
 
-/// Whether a request's `Accept` names `image/webp` with a non-zero q. The origin picks WebP
-/// over JPEG by exactly this rule (`*/*` and `image/*` do not count), so for images the edge
-/// keeps two variants of `Vary: Accept` (WebP or not) instead of one per browser's `Accept`.
-pub fn accepts_webp(headers: &HeaderMap) -> bool {
-    headers.get_all(http::header::ACCEPT).iter().any(|value| {
-        value.to_str().is_ok_and(|value| {
-            value.split(',').any(|item| {
-                let mut parts = item.split(';');
-                let name = parts.next().unwrap_or("").trim();
-                let q = parts
-                    .filter_map(|p| p.trim().strip_prefix("q="))
-                    .filter_map(|q| q.trim().parse::<f32>().ok())
-                    .next()
-                    .unwrap_or(1.0);
-                name.eq_ignore_ascii_case("image/webp") && q > 0.0
-            })
-        })
-    })
-}
-
 /// The lower-cased header names listed in every `Vary` header.
 pub fn vary_names(headers: &HeaderMap) -> Vec<String> {
     let mut names: Vec<String> = headers
@@ -295,15 +275,5 @@ mod tests {
         ]);
         store(&h);
         assert_eq!(vary_names(&h), vec!["accept", "accept-encoding"]);
-    }
-
-    #[test]
-    fn webp_is_accepted_only_when_named_with_a_nonzero_q() {
-        let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
-        assert!(accepts_webp(&headers(&[("accept", chrome)])));
-        assert!(accepts_webp(&headers(&[("accept", "IMAGE/WEBP;q=0.5")])));
-        assert!(!accepts_webp(&headers(&[("accept", "image/webp;q=0")])));
-        assert!(!accepts_webp(&headers(&[("accept", "image/*,*/*;q=0.8")])));
-        assert!(!accepts_webp(&headers(&[])));
     }
 }
