@@ -192,14 +192,7 @@ async fn metrics_and_dashboard() {
     // the last one may be counted a moment after the client has it.
     let mut text = String::new();
     for _ in 0..20 {
-        text = client()
-            .get(edge.admin("/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        text = edge.metrics_text().await;
         if needles.iter().all(|n| text.contains(n)) {
             break;
         }

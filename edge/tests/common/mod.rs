@@ -348,16 +348,22 @@ impl Edge {
             .unwrap()
     }
 
-    pub async fn metric(&self, name: &str) -> f64 {
-        let text = client()
+    /// The admin listener's Prometheus text.
+    pub async fn metrics_text(&self) -> String {
+        client()
             .get(self.admin("/metrics"))
             .send()
             .await
             .unwrap()
             .text()
             .await
-            .unwrap();
-        text.lines()
+            .unwrap()
+    }
+
+    pub async fn metric(&self, name: &str) -> f64 {
+        self.metrics_text()
+            .await
+            .lines()
             .filter(|l| l.starts_with(name) && !l.starts_with('#'))
             .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
             .sum()
