@@ -255,7 +255,6 @@ impl Edge {
                 // The per-request headers go in now, in their order, so that filling them
                 // in on each hit replaces values instead of growing the header's maps (a
                 // clone has no spare room).
-                prepared.insert_header(http::header::AGE, 0)?;
                 client_headers(&mut prepared, CacheOutcome::Hit, Some(0), ctx)?;
                 hit.set_hit_header(prepared.clone());
                 prepared
