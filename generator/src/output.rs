@@ -366,8 +366,8 @@ fn remove_if_present(file: &Path) -> anyhow::Result<()> {
 /// ([`brotli::concat::BroCatli`]): every stream after the first is
 /// "catable", which refers to nothing before it and not to brotli's
 /// built-in dictionary. On 37 KB product pages, about half of each page is
-/// in runs: this takes about 40 % off the compression time for about 1 %
-/// more bytes (README, "Generator").
+/// in runs: this halves the compression time (0.48 → 0.23 ms a page at
+/// brotli 3) for 0.8 % more bytes (`generator measure`; README, "Generator").
 #[derive(Default)]
 pub struct SharedParts {
     finders: Vec<memchr::memmem::Finder<'static>>,
