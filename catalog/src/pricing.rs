@@ -8,6 +8,7 @@
 //! Rust functions and the SQL are tested against each other.
 
 /// A sale price: `price` less `discount_percent`, rounded to the nearest taka.
+use crate::db;
 pub fn discounted(price: i64, discount_percent: i64) -> i64 {
     let d = discount_percent.clamp(0, 100);
     (price * (100 - d) + 50) / 100
@@ -56,7 +57,7 @@ pub async fn next_price_change(
     pool: &crate::db::Pool,
     now: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT MIN(t) FROM (
              SELECT starts_at AS t FROM flash_schedule WHERE is_active = 1 AND starts_at > $1
              UNION ALL
@@ -75,7 +76,7 @@ pub async fn products_repriced(
     after: i64,
     upto: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT DISTINCT fi.product_id FROM flash_item fi \
          JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active = 1 \
          AND ((fs.starts_at > $1 AND fs.starts_at <= $2) OR (fs.ends_at > $1 AND fs.ends_at <= $2)) \
@@ -120,7 +121,7 @@ mod tests {
         .await
         .unwrap();
         migrate(&pool).await.unwrap();
-        sqlx::query(
+        db::query(
             "INSERT INTO product (id, title, product_code, sku, seo_url, price_before, price_now)
              VALUES (1, 'Sofa', 'SF-1', 'S1', 'sofa', 50000, 45001);
              INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (1, 'Sale', 1000, 2000);
@@ -134,7 +135,7 @@ mod tests {
                 "SELECT {} FROM product p WHERE p.id = 1",
                 effective_price_sql(now)
             );
-            let got: i64 = sqlx::query_scalar(&sql).fetch_one(&pool).await.unwrap();
+            let got: i64 = db::query_scalar(&sql).fetch_one(&pool).await.unwrap();
             let want = if schedule_running(true, 1000, 2000, now) {
                 discounted(45_001, 20)
             } else {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use catalog::db::{connect, migrate, Pool, PoolConfig};
+use catalog::db::{self, connect, migrate, Pool, PoolConfig};
 use catalog::seed::{seed, SeedOptions};
 
 const NOW: i64 = 1_795_000_000; // a fixed instant: the same seed and now make the same shop
@@ -29,12 +29,12 @@ async fn seeded(dir: &Path, name: &str, products: u32, seed_value: u64) -> Pool 
 }
 
 async fn scalar(pool: &Pool, sql: &str) -> i64 {
-    sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
+    db::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
 
 /// A digest of a table's rows, in id order (everything but nothing else).
 async fn dump(pool: &Pool, sql: &str) -> String {
-    let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await.unwrap();
+    let rows: Vec<(String,)> = db::query_as(sql).fetch_all(pool).await.unwrap();
     rows.into_iter().map(|r| r.0).collect::<Vec<_>>().join("\n")
 }
 
@@ -55,7 +55,7 @@ const DIGEST_QUERIES: [&str; 10] = [
 /// order (the migrations' bookkeeping table is left out: it records when
 /// the migration ran).
 async fn whole_database(pool: &Pool) -> String {
-    let tables: Vec<(String,)> = sqlx::query_as(
+    let tables: Vec<(String,)> = db::query_as(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations' ORDER BY name",
     )
     .fetch_all(pool)
@@ -63,7 +63,7 @@ async fn whole_database(pool: &Pool) -> String {
     .unwrap();
     let mut out = String::new();
     for (table,) in tables {
-        let cols: Vec<(String,)> = sqlx::query_as("SELECT name FROM pragma_table_info($1)")
+        let cols: Vec<(String,)> = db::query_as("SELECT name FROM pragma_table_info($1)")
             .bind(&table)
             .fetch_all(pool)
             .await
@@ -115,7 +115,7 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
 
     // Every product has 3 to 6 images, and the files exist and decode.
     assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM (SELECT product_id, COUNT(*) n FROM product_image GROUP BY product_id HAVING n BETWEEN 3 AND 6)").await, 300);
-    let paths: Vec<(String,)> = sqlx::query_as(
+    let paths: Vec<(String,)> = db::query_as(
         "SELECT DISTINCT f.full_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id",
     )
     .fetch_all(&pool)
@@ -291,7 +291,7 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
         0
     );
     // Icons of product images exist and are small squares.
-    let icons: Vec<(String,)> = sqlx::query_as(
+    let icons: Vec<(String,)> = db::query_as(
         "SELECT DISTINCT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id",
     )
     .fetch_all(&pool)

@@ -18,6 +18,7 @@
 //! a purge that fails is logged and retried, never fatal, and never delays
 //! the next rebuild.
 
+use catalog::db;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -169,7 +170,7 @@ pub fn tags_for(entity: &str, id: i64) -> Vec<String> {
 /// The highest id in the change log (0 when empty).
 pub async fn last_change(pool: &catalog::db::Pool) -> anyhow::Result<i64> {
     Ok(
-        sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM change_log")
+        db::query_scalar("SELECT COALESCE(MAX(id), 0) FROM change_log")
             .fetch_one(pool)
             .await?,
     )
@@ -189,7 +190,7 @@ pub async fn changes_since(pool: &catalog::db::Pool, after: i64) -> anyhow::Resu
         return Ok(changes);
     }
     while changes.last < max {
-        let rows: Vec<(i64, String, i64)> = sqlx::query_as(
+        let rows: Vec<(i64, String, i64)> = db::query_as(
             "SELECT id, entity, entity_id FROM change_log WHERE id > $1 AND id <= $2 \
              ORDER BY id LIMIT 5000",
         )

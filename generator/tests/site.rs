@@ -2,6 +2,7 @@
 //! temp dir, every page type checked for its key content, a link check over
 //! the whole output, and an incremental rebuild after a price change.
 
+use catalog::db;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +21,7 @@ impl Shop {
             .await
             .unwrap();
         catalog::db::migrate(&pool).await.unwrap();
-        sqlx::raw_sql(include_str!("fixtures/shop.sql"))
+        catalog::db::raw_sql(include_str!("fixtures/shop.sql"))
             .execute(&pool)
             .await
             .unwrap();
@@ -367,7 +368,7 @@ async fn a_price_change_rewrites_exactly_the_pages_that_show_it_and_reports_thei
     assert!(again.write.keys.is_empty());
 
     let before = Manifest::load(&shop.out()).unwrap();
-    sqlx::query("UPDATE product SET price_now = 59000 WHERE id = 2")
+    db::query("UPDATE product SET price_now = 59000 WHERE id = 2")
         .execute(&shop.pool)
         .await
         .unwrap();
@@ -420,7 +421,7 @@ async fn a_targeted_rebuild_renders_only_the_product_pages_that_show_the_product
         .filter(|p| p.starts_with("/product/"))
         .count();
     let before = Manifest::load(&shop.out()).unwrap();
-    sqlx::query("UPDATE product SET price_now = 59000 WHERE id = 2")
+    db::query("UPDATE product SET price_now = 59000 WHERE id = 2")
         .execute(&shop.pool)
         .await
         .unwrap();

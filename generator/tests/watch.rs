@@ -117,7 +117,7 @@ impl Watched {
             .await
             .unwrap();
         catalog::db::migrate(&pool).await.unwrap();
-        sqlx::raw_sql(include_str!("fixtures/shop.sql"))
+        catalog::db::raw_sql(include_str!("fixtures/shop.sql"))
             .execute(&pool)
             .await
             .unwrap();
@@ -181,7 +181,7 @@ impl Watched {
     }
 
     async fn sql(&self, sql: &str) {
-        sqlx::raw_sql(sql).execute(&self.pool).await.unwrap();
+        catalog::db::raw_sql(sql).execute(&self.pool).await.unwrap();
     }
 
     /// Stops the watcher (as SIGTERM would) and checks it ended cleanly.

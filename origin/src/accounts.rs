@@ -2,7 +2,7 @@
 //! Tokens are stored hashed ([`crate::identity`]); each lives
 //! [`TOKEN_LIFETIME_SECS`] and can be revoked.
 
-use catalog::db::Conn;
+use catalog::db::{self, Conn};
 use serde_json::{json, Value};
 use sqlx::FromRow;
 
@@ -52,7 +52,7 @@ pub const USER_COLUMNS: &str =
 
 /// The active user `id`.
 pub async fn user(conn: &mut Conn, id: i64) -> sqlx::Result<Option<User>> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1 AND is_active = 1"
     ))
     .bind(id)
@@ -68,7 +68,7 @@ pub async fn issue_token(
     now: i64,
 ) -> sqlx::Result<String> {
     let (token, hash) = new_token();
-    sqlx::query(
+    db::query(
         "INSERT INTO auth_token (user_id, token_hash, name, expires_at, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $5)",
     )
@@ -84,7 +84,7 @@ pub async fn issue_token(
 
 /// Revokes one token.
 pub async fn revoke_token(conn: &mut Conn, token_id: i64, now: i64) -> sqlx::Result<()> {
-    sqlx::query(
+    db::query(
         "UPDATE auth_token SET revoked_at = $1, updated_at = $1 WHERE id = $2 AND revoked_at IS NULL",
     )
     .bind(now)
@@ -101,7 +101,7 @@ pub async fn revoke_token(conn: &mut Conn, token_id: i64, now: i64) -> sqlx::Res
 pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Result<()> {
     merge_cart(conn, self_token, user_id).await?;
     for table in ["wishlist_item", "compare_item"] {
-        sqlx::query(&format!(
+        db::query(&format!(
             "INSERT INTO {table} (user_id, product_id, created_at, updated_at) \
              SELECT $1, g.product_id, g.created_at, g.updated_at FROM {table} g \
              WHERE g.self_token = $2 AND NOT EXISTS \
@@ -111,17 +111,17 @@ pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sql
         .bind(self_token)
         .execute(&mut *conn)
         .await?;
-        sqlx::query(&format!("DELETE FROM {table} WHERE self_token = $1"))
+        db::query(&format!("DELETE FROM {table} WHERE self_token = $1"))
             .bind(self_token)
             .execute(&mut *conn)
             .await?;
     }
-    sqlx::query("UPDATE recently_viewed SET user_id = $1, self_token = NULL WHERE self_token = $2")
+    db::query("UPDATE recently_viewed SET user_id = $1, self_token = NULL WHERE self_token = $2")
         .bind(user_id)
         .bind(self_token)
         .execute(&mut *conn)
         .await?;
-    sqlx::query(
+    db::query(
         "DELETE FROM compare_item WHERE user_id = $1 AND id NOT IN \
          (SELECT id FROM compare_item WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)",
     )
@@ -133,20 +133,20 @@ pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sql
 }
 
 async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Result<()> {
-    let guest: Option<i64> = sqlx::query_scalar("SELECT id FROM cart WHERE self_token = $1")
+    let guest: Option<i64> = db::query_scalar("SELECT id FROM cart WHERE self_token = $1")
         .bind(self_token)
         .fetch_optional(&mut *conn)
         .await?;
     let Some(guest) = guest else {
         return Ok(());
     };
-    let mine: Option<i64> = sqlx::query_scalar("SELECT id FROM cart WHERE user_id = $1")
+    let mine: Option<i64> = db::query_scalar("SELECT id FROM cart WHERE user_id = $1")
         .bind(user_id)
         .fetch_optional(&mut *conn)
         .await?;
     let Some(mine) = mine else {
         // No cart of their own yet: the guest's becomes theirs, details and all.
-        sqlx::query("UPDATE cart SET user_id = $1, self_token = NULL WHERE id = $2")
+        db::query("UPDATE cart SET user_id = $1, self_token = NULL WHERE id = $2")
             .bind(user_id)
             .bind(guest)
             .execute(&mut *conn)
@@ -154,7 +154,7 @@ async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Re
         return Ok(());
     };
     // Lines of the same code add up; the rest move over.
-    sqlx::query(
+    db::query(
         "UPDATE cart_item SET qty = MIN($3, qty + (SELECT g.qty FROM cart_item g WHERE g.cart_id = $2 \
            AND g.cart_set_id IS NULL AND g.item_code = cart_item.item_code)) \
          WHERE cart_id = $1 AND cart_set_id IS NULL AND item_code IN \
@@ -165,7 +165,7 @@ async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Re
     .bind(MAX_QTY)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
+    db::query(
         "DELETE FROM cart_item WHERE cart_id = $2 AND cart_set_id IS NULL AND item_code IN \
          (SELECT item_code FROM cart_item WHERE cart_id = $1 AND cart_set_id IS NULL)",
     )
@@ -173,22 +173,22 @@ async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Re
     .bind(guest)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("UPDATE cart_set SET cart_id = $1 WHERE cart_id = $2")
+    db::query("UPDATE cart_set SET cart_id = $1 WHERE cart_id = $2")
         .bind(mine)
         .bind(guest)
         .execute(&mut *conn)
         .await?;
-    sqlx::query("UPDATE cart_item SET cart_id = $1 WHERE cart_id = $2")
+    db::query("UPDATE cart_item SET cart_id = $1 WHERE cart_id = $2")
         .bind(mine)
         .bind(guest)
         .execute(&mut *conn)
         .await?;
-    sqlx::query("DELETE FROM cart WHERE id = $1")
+    db::query("DELETE FROM cart WHERE id = $1")
         .bind(guest)
         .execute(&mut *conn)
         .await?;
     // The lines changed: a payment choice made before no longer holds.
-    sqlx::query(
+    db::query(
         "UPDATE cart SET payment_method = NULL, terms_accepted = 0, paying_amount = NULL WHERE id = $1",
     )
     .bind(mine)

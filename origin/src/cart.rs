@@ -5,7 +5,7 @@
 //! (flash sales switch at their exact boundary), and placing an order prices
 //! them again inside its transaction ([`crate::orders`]).
 
-use catalog::db::{Conn, Pool};
+use catalog::db::{self, Conn, Pool};
 use catalog::pricing;
 use serde::Serialize;
 use sqlx::FromRow;
@@ -178,24 +178,24 @@ pub async fn cart_id(conn: &mut Conn, owner: &Owner, create: bool) -> sqlx::Resu
     match owner {
         Owner::User(user) => {
             if create {
-                sqlx::query("INSERT INTO cart (user_id) VALUES ($1) ON CONFLICT DO NOTHING")
+                db::query("INSERT INTO cart (user_id) VALUES ($1) ON CONFLICT DO NOTHING")
                     .bind(user)
                     .execute(&mut *conn)
                     .await?;
             }
-            sqlx::query_scalar("SELECT id FROM cart WHERE user_id = $1")
+            db::query_scalar("SELECT id FROM cart WHERE user_id = $1")
                 .bind(user)
                 .fetch_optional(&mut *conn)
                 .await
         }
         Owner::Guest(token) => {
             if create {
-                sqlx::query("INSERT INTO cart (self_token) VALUES ($1) ON CONFLICT DO NOTHING")
+                db::query("INSERT INTO cart (self_token) VALUES ($1) ON CONFLICT DO NOTHING")
                     .bind(token)
                     .execute(&mut *conn)
                     .await?;
             }
-            sqlx::query_scalar("SELECT id FROM cart WHERE self_token = $1")
+            db::query_scalar("SELECT id FROM cart WHERE self_token = $1")
                 .bind(token)
                 .fetch_optional(&mut *conn)
                 .await
@@ -214,32 +214,32 @@ pub async fn load(conn: &mut Conn, owner: &Owner, now: i64) -> sqlx::Result<Cart
 
 /// The cart `id` priced at `now`.
 pub async fn load_by_id(conn: &mut Conn, id: i64, now: i64) -> sqlx::Result<Cart> {
-    sqlx::query(
+    db::query(
         "DELETE FROM cart_item WHERE cart_id = $1 \
          AND product_id IN (SELECT id FROM product WHERE is_active = 0)",
     )
     .bind(id)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
+    db::query(
         "DELETE FROM cart_set WHERE cart_id = $1 \
          AND NOT EXISTS (SELECT 1 FROM cart_item ci WHERE ci.cart_set_id = cart_set.id)",
     )
     .bind(id)
     .execute(&mut *conn)
     .await?;
-    let details: Details = sqlx::query_as(
+    let details: Details = db::query_as(
         "SELECT id, coupon_code, name, mobile, emergency_mobile, email, division, district, thana, \
          address, delivery_fee, payment_method, terms_accepted, paying_amount FROM cart WHERE id = $1",
     )
     .bind(id)
     .fetch_one(&mut *conn)
     .await?;
-    let lines: Vec<Line> = sqlx::query_as(&lines_sql(now))
+    let lines: Vec<Line> = db::query_as(&lines_sql(now))
         .bind(id)
         .fetch_all(&mut *conn)
         .await?;
-    let sets: Vec<SetInfo> = sqlx::query_as(
+    let sets: Vec<SetInfo> = db::query_as(
         "SELECT cs.id AS cart_set_id, ps.id, ps.title, ps.slug, ps.description, \
          f.icon_size_directory AS image_url, cs.fabric_id \
          FROM cart_set cs JOIN product_set ps ON ps.id = cs.product_set_id \
@@ -287,7 +287,7 @@ fn lines_sql(now: i64) -> String {
 /// Whether the shop has switched buying off (the `disable_buy` setting).
 pub async fn buying_disabled(pool: &Pool) -> sqlx::Result<bool> {
     let value: Option<String> =
-        sqlx::query_scalar("SELECT value FROM setting WHERE name = 'disable_buy'")
+        db::query_scalar("SELECT value FROM setting WHERE name = 'disable_buy'")
             .fetch_optional(pool)
             .await?;
     Ok(value.is_some_and(|v| v.trim().eq_ignore_ascii_case("on")))
@@ -319,7 +319,7 @@ pub async fn buyable(
     product_id: i64,
     variation_id: Option<i64>,
 ) -> ApiResult<Buyable> {
-    let found: Option<Buyable> = sqlx::query_as(
+    let found: Option<Buyable> = db::query_as(
         "SELECT p.id AS product_id, v.id AS variation_id, \
          COALESCE(v.product_code, p.product_code) AS code, p.title, \
          COALESCE(v.stock, p.stock) AS stock, p.pre_booking, p.disable_buy \
@@ -375,7 +375,7 @@ pub fn check_mix(cart: &Cart, adding_pre_booking: bool) -> ApiResult<()> {
 /// Adds `qty` units of a product line (or more of an existing line) and
 /// returns the line's new quantity.
 pub async fn add_line(conn: &mut Conn, cart_id: i64, item: &Buyable, qty: i64) -> ApiResult<i64> {
-    let existing: Option<(i64, i64)> = sqlx::query_as(
+    let existing: Option<(i64, i64)> = db::query_as(
         "SELECT id, qty FROM cart_item WHERE cart_id = $1 AND item_code = $2 AND cart_set_id IS NULL",
     )
     .bind(cart_id)
@@ -392,7 +392,7 @@ pub async fn add_line(conn: &mut Conn, cart_id: i64, item: &Buyable, qty: i64) -
     check_stock(item, new_qty)?;
     match existing {
         Some((line, _)) => {
-            sqlx::query("UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2")
+            db::query("UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2")
                 .bind(new_qty)
                 .bind(line)
                 .execute(&mut *conn)
@@ -400,7 +400,7 @@ pub async fn add_line(conn: &mut Conn, cart_id: i64, item: &Buyable, qty: i64) -
         }
         None => {
             check_room(conn, cart_id).await?;
-            sqlx::query(
+            db::query(
                 "INSERT INTO cart_item (cart_id, product_id, variation_id, item_code, qty) \
                  VALUES ($1, $2, $3, $4, $5)",
             )
@@ -419,7 +419,7 @@ pub async fn add_line(conn: &mut Conn, cart_id: i64, item: &Buyable, qty: i64) -
 
 /// A cart has room for another line.
 async fn check_room(conn: &mut Conn, cart_id: i64) -> ApiResult<()> {
-    let lines: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM cart_item WHERE cart_id = $1")
+    let lines: i64 = db::query_scalar("SELECT COUNT(*) FROM cart_item WHERE cart_id = $1")
         .bind(cart_id)
         .fetch_one(&mut *conn)
         .await?;
@@ -440,7 +440,7 @@ pub async fn add_set(
     set_id: i64,
     fabric_id: Option<i64>,
 ) -> ApiResult<Vec<i64>> {
-    let active: Option<bool> = sqlx::query_scalar("SELECT active FROM product_set WHERE id = $1")
+    let active: Option<bool> = db::query_scalar("SELECT active FROM product_set WHERE id = $1")
         .bind(set_id)
         .fetch_optional(&mut *conn)
         .await?;
@@ -449,7 +449,7 @@ pub async fn add_set(
     }
     if let Some(fabric) = fabric_id {
         let ok: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM fabric WHERE id = $1 AND product_set_id = $2")
+            db::query_scalar("SELECT id FROM fabric WHERE id = $1 AND product_set_id = $2")
                 .bind(fabric)
                 .bind(set_id)
                 .fetch_optional(&mut *conn)
@@ -461,7 +461,7 @@ pub async fn add_set(
             ));
         }
     }
-    let items: Vec<(i64, i64)> = sqlx::query_as(
+    let items: Vec<(i64, i64)> = db::query_as(
         "SELECT product_id, qty FROM product_set_item WHERE product_set_id = $1 ORDER BY sort, product_id",
     )
     .bind(set_id)
@@ -470,7 +470,7 @@ pub async fn add_set(
     if items.is_empty() {
         return Err(ApiError::Conflict("This set has no products.".to_string()));
     }
-    let existing: Option<i64> = sqlx::query_scalar(
+    let existing: Option<i64> = db::query_scalar(
         "SELECT id FROM cart_set WHERE cart_id = $1 AND product_set_id = $2 AND fabric_id IS $3",
     )
     .bind(cart_id)
@@ -482,7 +482,7 @@ pub async fn add_set(
         Some(id) => id,
         None => {
             check_room(conn, cart_id).await?;
-            sqlx::query_scalar(
+            db::query_scalar(
                 "INSERT INTO cart_set (cart_id, product_set_id, fabric_id) VALUES ($1, $2, $3) RETURNING id",
             )
             .bind(cart_id)
@@ -495,7 +495,7 @@ pub async fn add_set(
     let mut ids = Vec::with_capacity(items.len());
     for (product_id, set_qty) in items {
         let item = buyable(conn, product_id, None).await?;
-        let have: Option<(i64, i64)> = sqlx::query_as(
+        let have: Option<(i64, i64)> = db::query_as(
             "SELECT id, qty FROM cart_item WHERE cart_set_id = $1 AND product_id = $2",
         )
         .bind(cart_set)
@@ -512,16 +512,14 @@ pub async fn add_set(
         check_stock(&item, qty)?;
         match have {
             Some((line, _)) => {
-                sqlx::query(
-                    "UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2",
-                )
-                .bind(qty)
-                .bind(line)
-                .execute(&mut *conn)
-                .await?;
+                db::query("UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2")
+                    .bind(qty)
+                    .bind(line)
+                    .execute(&mut *conn)
+                    .await?;
             }
             None => {
-                sqlx::query(
+                db::query(
                     "INSERT INTO cart_item (cart_id, cart_set_id, product_id, item_code, qty) \
                      VALUES ($1, $2, $3, $4, $5)",
                 )
@@ -542,7 +540,7 @@ pub async fn add_set(
 
 /// Sets the quantity of the line keyed `code` (not a set's item).
 pub async fn set_qty(conn: &mut Conn, cart_id: i64, code: &str, qty: i64) -> ApiResult<()> {
-    let line: Option<(i64, i64, Option<i64>)> = sqlx::query_as(
+    let line: Option<(i64, i64, Option<i64>)> = db::query_as(
         "SELECT id, product_id, variation_id FROM cart_item \
          WHERE cart_id = $1 AND item_code = $2 AND cart_set_id IS NULL",
     )
@@ -554,7 +552,7 @@ pub async fn set_qty(conn: &mut Conn, cart_id: i64, code: &str, qty: i64) -> Api
         line.ok_or_else(|| ApiError::not_found(format!("{code} is not in your cart")))?;
     let item = buyable(conn, product, variation).await?;
     check_stock(&item, qty)?;
-    sqlx::query("UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2")
+    db::query("UPDATE cart_item SET qty = $1, updated_at = unixepoch() WHERE id = $2")
         .bind(qty)
         .bind(line)
         .execute(&mut *conn)
@@ -571,7 +569,7 @@ pub async fn remove_line(
     code: &str,
     product_id: Option<i64>,
 ) -> ApiResult<()> {
-    let done = sqlx::query(
+    let done = db::query(
         "DELETE FROM cart_item WHERE cart_id = $1 AND item_code = $2 AND cart_set_id IS NULL \
          AND ($3 IS NULL OR product_id = $3)",
     )
@@ -589,15 +587,14 @@ pub async fn remove_line(
 
 /// Removes the set whose items are exactly `pairs` of (product id, code).
 pub async fn remove_set(conn: &mut Conn, cart_id: i64, pairs: &[(i64, String)]) -> ApiResult<()> {
-    let sets: Vec<i64> =
-        sqlx::query_scalar("SELECT id FROM cart_set WHERE cart_id = $1 ORDER BY id")
-            .bind(cart_id)
-            .fetch_all(&mut *conn)
-            .await?;
+    let sets: Vec<i64> = db::query_scalar("SELECT id FROM cart_set WHERE cart_id = $1 ORDER BY id")
+        .bind(cart_id)
+        .fetch_all(&mut *conn)
+        .await?;
     let mut wanted: Vec<(i64, String)> = pairs.to_vec();
     wanted.sort();
     for set in sets {
-        let mut items: Vec<(i64, String)> = sqlx::query_as(
+        let mut items: Vec<(i64, String)> = db::query_as(
             "SELECT product_id, item_code FROM cart_item WHERE cart_set_id = $1 ORDER BY product_id",
         )
         .bind(set)
@@ -605,7 +602,7 @@ pub async fn remove_set(conn: &mut Conn, cart_id: i64, pairs: &[(i64, String)]) 
         .await?;
         items.sort();
         if items == wanted {
-            sqlx::query("DELETE FROM cart_set WHERE id = $1")
+            db::query("DELETE FROM cart_set WHERE id = $1")
                 .bind(set)
                 .execute(&mut *conn)
                 .await?;
@@ -619,7 +616,7 @@ pub async fn remove_set(conn: &mut Conn, cart_id: i64, pairs: &[(i64, String)]) 
 /// Marks the cart changed: a chosen payment method and part payment no
 /// longer hold once the lines change.
 async fn touch(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
-    sqlx::query(
+    db::query(
         "UPDATE cart SET payment_method = NULL, terms_accepted = 0, paying_amount = NULL, \
          updated_at = unixepoch() WHERE id = $1",
     )
@@ -644,7 +641,7 @@ pub async fn district(conn: &mut Conn, name: &str) -> sqlx::Result<Option<Distri
     if name.is_empty() {
         return Ok(None);
     }
-    let rows: Vec<(String, String, String, String, String)> = sqlx::query_as(
+    let rows: Vec<(String, String, String, String, String)> = db::query_as(
         "SELECT d.name, dv.name, d.delivery_zone, d.aliases, d.name_bn \
          FROM district d JOIN division dv ON dv.id = d.division_id",
     )
@@ -668,7 +665,7 @@ pub async fn district(conn: &mut Conn, name: &str) -> sqlx::Result<Option<Distri
 /// threshold (settings in `delivery_charge_setting`).
 pub async fn delivery_charge(conn: &mut Conn, zone: &str, subtotal: i64) -> sqlx::Result<Charge> {
     let (charge, free_from): (i64, i64) =
-        sqlx::query_as("SELECT charge, free_from FROM delivery_charge_setting WHERE zone = $1")
+        db::query_as("SELECT charge, free_from FROM delivery_charge_setting WHERE zone = $1")
             .bind(zone)
             .fetch_optional(&mut *conn)
             .await?

@@ -3,7 +3,7 @@
 //! limits and purchase range. The same check runs when a shopper applies a
 //! code and again inside the order's transaction.
 
-use catalog::db::Conn;
+use catalog::db::{self, Conn};
 use serde::Serialize;
 use sqlx::FromRow;
 
@@ -66,7 +66,7 @@ pub async fn check(
             "A coupon code is letters and digits.",
         ));
     }
-    let coupon: Option<Coupon> = sqlx::query_as(
+    let coupon: Option<Coupon> = db::query_as(
         "SELECT id, coupon_code, amount_type, price, upto_amount, purchase_min, purchase_max, \
          used_limit, used_count, per_user_limit, starts_at, ends_at, apply_for, apply_id, comment, \
          is_active FROM coupon WHERE UPPER(coupon_code) = UPPER($1)",
@@ -144,7 +144,7 @@ async fn eligible_total(conn: &mut Conn, coupon: &Coupon, cart: &Cart) -> sqlx::
         "category" => {
             let mut total = 0;
             for line in &cart.lines {
-                let inside: Option<i64> = sqlx::query_scalar(
+                let inside: Option<i64> = db::query_scalar(
                     "WITH RECURSIVE tree(id) AS (SELECT $1 UNION ALL \
                      SELECT c.id FROM category c JOIN tree t ON c.parent = t.id) \
                      SELECT 1 FROM product_category WHERE product_id = $2 \
@@ -168,7 +168,7 @@ async fn eligible_total(conn: &mut Conn, coupon: &Coupon, cart: &Cart) -> sqlx::
 async fn uses_by(conn: &mut Conn, code: &str, owner: &Owner) -> sqlx::Result<i64> {
     match owner {
         Owner::User(id) => {
-            sqlx::query_scalar(
+            db::query_scalar(
                 "SELECT COUNT(*) FROM order_master WHERE coupon_code = $1 AND user_id = $2",
             )
             .bind(code)
@@ -177,7 +177,7 @@ async fn uses_by(conn: &mut Conn, code: &str, owner: &Owner) -> sqlx::Result<i64
             .await
         }
         Owner::Guest(token) => {
-            sqlx::query_scalar(
+            db::query_scalar(
                 "SELECT COUNT(*) FROM order_master WHERE coupon_code = $1 AND self_token = $2",
             )
             .bind(code)

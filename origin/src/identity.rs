@@ -11,6 +11,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use catalog::db;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
@@ -167,7 +168,7 @@ fn bearer(parts: &Parts) -> ApiResult<Option<&str>> {
 /// Looks a Bearer token up: live (not revoked, not expired) and its user active.
 async fn user_for_token(state: &AppState, token: &str) -> ApiResult<User> {
     let now = catalog::clock::now_unix();
-    let row: Option<(i64, i64)> = sqlx::query_as(
+    let row: Option<(i64, i64)> = db::query_as(
         "SELECT t.id, t.user_id FROM auth_token t JOIN app_user u ON u.id = t.user_id \
          WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.is_active = 1",
     )

@@ -22,16 +22,18 @@ async fn main() -> anyhow::Result<()> {
         Command::Seed(args) => {
             // A new shop often goes into a new folder (var/, /tmp/x/): make it.
             let url = catalog::db::normalise_url(&args.db.database)?;
-            let file = url
-                .trim_start_matches("sqlite:")
-                .trim_start_matches("//")
-                .split('?')
-                .next()
-                .unwrap_or_default();
-            if let Some(dir) = std::path::Path::new(file).parent() {
-                if !dir.as_os_str().is_empty() && file != ":memory:" {
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("creating {}", dir.display()))?;
+            if catalog::db::dialect_of(&url)? == catalog::db::Dialect::Sqlite {
+                let file = url
+                    .trim_start_matches("sqlite:")
+                    .trim_start_matches("//")
+                    .split('?')
+                    .next()
+                    .unwrap_or_default();
+                if let Some(dir) = std::path::Path::new(file).parent() {
+                    if !dir.as_os_str().is_empty() && file != ":memory:" {
+                        std::fs::create_dir_all(dir)
+                            .with_context(|| format!("creating {}", dir.display()))?;
+                    }
                 }
             }
             let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&args.db.database))

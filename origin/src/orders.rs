@@ -7,7 +7,7 @@
 //! the same idempotency key returns the first order.
 
 use catalog::clock;
-use catalog::db::{begin_write, Conn, Pool};
+use catalog::db::{self, begin_write, Conn, Pool};
 use rand::Rng;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -145,7 +145,7 @@ pub async fn place(
         take_stock(&mut tx, line).await?;
     }
     if let Some(applied) = &applied {
-        let counted = sqlx::query(
+        let counted = db::query(
             "UPDATE coupon SET used_count = used_count + 1, updated_at = $2 \
              WHERE id = $1 AND (used_limit IS NULL OR used_count < used_limit)",
         )
@@ -179,7 +179,7 @@ pub async fn place(
             )
         }
     };
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = db::query_scalar(
         "INSERT INTO order_master (order_random, order_key, user_id, self_token, idempotency_key, \
          customer_name, phone, emergency_phone, email, address, division, district, thana, \
          payment_method, payment_term_status, order_status, total_amount, delivery_fee, coupon_code, \
@@ -212,7 +212,7 @@ pub async fn place(
     .fetch_one(&mut *tx)
     .await?;
     for line in &cart.lines {
-        sqlx::query(
+        db::query(
             "INSERT INTO order_detail (order_id, product_id, variation_id, product_set_id, fabric_id, \
              product_code, name, sub_title, qty, local_selling_price, local_purchase_price, \
              total_purchase_price, flash_item_id, item_json, created_at, updated_at) \
@@ -236,7 +236,7 @@ pub async fn place(
         .execute(&mut *tx)
         .await?;
     }
-    sqlx::query(
+    db::query(
         "INSERT INTO order_status_history (order_id, status, note, created_at, updated_at) \
          VALUES ($1, 'placed', $3, $2, $2)",
     )
@@ -320,7 +320,7 @@ fn ready_to_deliver(cart: &Cart) -> ApiResult<()> {
 /// Empties the cart of the shopper who placed `order_id` (after its first
 /// online payment, as cash on delivery does at placement).
 pub(crate) async fn empty_cart_of_order(conn: &mut Conn, order_id: i64) -> sqlx::Result<()> {
-    let cart_id: Option<i64> = sqlx::query_scalar(
+    let cart_id: Option<i64> = db::query_scalar(
         "SELECT c.id FROM cart c JOIN order_master o ON o.id = $1 \
          WHERE (o.user_id IS NOT NULL AND c.user_id = o.user_id) \
          OR (o.user_id IS NULL AND c.self_token = o.self_token)",
@@ -344,7 +344,7 @@ async fn take_stock(conn: &mut Conn, line: &Line) -> ApiResult<()> {
         Some(v) => ("product_variation", v),
         None => ("product", line.product_id),
     };
-    let taken = sqlx::query(&format!(
+    let taken = db::query(&format!(
         "UPDATE {table} SET stock = stock - $1 WHERE id = $2 AND stock >= $1"
     ))
     .bind(line.qty)
@@ -354,7 +354,7 @@ async fn take_stock(conn: &mut Conn, line: &Line) -> ApiResult<()> {
     if taken.rows_affected() == 1 {
         return Ok(());
     }
-    let left: i64 = sqlx::query_scalar(&format!("SELECT stock FROM {table} WHERE id = $1"))
+    let left: i64 = db::query_scalar(&format!("SELECT stock FROM {table} WHERE id = $1"))
         .bind(id)
         .fetch_one(&mut *conn)
         .await?;
@@ -391,15 +391,15 @@ fn item_json(line: &Line) -> Value {
 
 /// Empties a cart after its order: lines, sets, coupon and payment choice.
 async fn empty_cart(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")
+    db::query("DELETE FROM cart_item WHERE cart_id = $1")
         .bind(cart_id)
         .execute(&mut *conn)
         .await?;
-    sqlx::query("DELETE FROM cart_set WHERE cart_id = $1")
+    db::query("DELETE FROM cart_set WHERE cart_id = $1")
         .bind(cart_id)
         .execute(&mut *conn)
         .await?;
-    sqlx::query(
+    db::query(
         "UPDATE cart SET coupon_code = NULL, payment_method = NULL, terms_accepted = 0, \
          paying_amount = NULL WHERE id = $1",
     )
@@ -415,7 +415,7 @@ async fn unused_order_number(conn: &mut Conn) -> sqlx::Result<String> {
         let n: u64 = rand::thread_rng().gen_range(1_000_000_000..10_000_000_000);
         let number = n.to_string();
         let taken: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM order_master WHERE order_random = $1")
+            db::query_scalar("SELECT id FROM order_master WHERE order_random = $1")
                 .bind(&number)
                 .fetch_optional(&mut *conn)
                 .await?;
@@ -427,7 +427,7 @@ async fn unused_order_number(conn: &mut Conn) -> sqlx::Result<String> {
 
 async fn by_idempotency_key(conn: &mut Conn, key: &str) -> sqlx::Result<Option<Placed>> {
     // Only cash-on-delivery placements carry a key: all of it is due on delivery.
-    let row: Option<(i64, String, String, i64)> = sqlx::query_as(
+    let row: Option<(i64, String, String, i64)> = db::query_as(
         "SELECT id, order_random, order_key, grand_total FROM order_master WHERE idempotency_key = $1",
     )
     .bind(key)
@@ -512,7 +512,7 @@ const MASTER_COLUMNS: &str =
 
 /// The order `id`.
 pub async fn by_id(pool: &Pool, id: i64) -> sqlx::Result<Option<Master>> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {MASTER_COLUMNS} FROM order_master WHERE id = $1"
     ))
     .bind(id)
@@ -526,7 +526,7 @@ pub async fn by_number_and_key(
     order_random: &str,
     order_key: &str,
 ) -> sqlx::Result<Option<Master>> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {MASTER_COLUMNS} FROM order_master WHERE order_random = $1 AND order_key = $2"
     ))
     .bind(order_random)
@@ -541,7 +541,7 @@ pub async fn by_number_and_phone(
     order_random: &str,
     phone: &str,
 ) -> sqlx::Result<Option<Master>> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {MASTER_COLUMNS} FROM order_master WHERE order_random = $1 AND phone = $2"
     ))
     .bind(order_random)
@@ -552,7 +552,7 @@ pub async fn by_number_and_phone(
 
 /// An order's lines with their product's page and picture.
 pub async fn details(pool: &Pool, order_id: i64) -> sqlx::Result<Vec<Value>> {
-    let rows: Vec<DetailRow> = sqlx::query_as(
+    let rows: Vec<DetailRow> = db::query_as(
         "SELECT od.product_id, p.seo_url, p.title, od.name, od.sub_title, od.product_code, od.qty, \
          od.local_selling_price, od.local_purchase_price, od.total_purchase_price, od.item_json, \
          od.od_status, \

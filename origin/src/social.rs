@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use anyhow::Context;
-use catalog::db::Conn;
+use catalog::db::{self, Conn};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -299,7 +299,7 @@ pub async fn find_or_create(
 ) -> sqlx::Result<Outcome> {
     let column = kind.column();
     let closed = || Outcome::Refused("This account is closed.".to_string());
-    let linked: Option<(i64, bool)> = sqlx::query_as(&format!(
+    let linked: Option<(i64, bool)> = db::query_as(&format!(
         "SELECT id, is_active FROM app_user WHERE {column} = $1"
     ))
     .bind(&profile.id)
@@ -318,7 +318,7 @@ pub async fn find_or_create(
             kind.label()
         )));
     };
-    let existing: Option<(i64, bool, Option<String>)> = sqlx::query_as(&format!(
+    let existing: Option<(i64, bool, Option<String>)> = db::query_as(&format!(
         "SELECT id, is_active, {column} FROM app_user WHERE email = $1"
     ))
     .bind(email)
@@ -340,7 +340,7 @@ pub async fn find_or_create(
                 kind.label()
             )));
         }
-        sqlx::query(&format!(
+        db::query(&format!(
             "UPDATE app_user SET {column} = $1, updated_at = $2 WHERE id = $3"
         ))
         .bind(&profile.id)
@@ -351,7 +351,7 @@ pub async fn find_or_create(
         tracing::info!(user = id, provider = kind.name(), "account linked");
         return Ok(Outcome::SignedIn(id));
     }
-    let id: i64 = sqlx::query_scalar(&format!(
+    let id: i64 = db::query_scalar(&format!(
         "INSERT INTO app_user (name, email, {column}, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $4) RETURNING id"
     ))

@@ -6,6 +6,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{assert_api_error, TestShop};
 use serde_json::{json, Value};
 
@@ -79,7 +80,7 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
         .await;
     assert_eq!(stored, 0);
     let hash: String =
-        sqlx::query_scalar("SELECT password_hash FROM app_user WHERE phone = '01911223344'")
+        db::query_scalar("SELECT password_hash FROM app_user WHERE phone = '01911223344'")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();
@@ -158,7 +159,7 @@ async fn logged_out_expired_and_unknown_tokens_get_401() {
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 
     let token = login(&shop, "guest-out-0002", DEMO).await;
-    sqlx::query("UPDATE auth_token SET expires_at = 1000")
+    db::query("UPDATE auth_token SET expires_at = 1000")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -461,7 +462,7 @@ async fn reset_links_are_limited_per_address_and_expire() {
         .await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
     // An expired link does nothing.
-    sqlx::query("UPDATE password_reset SET expires_at = 1000")
+    db::query("UPDATE password_reset SET expires_at = 1000")
         .execute(&shop.state.pool)
         .await
         .unwrap();

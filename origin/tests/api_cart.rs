@@ -6,6 +6,7 @@
 
 mod common;
 
+use catalog::db;
 use std::sync::Arc;
 
 use axum::http::StatusCode;
@@ -15,7 +16,7 @@ use serde_json::{json, Value};
 /// An active product outside every flash sale, with at least `stock` units,
 /// payable on delivery and not a pre-booking: (id, code, price_now).
 async fn plain_product(shop: &TestShop, stock: i64) -> (i64, String, i64) {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, product_code, price_now FROM product WHERE is_active = 1 AND disable_buy = 0 \
          AND cash_on_delivery = 1 AND pre_booking = 0 AND stock >= $1 \
          AND id NOT IN (SELECT product_id FROM flash_item) \
@@ -281,7 +282,7 @@ async fn bad_adds_are_refused_with_json_errors() {
     let (status, headers, body) = shop.guest_get("bad token!", "/api/cart/view").await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
     // More than the stock.
-    sqlx::query("UPDATE product SET stock = 3 WHERE id = $1")
+    db::query("UPDATE product SET stock = 3 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -445,7 +446,7 @@ async fn coupons_apply_only_inside_their_rules() {
         assert!(body["message"].as_str().unwrap().contains("5000"));
     }
     // A per-person limit counts this guest's orders.
-    sqlx::query("UPDATE coupon SET per_user_limit = 1 WHERE coupon_code = 'WELCOME10'")
+    db::query("UPDATE coupon SET per_user_limit = 1 WHERE coupon_code = 'WELCOME10'")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -477,7 +478,7 @@ async fn coupons_apply_only_inside_their_rules() {
 async fn delivery_is_charged_by_zone_and_free_from_its_threshold() {
     let shop = TestShop::fresh().await;
     let (pid, _, price) = plain_product(&shop, 1).await;
-    sqlx::query("UPDATE product SET stock = 500 WHERE id = $1")
+    db::query("UPDATE product SET stock = 500 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -690,7 +691,7 @@ async fn retried_placements_with_one_key_make_one_order() {
 async fn two_hundred_concurrent_placements_for_fifty_units_make_fifty_orders() {
     let shop = Arc::new(TestShop::fresh().await);
     let (pid, _, _) = plain_product(&shop, 1).await;
-    sqlx::query("UPDATE product SET stock = 200 WHERE id = $1")
+    db::query("UPDATE product SET stock = 200 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -702,7 +703,7 @@ async fn two_hundred_concurrent_placements_for_fifty_units_make_fifty_orders() {
         ready(&shop, t).await;
     }
     // Only 50 are left when the rush starts.
-    sqlx::query("UPDATE product SET stock = 50 WHERE id = $1")
+    db::query("UPDATE product SET stock = 50 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -742,7 +743,7 @@ async fn the_buy_switch_refuses_buying_with_a_clear_503() {
     let t = "guest-kkkk-0011";
     add(&shop, t, pid, 1).await;
     ready(&shop, t).await;
-    sqlx::query("UPDATE setting SET value = 'on' WHERE name = 'disable_buy'")
+    db::query("UPDATE setting SET value = 'on' WHERE name = 'disable_buy'")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -762,7 +763,7 @@ async fn a_flash_sale_price_holds_from_its_first_instant_and_not_at_its_end() {
     let (pid, _, price) = plain_product(&shop, 5).await;
     let now = catalog::clock::now_unix();
     // A sale that starts this very second (inclusive) gives 20 % off.
-    let schedule: i64 = sqlx::query_scalar(
+    let schedule: i64 = db::query_scalar(
         "INSERT INTO flash_schedule (fs_name, starts_at, ends_at) VALUES ('Test', $1, $2) RETURNING id",
     )
     .bind(now)
@@ -770,7 +771,7 @@ async fn a_flash_sale_price_holds_from_its_first_instant_and_not_at_its_end() {
     .fetch_one(&shop.state.pool)
     .await
     .unwrap();
-    sqlx::query(
+    db::query(
         "INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES ($1, $2, 20)",
     )
     .bind(schedule)
@@ -785,7 +786,7 @@ async fn a_flash_sale_price_holds_from_its_first_instant_and_not_at_its_end() {
         catalog::pricing::discounted(price, 20)
     );
     // One that ended at this instant (exclusive) does not.
-    sqlx::query("UPDATE flash_schedule SET starts_at = $1, ends_at = $2 WHERE id = $3")
+    db::query("UPDATE flash_schedule SET starts_at = $1, ends_at = $2 WHERE id = $3")
         .bind(now - 3_600)
         .bind(now)
         .bind(schedule)
@@ -846,7 +847,7 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
 
 /// Puts every product of set `set` in stock, and not on pre-booking, so the set can be bought.
 async fn stock_set_products(shop: &TestShop, set: i64) {
-    sqlx::query(
+    db::query(
         "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
          (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
     )

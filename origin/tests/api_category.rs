@@ -3,6 +3,7 @@
 
 mod common;
 
+use catalog::db;
 use std::collections::HashSet;
 
 use axum::http::StatusCode;
@@ -10,7 +11,7 @@ use common::{arr, assert_api_error, assert_public, text, TestShop};
 use serde_json::Value;
 
 async fn ids(shop: &TestShop, sql: &str) -> HashSet<i64> {
-    sqlx::query_scalar::<_, i64>(sql)
+    db::query_scalar::<i64>(sql)
         .fetch_all(&shop.state.pool)
         .await
         .expect("ids query")
@@ -256,7 +257,7 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
     assert!(body["products"]["total"].as_i64() < all["products"]["total"].as_i64());
 
     // One attribute value: every product has it, and the count matches SQL.
-    let (field, slug, value_id): (String, String, i64) = sqlx::query_as(
+    let (field, slug, value_id): (String, String, i64) = db::query_as(
         "SELECT a.field_name, v.slug, v.id FROM attribute_value v JOIN attribute a ON a.id = v.attribute_id \
          JOIN product_attribute pa ON pa.attribute_value_id = v.id GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1",
     )
@@ -315,7 +316,7 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
 #[tokio::test]
 async fn a_flash_sale_price_applies_only_inside_its_schedule() {
     let shop = TestShop::fresh().await;
-    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+    let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
     )
@@ -343,7 +344,7 @@ async fn a_flash_sale_price_applies_only_inside_its_schedule() {
         catalog::pricing::discounted(price_now, discount)
     );
     // Move the schedule into the past.
-    sqlx::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
+    db::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -539,7 +540,7 @@ async fn values_of_one_attribute_are_ored_and_attributes_anded() {
     let shop = TestShop::open().await;
     // The two most used values of the most used attribute, and the most used
     // value of another attribute.
-    let (field_a, attr_a): (String, i64) = sqlx::query_as(
+    let (field_a, attr_a): (String, i64) = db::query_as(
         "SELECT a.field_name, a.id FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
          JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 \
          GROUP BY a.id HAVING COUNT(DISTINCT v.id) >= 2 ORDER BY COUNT(*) DESC LIMIT 1",
@@ -547,14 +548,14 @@ async fn values_of_one_attribute_are_ored_and_attributes_anded() {
     .fetch_one(&shop.state.pool)
     .await
     .unwrap();
-    let values_a: Vec<(i64, String)> = sqlx::query_as(&format!(
+    let values_a: Vec<(i64, String)> = db::query_as(&format!(
         "SELECT v.id, v.slug FROM attribute_value v JOIN product_attribute pa ON pa.attribute_value_id = v.id \
          WHERE v.attribute_id = {attr_a} GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 2"
     ))
     .fetch_all(&shop.state.pool)
     .await
     .unwrap();
-    let (field_b, value_b, slug_b): (String, i64, String) = sqlx::query_as(&format!(
+    let (field_b, value_b, slug_b): (String, i64, String) = db::query_as(&format!(
         "SELECT a.field_name, v.id, v.slug FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
          JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 AND a.id <> {attr_a} \
          GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1"
@@ -800,7 +801,7 @@ async fn malformed_query_strings_get_json_errors_not_panics() {
 #[tokio::test]
 async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
     let shop = TestShop::fresh().await;
-    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+    let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = 1 AND p.is_active = 1 AND fi.discount_percent >= 10 ORDER BY p.id LIMIT 1",
     )
@@ -808,7 +809,7 @@ async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
     .await
     .unwrap();
     // Only schedule 1 may price this product.
-    sqlx::query("DELETE FROM flash_item WHERE product_id = $1 AND schedule_id <> 1")
+    db::query("DELETE FROM flash_item WHERE product_id = $1 AND schedule_id <> 1")
         .bind(id)
         .execute(&shop.state.pool)
         .await
@@ -833,7 +834,7 @@ async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
         ("not started", set(3_600, 7_200)),
         ("over", set(-7_200, -1)),
     ] {
-        sqlx::query(&sql).execute(&shop.state.pool).await.unwrap();
+        db::query(&sql).execute(&shop.state.pool).await.unwrap();
         let (_, _, body) = shop.get(&url).await;
         assert!(!listed(&body), "{label}: listed at the sale price");
         let (_, _, body) = shop
@@ -844,7 +845,7 @@ async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
         assert!(listed(&body), "{label}: not listed at its regular price");
     }
     // Running again (just started): the sale price is back.
-    sqlx::query(&set(-1, 3_600))
+    db::query(&set(-1, 3_600))
         .execute(&shop.state.pool)
         .await
         .unwrap();

@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{arr, assert_api_error, assert_public, bad, long, ok, TestShop};
 use serde_json::json;
 
@@ -43,7 +44,7 @@ async fn search_finds_products_and_at_most_eight_terms() {
 async fn a_keyword_matching_many_categories_answers_eight_terms() {
     let shop = TestShop::fresh().await;
     for i in 0..10 {
-        sqlx::query(
+        db::query(
             "INSERT INTO category (name, seo_url, parent, type) VALUES ($1, $2, 21, 'product')",
         )
         .bind(format!("Extra Shelves {i}"))
@@ -61,7 +62,7 @@ async fn a_keyword_matching_many_categories_answers_eight_terms() {
 async fn search_by_product_code_and_empty_keywords() {
     let shop = TestShop::open().await;
     let code: String =
-        sqlx::query_scalar("SELECT product_code FROM product WHERE is_active = 1 LIMIT 1")
+        db::query_scalar("SELECT product_code FROM product WHERE is_active = 1 LIMIT 1")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();
@@ -105,7 +106,7 @@ async fn search_by_product_code_and_empty_keywords() {
 async fn header_has_at_most_four_menus_and_titles() {
     let shop = TestShop::fresh().await;
     // More header links than the header shows.
-    sqlx::query(
+    db::query(
         "INSERT INTO menu_item (menu_id, parent, label, link, sort) VALUES \
          (1, 0, 'Extra one', '/x1', 10), (1, 0, 'Extra two', '/x2', 11)",
     )
@@ -397,7 +398,7 @@ async fn widgets_five_and_twenty_two() {
 #[tokio::test]
 async fn an_inactive_widget_is_returned_with_is_active_false() {
     let shop = TestShop::fresh().await;
-    sqlx::query("UPDATE widget SET is_active = 0 WHERE id = 5")
+    db::query("UPDATE widget SET is_active = 0 WHERE id = 5")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -424,7 +425,7 @@ async fn seo_content_for_a_page_and_the_site_fallback() {
     for k in ["meta_title", "meta_description", "meta_keywords"] {
         assert!(body["setting"][k].is_string(), "{k}");
     }
-    let stored: String = sqlx::query_scalar(
+    let stored: String = db::query_scalar(
         "SELECT meta_title FROM seo_content WHERE post_type = 'page' AND post_id = 1",
     )
     .fetch_one(&shop.state.pool)
@@ -456,7 +457,7 @@ async fn seo_content_for_a_page_and_the_site_fallback() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["status"], "0");
     let site_title: String =
-        sqlx::query_scalar("SELECT value FROM setting WHERE name = 'com_metatitle'")
+        db::query_scalar("SELECT value FROM setting WHERE name = 'com_metatitle'")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();

@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{arr, assert_public, bad, long, ok, TestShop};
 use serde_json::Value;
 
@@ -151,7 +152,7 @@ async fn prebookings_carry_widget_15_and_only_pre_booking_products() {
 #[tokio::test]
 async fn prebookings_have_no_products_while_the_widget_is_inactive() {
     let shop = TestShop::fresh().await;
-    sqlx::query("UPDATE widget SET is_active = 0 WHERE id = 15")
+    db::query("UPDATE widget SET is_active = 0 WHERE id = 15")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -234,7 +235,7 @@ async fn no_flash_sale_outside_the_schedule_and_normal_prices_on_cards() {
     assert!(!ids.is_empty());
     // Move every schedule that runs now into the past.
     let now = catalog::clock::now_unix();
-    sqlx::query(
+    db::query(
         "UPDATE flash_schedule SET starts_at = $1 - 200000, ends_at = $1 - 100000 \
          WHERE starts_at <= $1 AND ends_at > $1",
     )
@@ -370,7 +371,7 @@ async fn news_and_blog_lists_report_the_real_total() {
                 assert!(p[k].is_string(), "{k} in {p}");
             }
             let id = p["id"].as_i64().unwrap();
-            let k: String = sqlx::query_scalar("SELECT kind FROM post WHERE id = $1")
+            let k: String = db::query_scalar("SELECT kind FROM post WHERE id = $1")
                 .bind(id)
                 .fetch_one(&shop.state.pool)
                 .await
@@ -410,12 +411,11 @@ async fn news_and_blog_lists_reject_bad_limits() {
 #[tokio::test]
 async fn blog_details_by_slug_and_errors() {
     let shop = TestShop::open().await;
-    let (id, slug): (i64, String) = sqlx::query_as(
-        "SELECT id, seo_url FROM post WHERE kind = 'blog' AND is_active = 1 LIMIT 1",
-    )
-    .fetch_one(&shop.state.pool)
-    .await
-    .unwrap();
+    let (id, slug): (i64, String) =
+        db::query_as("SELECT id, seo_url FROM post WHERE kind = 'blog' AND is_active = 1 LIMIT 1")
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
     let (headers, body) = ok(&shop, &format!("/api/home/blog-details?seo_url={slug}")).await;
     let key = format!("post:{id}");
     assert_public(&headers, &[key.as_str(), "posts"]);
@@ -494,7 +494,7 @@ async fn product_sets_and_settings() {
 #[tokio::test]
 async fn settings_leave_out_secrets() {
     let shop = TestShop::fresh().await;
-    sqlx::query(
+    db::query(
         "INSERT INTO setting (name, value) VALUES ('sslcommerz_store_password', 'hunter2'), \
          ('sms_api_key', 'k-123')",
     )

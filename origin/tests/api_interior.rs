@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{arr, bad, ok, TestShop};
 use serde_json::Value;
 
@@ -64,7 +65,7 @@ async fn all_galleries_paginate_by_ten() {
 #[tokio::test]
 async fn galleries_of_a_category_and_of_the_root() {
     let shop = TestShop::open().await;
-    let (id, slug): (i64, String) = sqlx::query_as(
+    let (id, slug): (i64, String) = db::query_as(
         "SELECT id, seo_url FROM category WHERE type = 'interior' AND parent IS NOT NULL ORDER BY id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
@@ -133,7 +134,7 @@ async fn all_rejects_bad_input() {
 async fn show_by_slug() {
     let shop = TestShop::open().await;
     let (id, slug): (i64, String) =
-        sqlx::query_as("SELECT id, slug FROM interior WHERE active = 1 ORDER BY id LIMIT 1")
+        db::query_as("SELECT id, slug FROM interior WHERE active = 1 ORDER BY id LIMIT 1")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();
@@ -170,11 +171,11 @@ async fn show_by_slug() {
 #[tokio::test]
 async fn an_inactive_gallery_is_not_found() {
     let shop = TestShop::fresh().await;
-    let slug: String = sqlx::query_scalar("SELECT slug FROM interior ORDER BY id LIMIT 1")
+    let slug: String = db::query_scalar("SELECT slug FROM interior ORDER BY id LIMIT 1")
         .fetch_one(&shop.state.pool)
         .await
         .unwrap();
-    sqlx::query("UPDATE interior SET active = 0 WHERE slug = $1")
+    db::query("UPDATE interior SET active = 0 WHERE slug = $1")
         .bind(&slug)
         .execute(&shop.state.pool)
         .await
@@ -221,7 +222,7 @@ async fn categories_of_the_root_and_of_a_leaf() {
             }
         }
     }
-    let leaf: String = sqlx::query_scalar(
+    let leaf: String = db::query_scalar(
         "SELECT seo_url FROM category WHERE type = 'interior' AND parent IS NOT NULL ORDER BY id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)

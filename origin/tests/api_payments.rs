@@ -5,6 +5,7 @@
 
 mod common;
 
+use catalog::db;
 use common::TestShop;
 use origin::error::ApiError;
 use origin::payments::{self, Outcome};
@@ -16,14 +17,14 @@ const GW: &str = "sslcommerz";
 /// does: (order id, product id, stock before the order).
 async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
     let pool = &shop.state.pool;
-    let (pid, price, stock): (i64, i64, i64) = sqlx::query_as(
+    let (pid, price, stock): (i64, i64, i64) = db::query_as(
         "SELECT id, price_now, stock FROM product WHERE is_active = 1 AND pre_booking = 0 \
          AND stock >= 3 AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
     )
     .fetch_one(pool)
     .await
     .unwrap();
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = db::query_scalar(
         "INSERT INTO order_master (order_random, order_key, customer_name, phone, emergency_phone, \
          address, district, payment_method, payment_term_status, total_amount, grand_total) \
          VALUES ($1, 'k', 'A', '01711111111', '01811111111', 'Road 1', 'Dhaka', 'debitcredit', \
@@ -34,7 +35,7 @@ async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
     .fetch_one(pool)
     .await
     .unwrap();
-    sqlx::query(
+    db::query(
         "INSERT INTO order_detail (order_id, product_id, product_code, name, qty, \
          local_selling_price, local_purchase_price, total_purchase_price) \
          VALUES ($1, $2, 'c', 'n', 3, $3, $3, $4)",
@@ -46,7 +47,7 @@ async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
     .execute(pool)
     .await
     .unwrap();
-    sqlx::query("UPDATE product SET stock = stock - 3 WHERE id = $1")
+    db::query("UPDATE product SET stock = stock - 3 WHERE id = $1")
         .bind(pid)
         .execute(pool)
         .await
@@ -55,7 +56,7 @@ async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
 }
 
 async fn order_state(shop: &TestShop, id: i64) -> (String, String, i64) {
-    sqlx::query_as(
+    db::query_as(
         "SELECT payment_term_status, order_status, amount_paid FROM order_master WHERE id = $1",
     )
     .bind(id)

@@ -8,6 +8,7 @@
 
 mod common;
 
+use catalog::db;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -396,7 +397,7 @@ async fn shop_with_gateways() -> (TestShop, Shared, String) {
 /// An active product outside flash sales with `stock` units or more, no
 /// variations, not a pre-booking: (id, price now).
 async fn product(shop: &TestShop, stock: i64) -> (i64, i64) {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, price_now FROM product WHERE is_active = 1 AND disable_buy = 0 \
          AND pre_booking = 0 AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
          AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
@@ -455,7 +456,7 @@ async fn ready(shop: &TestShop, token: &str, pid: i64, qty: i64, method: &str) {
 /// The guest's newest order: (id, payment_term_status, order_status,
 /// grand_total, amount_paid).
 async fn last_order(shop: &TestShop, token: &str) -> (i64, String, String, i64, i64) {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, payment_term_status, order_status, grand_total, amount_paid FROM order_master \
          WHERE self_token = $1 ORDER BY id DESC LIMIT 1",
     )
@@ -593,7 +594,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
     let (status, location, _) = browser_post(&shop, &path, &fields).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let (number, key): (String, String) =
-        sqlx::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
+        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
             .bind(order_id)
             .fetch_one(&shop.state.pool)
             .await
@@ -901,17 +902,17 @@ async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
 async fn instalments_are_offered_only_when_every_product_allows_them() {
     let (shop, sim, _) = shop_with_gateways().await;
     let (pid, _) = product(&shop, 5).await;
-    sqlx::query("UPDATE product SET emi_available = 1 WHERE id = $1")
+    db::query("UPDATE product SET emi_available = 1 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    sqlx::query("DELETE FROM product_emi WHERE product_id = $1")
+    db::query("DELETE FROM product_emi WHERE product_id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    sqlx::query("INSERT INTO product_emi (product_id, bank, months) VALUES ($1, 'City Bank', 12)")
+    db::query("INSERT INTO product_emi (product_id, bank, months) VALUES ($1, 'City Bank', 12)")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -931,7 +932,7 @@ async fn instalments_are_offered_only_when_every_product_allows_them() {
             ("1", "6")
         );
     }
-    sqlx::query("UPDATE product SET emi_available = 0 WHERE id = $1")
+    db::query("UPDATE product SET emi_available = 0 WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await

@@ -5,6 +5,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use catalog::db;
 use common::{assert_api_error, text, TestShop};
 
 const PRODUCT_CALLS: [&str; 11] = [
@@ -84,7 +85,7 @@ async fn info_carries_prices_attributes_categories_and_emi() {
 #[tokio::test]
 async fn a_flash_item_shows_its_sale_price_only_inside_the_schedule() {
     let shop = TestShop::fresh().await;
-    let (id, price_now, discount): (i64, i64, i64) = sqlx::query_as(
+    let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
     )
@@ -102,7 +103,7 @@ async fn a_flash_item_shows_its_sale_price_only_inside_the_schedule() {
         catalog::pricing::discounted(price_now, discount)
     );
     assert_eq!(body["product"]["flash_item_information"]["schedule_id"], 1);
-    sqlx::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
+    db::query("UPDATE flash_schedule SET starts_at = unixepoch() - 7200, ends_at = unixepoch() - 3600 WHERE id = 1")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -267,7 +268,7 @@ async fn recent_views_read_the_self_token_and_are_private() {
     let id = shop
         .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
         .await;
-    sqlx::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef', $1)")
+    db::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef', $1)")
         .bind(id)
         .execute(&shop.state.pool)
         .await
@@ -301,7 +302,7 @@ async fn bad_input_gets_a_json_400_and_unknown_or_inactive_a_404() {
         "SELECT seo_url FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
     )
     .await;
-    sqlx::query("UPDATE product SET is_active = 0 WHERE seo_url = $1")
+    db::query("UPDATE product SET is_active = 0 WHERE seo_url = $1")
         .bind(&inactive)
         .execute(&shop.state.pool)
         .await
@@ -478,7 +479,7 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
         &format!("SELECT seo_url FROM product WHERE id = {id}"),
     )
     .await;
-    sqlx::query(
+    db::query(
         "INSERT INTO product_question (product_id, username, description, is_active, created_at) VALUES \
            ($1, 'Rahim', 'Is it solid wood?', 1, unixepoch() - 86400), \
            ($1, 'Karim', 'Hidden until moderated', 0, unixepoch()), \
@@ -511,7 +512,7 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
         .await;
     assert_eq!(qs.len() as i64, active.min(50));
 
-    sqlx::query(
+    db::query(
         "INSERT INTO product_comment (product_id, username, comment, is_active, created_at) VALUES \
            ($1, 'Sadia', 'Lovely finish', 1, unixepoch() - 10), ($1, 'Spam', 'buy now', 0, unixepoch())",
     )

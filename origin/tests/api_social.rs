@@ -6,6 +6,7 @@
 
 mod common;
 
+use catalog::db;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -296,7 +297,7 @@ async fn google_creates_an_account_once_then_finds_it_and_brings_the_guest_lists
     assert_eq!(user["name"], "Rahim Uddin");
     let id = user["id"].as_i64().unwrap();
     let (sub, hash): (String, Option<String>) =
-        sqlx::query_as("SELECT google_sub, password_hash FROM app_user WHERE id = $1")
+        db::query_as("SELECT google_sub, password_hash FROM app_user WHERE id = $1")
             .bind(id)
             .fetch_one(&shop.state.pool)
             .await

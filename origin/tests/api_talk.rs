@@ -3,6 +3,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{assert_api_error, TestShop};
 use serde_json::json;
 
@@ -19,7 +20,7 @@ async fn login(shop: &TestShop, guest: &str) -> String {
 }
 
 async fn active_product(shop: &TestShop, n: i64) -> (i64, String) {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, seo_url FROM product WHERE is_active = 1 ORDER BY id LIMIT 1 OFFSET $1",
     )
     .bind(n)
@@ -93,7 +94,7 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
     let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=600).contains(&retry));
     let raw: String =
-        sqlx::query_scalar("SELECT comment FROM product_comment ORDER BY id DESC LIMIT 1")
+        db::query_scalar("SELECT comment FROM product_comment ORDER BY id DESC LIMIT 1")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();

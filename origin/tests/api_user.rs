@@ -5,6 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::{assert_api_error, TestShop};
 use serde_json::{json, Value};
 
@@ -258,7 +259,7 @@ async fn shoppers_see_only_their_own_orders_and_review_what_was_delivered() {
              WHERE o.user_id = {demo} AND o.order_status = 'delivered' LIMIT 1"
         ))
         .await;
-    sqlx::query("DELETE FROM review WHERE user_id = $1 AND product_id = $2")
+    db::query("DELETE FROM review WHERE user_id = $1 AND product_id = $2")
         .bind(demo)
         .bind(pid)
         .execute(&shop.state.pool)

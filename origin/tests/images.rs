@@ -7,6 +7,7 @@
 
 mod common;
 
+use catalog::db;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -38,7 +39,7 @@ async fn picture(
 /// The `n`-th seeded full-size product picture (`storage/uploads/fullsize/...`,
 /// 1000 × 1000).
 async fn full_size(shop: &TestShop, n: i64) -> String {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT DISTINCT full_size_directory FROM image_file
          WHERE full_size_directory LIKE 'storage/uploads/fullsize/%.jpg'
            AND width = 1000 AND height = 1000
@@ -52,7 +53,7 @@ async fn full_size(shop: &TestShop, n: i64) -> String {
 
 /// A seeded icon (300 pixels wide).
 async fn icon(shop: &TestShop) -> String {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT icon_size_directory FROM image_file
          WHERE icon_size_directory LIKE 'storage/uploads/icon/%.jpg'
          ORDER BY icon_size_directory LIMIT 1",

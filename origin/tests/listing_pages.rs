@@ -5,6 +5,7 @@
 
 mod common;
 
+use catalog::db;
 use std::io::Read;
 use std::sync::OnceLock;
 
@@ -19,7 +20,7 @@ static BUILT: OnceLock<()> = OnceLock::new();
 async fn shop() -> TestShop {
     let shop = TestShop::open().await;
     let file: String =
-        sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+        db::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();

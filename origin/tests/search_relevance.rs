@@ -5,6 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use catalog::db;
 use common::TestShop;
 use serde_json::Value;
 
@@ -25,7 +26,7 @@ async fn suggest(shop: &TestShop, keyword: &str) -> Vec<Value> {
 /// The English words of a product: title, sub-title and its categories' names
 /// with their parents', lower case.
 async fn words_of(shop: &TestShop, id: i64) -> String {
-    let text: String = sqlx::query_scalar(
+    let text: String = db::query_scalar(
         "SELECT lower(p.title || ' ' || p.sub_title || ' ' || COALESCE((SELECT group_concat(c.name || ' ' || \
          COALESCE(parent.name, ''), ' ') FROM product_category pc JOIN category c ON c.id = pc.category_id \
          LEFT JOIN category parent ON parent.id = c.parent WHERE pc.product_id = p.id), '')) \
@@ -94,7 +95,7 @@ async fn typos_by_word_length_and_the_word_being_typed() {
 #[tokio::test]
 async fn an_exact_code_or_sku_comes_first() {
     let shop = TestShop::open().await;
-    let (id, code, sku): (i64, String, String) = sqlx::query_as(
+    let (id, code, sku): (i64, String, String) = db::query_as(
         "SELECT id, product_code, sku FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
@@ -114,14 +115,14 @@ async fn an_exact_code_or_sku_comes_first() {
 async fn more_popular_products_win_ties() {
     let shop = TestShop::fresh().await;
     // Two sofas alike but for popularity.
-    let ids: Vec<i64> = sqlx::query_scalar(
+    let ids: Vec<i64> = db::query_scalar(
         "SELECT id FROM product WHERE is_active = 1 AND title LIKE '%Sofa%' ORDER BY id LIMIT 2",
     )
     .fetch_all(&shop.state.pool)
     .await
     .unwrap();
     for (id, title, popularity) in [(ids[0], "Zeta Tie Sofa", 1), (ids[1], "Zeta Tie Sofa", 900)] {
-        sqlx::query("UPDATE product SET title = $1, sub_title = '', popularity = $2 WHERE id = $3")
+        db::query("UPDATE product SET title = $1, sub_title = '', popularity = $2 WHERE id = $3")
             .bind(title)
             .bind(popularity)
             .bind(id)
@@ -141,7 +142,7 @@ async fn the_index_follows_the_change_log() {
     let id: i64 = shop
         .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
         .await;
-    sqlx::query("UPDATE product SET title = 'Quokka Rocking Chair' WHERE id = $1")
+    db::query("UPDATE product SET title = 'Quokka Rocking Chair' WHERE id = $1")
         .bind(id)
         .execute(&shop.state.pool)
         .await
@@ -152,7 +153,7 @@ async fn the_index_follows_the_change_log() {
     assert_eq!(hits[0]["id"], id);
     // The panel's title comes from the index: the new one.
     assert_eq!(hits[0]["title"], "Quokka Rocking Chair");
-    sqlx::query("UPDATE product SET is_active = 0 WHERE id = $1")
+    db::query("UPDATE product SET is_active = 0 WHERE id = $1")
         .bind(id)
         .execute(&shop.state.pool)
         .await

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use sqlx::{FromRow, QueryBuilder};
+use sqlx::FromRow;
 
-use crate::db::{Db, Pool};
+use crate::db::{Pool, QueryBuilder};
 use crate::pricing;
 
 /// An image as the API returns it: paths relative to the site root, e.g.
@@ -80,7 +80,7 @@ pub async fn cards(pool: &Pool, ids: &[i64], now: i64) -> Result<Vec<ProductCard
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut q: QueryBuilder<Db> = QueryBuilder::new(format!(
+    let mut q: QueryBuilder = QueryBuilder::new(format!(
         "SELECT p.id, p.title, p.sub_title, p.sku, p.product_code, p.seo_url, p.price_before, p.price_now, \
          {effective} AS effective_price, \
          (SELECT MAX(fi.discount_percent) FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
@@ -96,7 +96,7 @@ pub async fn cards(pool: &Pool, ids: &[i64], now: i64) -> Result<Vec<ProductCard
     q.push(")");
     let rows: Vec<CardRow> = q.build_query_as().fetch_all(pool).await?;
 
-    let mut q: QueryBuilder<Db> = QueryBuilder::new(
+    let mut q: QueryBuilder = QueryBuilder::new(
         "SELECT pi.product_id, f.id, f.full_size_directory, f.icon_size_directory \
          FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id WHERE pi.product_id IN (",
     );

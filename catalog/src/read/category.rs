@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 use crate::pricing;
 
 /// The root category's id: "all products".
@@ -71,7 +71,7 @@ pub(crate) const VISIBLE: &str = "c.type = 'product' AND c.is_active = 1 AND c.i
 
 /// The published, active product category with slug `seo_url`.
 pub async fn by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<CategoryInfo>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {INFO_COLUMNS} FROM category c WHERE c.seo_url = $1 AND {VISIBLE}"
     ))
     .bind(seo_url)
@@ -108,7 +108,7 @@ pub async fn sub_categories(
     } else {
         ""
     };
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "WITH RECURSIVE sub(top, id) AS ( \
            SELECT c.id, c.id FROM category c WHERE c.parent = $1 AND {VISIBLE} \
            UNION ALL SELECT sub.top, c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}), \
@@ -132,7 +132,7 @@ pub async fn sub_categories(
 
 /// `category_id` and every published descendant.
 pub async fn subtree_ids(pool: &Pool, category_id: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(&format!(
+    db::query_scalar(&format!(
         "WITH RECURSIVE sub(id) AS (SELECT $1 UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) \
          SELECT id FROM sub ORDER BY id"
@@ -181,7 +181,7 @@ pub struct AttributeFilter {
 }
 
 async fn children(pool: &Pool, id: i64) -> Result<Vec<CategoryRef>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT c.id, c.name, c.seo_url, c.parent FROM category c WHERE c.parent = $1 AND {VISIBLE} \
          ORDER BY c.position, c.serial, c.id"
     ))
@@ -206,7 +206,7 @@ pub async fn category_filters(
         match top.parent {
             Some(p) if p != ROOT_ID && top.id != ROOT_ID => {
                 let up: Option<CategoryRef> =
-                    sqlx::query_as("SELECT id, name, seo_url, parent FROM category WHERE id = $1")
+                    db::query_as("SELECT id, name, seo_url, parent FROM category WHERE id = $1")
                         .bind(p)
                         .fetch_optional(pool)
                         .await?;
@@ -256,7 +256,7 @@ pub async fn attribute_filters(
     pool: &Pool,
     category_id: i64,
 ) -> Result<Vec<AttributeFilter>, sqlx::Error> {
-    let rows: Vec<FilterRow> = sqlx::query_as(&format!(
+    let rows: Vec<FilterRow> = db::query_as(&format!(
         "{cte} SELECT a.id AS attribute_id, a.field_label, a.field_name, v.id, v.value, v.slug \
          FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
          WHERE a.is_filterable = 1 AND EXISTS (SELECT 1 FROM product_attribute pa \
@@ -292,7 +292,7 @@ pub async fn attribute_filters(
 pub async fn attribute_slugs(
     pool: &Pool,
 ) -> Result<HashMap<String, HashMap<String, i64>>, sqlx::Error> {
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+    let rows: Vec<(String, String, i64)> = db::query_as(
         "SELECT a.field_name, v.slug, v.id FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
          WHERE a.is_filterable = 1",
     )
@@ -326,7 +326,7 @@ pub async fn tag_gallery(
     pool: &Pool,
     category: &CategoryInfo,
 ) -> Result<Vec<TagGalleryItem>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT t.id, t.url, t.url_type, $2 AS category_id, t.term_name, t.term_url, f.full_size_directory AS image_url \
          FROM tag_gallery_item t JOIN image_file f ON f.id = t.image_file_id \
          WHERE t.category_id = $1 ORDER BY t.sort, t.id LIMIT $3",
@@ -361,7 +361,7 @@ pub async fn product_sets(
     price_max: i64,
     now: i64,
 ) -> Result<Vec<ProductSetTile>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "WITH RECURSIVE sub(id) AS (SELECT $1 UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}), \
          totals(set_id, price_all) AS (SELECT i.product_set_id, SUM(i.qty * {effective}) \

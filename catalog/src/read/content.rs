@@ -9,7 +9,7 @@ use serde::Serialize;
 use sqlx::FromRow;
 
 use crate::clock;
-use crate::db::Pool;
+use crate::db::{self, Pool};
 use crate::read::product::ago;
 use crate::read::site::{self, MenuLink};
 
@@ -58,7 +58,7 @@ pub async fn posts(
     kind: &str,
     limit: i64,
 ) -> Result<(Vec<PostCard>, i64), sqlx::Error> {
-    let rows: Vec<PostRow> = sqlx::query_as(&format!(
+    let rows: Vec<PostRow> = db::query_as(&format!(
         "SELECT {POST_COLUMNS} FROM post p LEFT JOIN image_file f ON f.id = p.image_file_id \
          WHERE p.kind = $1 AND p.is_active = 1 ORDER BY p.published_at DESC, p.id DESC LIMIT $2"
     ))
@@ -67,7 +67,7 @@ pub async fn posts(
     .fetch_all(pool)
     .await?;
     let total: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM post WHERE kind = $1 AND is_active = 1")
+        db::query_scalar("SELECT COUNT(*) FROM post WHERE kind = $1 AND is_active = 1")
             .bind(kind)
             .fetch_one(pool)
             .await?;
@@ -105,7 +105,7 @@ pub struct PostDetail {
 
 /// The active post with slug `seo_url`, at `now`.
 pub async fn post(pool: &Pool, seo_url: &str, now: i64) -> Result<Option<PostDetail>, sqlx::Error> {
-    let row: Option<PostRow> = sqlx::query_as(&format!(
+    let row: Option<PostRow> = db::query_as(&format!(
         "SELECT {POST_COLUMNS} FROM post p LEFT JOIN image_file f ON f.id = p.image_file_id \
          WHERE p.seo_url = $1 AND p.is_active = 1"
     ))
@@ -113,7 +113,7 @@ pub async fn post(pool: &Pool, seo_url: &str, now: i64) -> Result<Option<PostDet
     .fetch_optional(pool)
     .await?;
     let Some(r) = row else { return Ok(None) };
-    let gallery: Vec<String> = sqlx::query_scalar(
+    let gallery: Vec<String> = db::query_scalar(
         "SELECT f.full_size_directory FROM post_image pi JOIN image_file f ON f.id = pi.image_file_id \
          WHERE pi.post_id = $1 ORDER BY pi.sort, pi.id",
     )
@@ -159,7 +159,7 @@ pub struct Page {
 
 /// The active CMS page `id`.
 pub async fn page(pool: &Pool, id: i64) -> Result<Option<Page>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.description, f.full_size_directory AS images, \
          p.is_sticky, p.lang, p.created_at, p.updated_at \
          FROM page p LEFT JOIN image_file f ON f.id = p.image_file_id WHERE p.id = $1 AND p.is_active = 1",
@@ -186,7 +186,7 @@ pub async fn seo_meta(
     post_type: &str,
     post_id: i64,
 ) -> Result<Option<SeoMeta>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT meta_title, meta_description, meta_keywords FROM seo_content \
          WHERE post_type = $1 AND post_id = $2",
     )
@@ -211,7 +211,7 @@ pub async fn seo_target_exists(
         "post" => "post",
         _ => return Ok(false),
     };
-    sqlx::query_scalar(&format!(
+    db::query_scalar(&format!(
         "SELECT EXISTS (SELECT 1 FROM {table} WHERE id = $1)"
     ))
     .bind(post_id)
@@ -335,7 +335,7 @@ pub struct Term {
 
 /// Published product categories by serial; only the children of `parent` when given.
 pub async fn terms(pool: &Pool, parent: Option<i64>) -> Result<Vec<Term>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT c.id, c.parent, c.name, c.seo_url, \
          (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_image, c.home_img)) AS home_image, \
          (SELECT full_size_directory FROM image_file WHERE id = c.page_image) AS page_image \
@@ -373,7 +373,7 @@ struct DistrictRow {
 
 /// Every district, by name.
 pub async fn districts(pool: &Pool) -> Result<Vec<District>, sqlx::Error> {
-    let rows: Vec<DistrictRow> = sqlx::query_as(
+    let rows: Vec<DistrictRow> = db::query_as(
         "SELECT d.id, d.name AS district, d.name_bn AS district_bn, v.name AS division, \
          v.name_bn AS division_bn, d.aliases, d.delivery_zone \
          FROM district d JOIN division v ON v.id = d.division_id ORDER BY d.name",
@@ -405,7 +405,7 @@ pub async fn districts(pool: &Pool) -> Result<Vec<District>, sqlx::Error> {
 pub async fn district_id(pool: &Pool, name: &str) -> Result<Option<i64>, sqlx::Error> {
     let wanted = name.trim().to_lowercase();
     let rows: Vec<(i64, String, String, String)> =
-        sqlx::query_as("SELECT id, name, name_bn, aliases FROM district")
+        db::query_as("SELECT id, name, name_bn, aliases FROM district")
             .fetch_all(pool)
             .await?;
     Ok(rows.into_iter().find_map(|(id, n, bn, aliases)| {
@@ -447,7 +447,7 @@ pub async fn showrooms(
     district_id: Option<i64>,
     thana: Option<&str>,
 ) -> Result<Vec<Showroom>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT s.id, s.title, s.sub_title, s.seo_url, s.description, s.shop_type, v.name AS division, \
          d.name AS district, s.thana, s.phone, s.address, s.opening_hours, s.latitude, s.longitude \
          FROM showroom s JOIN district d ON d.id = s.district_id JOIN division v ON v.id = d.division_id \
@@ -513,7 +513,7 @@ pub async fn search_like(
         return Ok((Vec::new(), Vec::new()));
     }
     let pattern = like_pattern(keyword);
-    let hits = sqlx::query_as(
+    let hits = db::query_as(
         "SELECT p.id, p.title, p.sub_title, '/product/' || p.seo_url AS url, p.seo_url FROM product p \
          WHERE p.is_active = 1 AND (p.title LIKE $1 ESCAPE '\\' OR p.sub_title LIKE $1 ESCAPE '\\' \
          OR p.product_code LIKE $1 ESCAPE '\\' OR p.sku LIKE $1 ESCAPE '\\' \
@@ -525,7 +525,7 @@ pub async fn search_like(
     .bind(SEARCH_PRODUCTS_LIMIT)
     .fetch_all(pool)
     .await?;
-    let terms = sqlx::query_as(
+    let terms = db::query_as(
         "SELECT c.id, c.name, '/c/' || c.seo_url AS url, 'category' AS kind FROM category c \
          WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 AND c.parent IS NOT NULL \
          AND (c.name LIKE $1 ESCAPE '\\' OR c.name_bn LIKE $1 ESCAPE '\\' OR c.seo_url LIKE $1 ESCAPE '\\' \

@@ -10,7 +10,7 @@ use serde::Serialize;
 use sqlx::FromRow;
 
 use crate::clock;
-use crate::db::Pool;
+use crate::db::{self, Pool};
 use crate::read::card::ProductCard;
 
 /// A flash sale schedule as the original API sent it.
@@ -34,7 +34,7 @@ pub struct FlashSchedule {
 
 /// The flash sale running at `now`, if any (the one ending first when several run).
 pub async fn running_flash(pool: &Pool, now: i64) -> Result<Option<FlashSchedule>, sqlx::Error> {
-    let row: Option<FlashSchedule> = sqlx::query_as(
+    let row: Option<FlashSchedule> = db::query_as(
         "SELECT id, fs_name, fs_description, is_active AS fs_is_active, show_price, starts_at, \
          ends_at AS timestamp FROM flash_schedule \
          WHERE is_active = 1 AND starts_at <= $1 AND ends_at > $1 ORDER BY ends_at, id LIMIT 1",
@@ -73,7 +73,7 @@ struct FlashItemRow {
 
 /// How many items of schedule `id` have an active product.
 pub async fn flash_item_count(pool: &Pool, id: i64) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT COUNT(*) FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = $1 AND p.is_active = 1",
     )
@@ -90,7 +90,7 @@ pub async fn flash_items(
     offset: i64,
     now: i64,
 ) -> Result<Vec<FlashItem>, sqlx::Error> {
-    let rows: Vec<FlashItemRow> = sqlx::query_as(
+    let rows: Vec<FlashItemRow> = db::query_as(
         "SELECT fi.schedule_id, fi.product_id, fi.discount_percent, fi.show_tag, fi.qty \
          FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = $1 AND p.is_active = 1 ORDER BY fi.sort, fi.id LIMIT $2 OFFSET $3",

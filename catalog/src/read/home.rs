@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 
 /// An uploaded image as the original API serialised it (SPEC.md §3 Image file).
 #[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub async fn image_files(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, ImageF
     }
     // Ids are integers: writing them into the SQL cannot inject anything.
     let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-    let rows: Vec<ImageFile> = sqlx::query_as(&format!(
+    let rows: Vec<ImageFile> = db::query_as(&format!(
         "SELECT id, original_name, filename, file_type, file_size, file_extension, full_size_directory, \
          icon_size_directory, status, user_id, created_at, updated_at FROM image_file WHERE id IN ({list})"
     ))
@@ -71,7 +71,7 @@ pub struct Slider {
 /// Active sliders of `kind` for `device` (0 = those for every device; 1 or 2
 /// adds the desktop or mobile ones), by position.
 pub async fn sliders(pool: &Pool, kind: i64, device: i64) -> Result<Vec<Slider>, sqlx::Error> {
-    let mut rows: Vec<Slider> = sqlx::query_as(
+    let mut rows: Vec<Slider> = db::query_as(
         "SELECT id, image_id, url, title, description, type, internal, device, color_code, text_color, \
          border_bottom, position, active FROM slider \
          WHERE active = 1 AND type = $1 AND (device = 0 OR device = $2) ORDER BY position, id",
@@ -124,7 +124,7 @@ pub async fn categories_in_order(
         return Ok(Vec::new());
     }
     let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-    let rows: Vec<TopCategoryRow> = sqlx::query_as(&format!(
+    let rows: Vec<TopCategoryRow> = db::query_as(&format!(
         "SELECT c.id, c.name, c.seo_url, c.description, \
          (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_img, c.home_image)) AS image_url \
          FROM category c WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 AND c.id IN ({list})"
@@ -159,7 +159,7 @@ pub fn id_list(value: &str) -> Vec<i64> {
 
 /// Recommended products ("top offers") by `recommended_serial`, at most `limit`.
 pub async fn top_offer_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT id FROM product WHERE is_active = 1 AND recommended = 1 \
          ORDER BY recommended_serial, id DESC LIMIT $1",
     )
@@ -170,7 +170,7 @@ pub async fn top_offer_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Er
 
 /// Recommended products, newest id first, at most `limit` (`common/top-offers`).
 pub async fn recommended_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT id FROM product WHERE is_active = 1 AND recommended = 1 ORDER BY id DESC LIMIT $1",
     )
     .bind(limit)
@@ -180,7 +180,7 @@ pub async fn recommended_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::
 
 /// Products open for pre-booking, most popular first, at most `limit`.
 pub async fn prebooking_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT id FROM product WHERE is_active = 1 AND pre_booking = 1 \
          ORDER BY popularity DESC, id LIMIT $1",
     )
@@ -191,7 +191,7 @@ pub async fn prebooking_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::E
 
 /// The newest products (flagged new arrivals first), at most `limit`.
 pub async fn new_arrival_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT id FROM product WHERE is_active = 1 \
          ORDER BY new_arrival DESC, created_at DESC, id DESC LIMIT $1",
     )
@@ -218,7 +218,7 @@ pub struct Widget {
 
 /// The widget `id`, active or not.
 pub async fn widget(pool: &Pool, id: i64) -> Result<Option<Widget>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, name, type, cssid, cssclass, description, special, is_active FROM widget WHERE id = $1",
     )
     .bind(id)
@@ -238,7 +238,7 @@ pub const TAG_TERMS_LIMIT: i64 = 7;
 
 /// The tabs of the home tag gallery (at most [`TAG_TERMS_LIMIT`]).
 pub async fn tag_terms(pool: &Pool) -> Result<Vec<TagTerm>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT c.name AS term_name, c.seo_url AS term_url FROM category c \
          WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 \
          AND EXISTS (SELECT 1 FROM tag_gallery_item t WHERE t.category_id = c.id) \
@@ -267,7 +267,7 @@ pub async fn tag_tiles(
     category_id: Option<i64>,
     limit: i64,
 ) -> Result<Vec<TagTile>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT t.id, t.url, t.url_type, t.term_name, t.term_url, f.full_size_directory AS image_url \
          FROM tag_gallery_item t JOIN image_file f ON f.id = t.image_file_id \
          WHERE (($1 IS NULL AND t.category_id IS NULL) OR t.category_id = $1) ORDER BY t.sort, t.id LIMIT $2",

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 use crate::read::card::ImageRef;
 use crate::read::page::PageRequest;
 
@@ -31,7 +31,7 @@ const CATEGORY_COLUMNS: &str = "c.id, c.name, c.seo_url, c.description, c.parent
 
 /// The published interior category with slug `seo_url`.
 pub async fn category(pool: &Pool, seo_url: &str) -> Result<Option<InteriorCategory>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM category c \
          WHERE c.seo_url = $1 AND c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1"
     ))
@@ -42,7 +42,7 @@ pub async fn category(pool: &Pool, seo_url: &str) -> Result<Option<InteriorCateg
 
 /// The published children of interior category `id`, by serial.
 pub async fn children(pool: &Pool, id: i64) -> Result<Vec<InteriorCategory>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM category c \
          WHERE c.parent = $1 AND c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1 \
          ORDER BY c.serial, c.position, c.id"
@@ -134,7 +134,7 @@ pub async fn interiors(
     page: PageRequest,
 ) -> Result<(Vec<Interior>, i64), sqlx::Error> {
     let filter = in_categories(categories);
-    let rows: Vec<InteriorRow> = sqlx::query_as(&format!(
+    let rows: Vec<InteriorRow> = db::query_as(&format!(
         "SELECT {INTERIOR_COLUMNS} FROM interior i JOIN image_file f ON f.id = i.image_id \
          WHERE i.active = 1{filter} ORDER BY i.id DESC LIMIT $1 OFFSET $2"
     ))
@@ -142,7 +142,7 @@ pub async fn interiors(
     .bind(page.offset())
     .fetch_all(pool)
     .await?;
-    let total: i64 = sqlx::query_scalar(&format!(
+    let total: i64 = db::query_scalar(&format!(
         "SELECT COUNT(*) FROM interior i WHERE i.active = 1{filter}"
     ))
     .fetch_one(pool)
@@ -152,7 +152,7 @@ pub async fn interiors(
 
 /// The active gallery with slug `slug`.
 pub async fn by_slug(pool: &Pool, slug: &str) -> Result<Option<Interior>, sqlx::Error> {
-    let rows: Vec<InteriorRow> = sqlx::query_as(&format!(
+    let rows: Vec<InteriorRow> = db::query_as(&format!(
         "SELECT {INTERIOR_COLUMNS} FROM interior i JOIN image_file f ON f.id = i.image_id \
          WHERE i.slug = $1 AND i.active = 1"
     ))
@@ -164,7 +164,7 @@ pub async fn by_slug(pool: &Pool, slug: &str) -> Result<Option<Interior>, sqlx::
 
 /// The ids of interior category `id` and of its published descendants.
 pub async fn subtree_ids(pool: &Pool, id: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "WITH RECURSIVE sub(id) AS (SELECT $1 UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id \
          WHERE c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1) SELECT id FROM sub",
@@ -183,7 +183,7 @@ async fn with_images(pool: &Pool, rows: Vec<InteriorRow>) -> Result<Vec<Interior
         .map(|r| r.id.to_string())
         .collect::<Vec<_>>()
         .join(",");
-    let images: Vec<ImageRow> = sqlx::query_as(&format!(
+    let images: Vec<ImageRow> = db::query_as(&format!(
         "SELECT ii.id, ii.image_id, ii.interior_id, ii.title, ii.caption, ii.info, \
          f.full_size_directory, f.icon_size_directory \
          FROM interior_image ii JOIN image_file f ON f.id = ii.image_id \

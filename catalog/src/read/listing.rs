@@ -18,9 +18,9 @@
 use std::collections::HashMap;
 
 use serde::Serialize;
-use sqlx::{FromRow, QueryBuilder};
+use sqlx::FromRow;
 
-use crate::db::{Db, Pool};
+use crate::db::{self, Pool, QueryBuilder};
 use crate::pricing;
 use crate::read::card::{cards, ProductCard};
 use crate::read::category::VISIBLE;
@@ -119,9 +119,9 @@ fn filtered<'q>(
     skip: Skip,
     head: &str,
     select: &str,
-) -> QueryBuilder<'q, Db> {
+) -> QueryBuilder<'q> {
     let effective = pricing::effective_price_sql(now);
-    let mut q: QueryBuilder<Db> = QueryBuilder::new("");
+    let mut q: QueryBuilder = QueryBuilder::new("");
     if let Some(cats) = &query.categories {
         q.push("WITH RECURSIVE sub(id) AS (SELECT c.id FROM category c WHERE c.id IN (");
         let mut list = q.separated(", ");
@@ -280,7 +280,7 @@ struct FacetValue {
 
 /// The facet counts of `query`'s products at `now` (see [`Facets`]).
 pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facets, sqlx::Error> {
-    let values: Vec<FacetValue> = sqlx::query_as(
+    let values: Vec<FacetValue> = db::query_as(
         "SELECT v.id, a.id AS attribute_id, a.field_name AS name, a.field_label AS label, v.value, v.slug \
          FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable = 1 \
          ORDER BY a.sort, a.id, v.sort, v.id",

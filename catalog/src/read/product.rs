@@ -6,14 +6,14 @@
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 use crate::pricing;
 use crate::read::category::{CategoryRef, ROOT_ID, VISIBLE};
 use crate::read::site;
 
 /// The id of the active product with slug `seo_url`.
 pub async fn id_by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM product WHERE seo_url = $1 AND is_active = 1")
+    db::query_scalar("SELECT id FROM product WHERE seo_url = $1 AND is_active = 1")
         .bind(seo_url)
         .fetch_optional(pool)
         .await
@@ -170,14 +170,14 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
     let Some(row) = site::products(pool, &[id], now).await?.into_iter().next() else {
         return Ok(None);
     };
-    let extra: Extra = sqlx::query_as(
+    let extra: Extra = db::query_as(
         "SELECT enable_variation, variation_show_as, new_arrival, recommended, best_selling, \
          pre_booking_min_percent, seo_keywords FROM product WHERE id = $1",
     )
     .bind(id)
     .fetch_one(pool)
     .await?;
-    let image: Option<String> = sqlx::query_scalar(
+    let image: Option<String> = db::query_scalar(
         "SELECT f.full_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
          WHERE pi.product_id = $1 ORDER BY pi.sort, pi.id LIMIT 1",
     )
@@ -196,7 +196,7 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
             slug: a.slug,
         })
         .collect();
-    let categories: Vec<ProductCategory> = sqlx::query_as(
+    let categories: Vec<ProductCategory> = db::query_as(
         "SELECT c.id AS term_id, c.name AS term_name, c.seo_url, pc.is_primary FROM product_category pc \
          JOIN category c ON c.id = pc.category_id WHERE pc.product_id = $1 ORDER BY pc.is_primary DESC, c.id",
     )
@@ -226,7 +226,7 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
             }),
         }
     }
-    let flash: Option<FlashInfo> = sqlx::query_as(
+    let flash: Option<FlashInfo> = db::query_as(
         "SELECT fs.id AS schedule_id, fs.fs_name, fi.discount_percent, fs.starts_at, fs.ends_at \
          FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
          WHERE fi.product_id = $1 AND fs.is_active = 1 AND fs.starts_at <= $2 AND fs.ends_at > $2 \
@@ -332,7 +332,7 @@ pub struct Images {
 
 /// The 360-degree frames of `id`, in order.
 pub async fn frames_360(pool: &Pool, id: i64) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT f.full_size_directory FROM product_360_frame r JOIN image_file f ON f.id = r.image_file_id \
          WHERE r.product_id = $1 ORDER BY r.frame_no",
     )
@@ -427,7 +427,7 @@ pub async fn related_ids(
              ORDER BY p.popularity DESC, p.id LIMIT $2"
         ),
     };
-    sqlx::query_scalar(&sql)
+    db::query_scalar(&sql)
         .bind(id)
         .bind(limit)
         .fetch_all(pool)
@@ -473,7 +473,7 @@ pub async fn questions(
     limit: i64,
     now: i64,
 ) -> Result<Vec<Question>, sqlx::Error> {
-    let rows: Vec<(i64, String, String, i64)> = sqlx::query_as(
+    let rows: Vec<(i64, String, String, i64)> = db::query_as(
         "SELECT id, username, description, created_at FROM product_question \
          WHERE product_id = $1 AND is_active = 1 ORDER BY created_at DESC, id DESC LIMIT $2",
     )
@@ -483,7 +483,7 @@ pub async fn questions(
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for (qid, username, description, created_at) in rows {
-        let answers = sqlx::query_as(
+        let answers = db::query_as(
             "SELECT description FROM product_question_answer WHERE question_id = $1 ORDER BY id",
         )
         .bind(qid)
@@ -560,7 +560,7 @@ pub struct VariationGroupTitle {
 
 /// The variations of `id`, grouped by attribute.
 pub async fn variation_list(pool: &Pool, id: i64) -> Result<Vec<VariationList>, sqlx::Error> {
-    let rows: Vec<(String, VariationItem)> = sqlx::query_as::<_, VariationRowFull>(
+    let rows: Vec<(String, VariationItem)> = db::query_as::<VariationRowFull>(
         "SELECT v.attribute, v.id, v.product_id, v.value AS title, v.product_code, v.sub_title, v.price_before, \
          v.price_now, v.stock, f.full_size_directory AS image FROM product_variation v \
          LEFT JOIN image_file f ON f.id = v.image_file_id WHERE v.product_id = $1 ORDER BY v.sort, v.id",
@@ -598,7 +598,7 @@ pub async fn recently_viewed_ids(
     self_token: Option<&str>,
     limit: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    db::query_scalar(
         "SELECT product_id FROM recently_viewed WHERE user_id = $1 OR self_token = $2 \
          ORDER BY viewed_at DESC, id DESC LIMIT $3",
     )
@@ -634,7 +634,7 @@ pub async fn product_set(
     slug: &str,
     now: i64,
 ) -> Result<Option<ProductSetInfo>, sqlx::Error> {
-    let set: Option<ProductSetInfo> = sqlx::query_as(&format!(
+    let set: Option<ProductSetInfo> = db::query_as(&format!(
         "SELECT s.id, s.title, s.subtitle, s.slug, s.category_id, s.image_file_id AS image_id, s.description, \
          s.active, COALESCE((SELECT SUM(i.qty * {effective}) FROM product_set_item i JOIN product p ON p.id = i.product_id \
            WHERE i.product_set_id = s.id), 0) AS price_all, s.price_info, f.full_size_directory AS image_url \
@@ -645,7 +645,7 @@ pub async fn product_set(
     .fetch_optional(pool)
     .await?;
     let Some(mut set) = set else { return Ok(None) };
-    set.product_ids = sqlx::query_scalar(
+    set.product_ids = db::query_scalar(
         "SELECT product_id FROM product_set_item WHERE product_set_id = $1 ORDER BY sort, product_id",
     )
     .bind(set.id)
@@ -662,7 +662,7 @@ pub async fn set_category(
     let Some(id) = set.category_id else {
         return Ok(None);
     };
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT c.id, c.name, c.seo_url, c.parent FROM category c WHERE c.id = $1 AND {VISIBLE}"
     ))
     .bind(id)
@@ -695,7 +695,7 @@ pub async fn set_products(
     set_id: i64,
     now: i64,
 ) -> Result<Vec<SetProduct>, sqlx::Error> {
-    sqlx::query_as(&format!(
+    db::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.stock AS qty, {effective} AS price_now, \
          CASE WHEN p.pre_booking = 1 THEN 'pre_booking' WHEN p.stock > 0 THEN 'in_stock' ELSE 'out_of_stock' END AS stock_status, \
          i.qty AS product_set_qty, \
@@ -728,7 +728,7 @@ pub struct Fabric {
 
 /// The active fabrics of set `set_id`.
 pub async fn fabrics(pool: &Pool, set_id: i64) -> Result<Vec<Fabric>, sqlx::Error> {
-    let rows: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+    let rows: Vec<(i64, String, Option<String>)> = db::query_as(
         "SELECT fb.id, fb.title, f.full_size_directory FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id \
          WHERE fb.product_set_id = $1 AND fb.active = 1 ORDER BY fb.sort, fb.id",
     )
@@ -737,7 +737,7 @@ pub async fn fabrics(pool: &Pool, set_id: i64) -> Result<Vec<Fabric>, sqlx::Erro
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for (id, title, image_url) in rows {
-        let images = sqlx::query_as(
+        let images = db::query_as(
             "SELECT f.icon_size_directory AS icon, f.full_size_directory AS image_url FROM fabric_image fi \
              JOIN image_file f ON f.id = fi.image_file_id WHERE fi.fabric_id = $1 ORDER BY fi.sort, fi.id",
         )
@@ -765,7 +765,7 @@ pub struct SetInfo {
 
 /// The additional-info blocks of set `set_id`.
 pub async fn set_infos(pool: &Pool, set_id: i64) -> Result<Vec<SetInfo>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, title, sub_title, description FROM product_set_info WHERE product_set_id = $1 ORDER BY sort, id",
     )
     .bind(set_id)

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 
 /// A public URL's slug and when its row last changed (unix seconds), for the
 /// sitemap's `lastmod`.
@@ -20,7 +20,7 @@ pub struct Slug {
 
 /// Active products, by id.
 pub async fn product_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, seo_url AS slug, updated_at FROM product WHERE is_active = 1 ORDER BY id",
     )
     .fetch_all(pool)
@@ -29,7 +29,7 @@ pub async fn product_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
 
 /// Published, active product categories (the root `products` included), by id.
 pub async fn category_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, seo_url AS slug, updated_at FROM category \
          WHERE type = 'product' AND is_active = 1 AND is_published = 1 ORDER BY id",
     )
@@ -39,14 +39,14 @@ pub async fn category_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
 
 /// Active product sets, by id.
 pub async fn product_set_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as("SELECT id, slug, updated_at FROM product_set WHERE active = 1 ORDER BY id")
+    db::query_as("SELECT id, slug, updated_at FROM product_set WHERE active = 1 ORDER BY id")
         .fetch_all(pool)
         .await
 }
 
 /// Active posts of a kind (`blog` or `news`), newest first.
 pub async fn post_slugs(pool: &Pool, kind: &str) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT id, seo_url AS slug, updated_at FROM post \
          WHERE kind = $1 AND is_active = 1 ORDER BY published_at DESC, id DESC",
     )
@@ -57,18 +57,16 @@ pub async fn post_slugs(pool: &Pool, kind: &str) -> Result<Vec<Slug>, sqlx::Erro
 
 /// Active interior galleries, by id.
 pub async fn interior_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as("SELECT id, slug, updated_at FROM interior WHERE active = 1 ORDER BY id")
+    db::query_as("SELECT id, slug, updated_at FROM interior WHERE active = 1 ORDER BY id")
         .fetch_all(pool)
         .await
 }
 
 /// Active CMS pages (`/page/{seo_url}`), by id.
 pub async fn page_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, seo_url AS slug, updated_at FROM page WHERE is_active = 1 ORDER BY id",
-    )
-    .fetch_all(pool)
-    .await
+    db::query_as("SELECT id, seo_url AS slug, updated_at FROM page WHERE is_active = 1 ORDER BY id")
+        .fetch_all(pool)
+        .await
 }
 
 /// A menu item with its menu's location and title.
@@ -88,7 +86,7 @@ pub struct MenuLink {
 
 /// Every menu item, by menu order then item order.
 pub async fn menu_links(pool: &Pool) -> Result<Vec<MenuLink>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT m.id AS menu_id, m.location, m.title AS menu_title, i.id, i.parent, i.label, i.link \
          FROM menu_item i JOIN menu m ON m.id = i.menu_id ORDER BY m.sort, m.id, i.sort, i.id",
     )
@@ -98,7 +96,7 @@ pub async fn menu_links(pool: &Pool) -> Result<Vec<MenuLink>, sqlx::Error> {
 
 /// The site settings as name → value.
 pub async fn settings(pool: &Pool) -> Result<BTreeMap<String, String>, sqlx::Error> {
-    let rows: Vec<(String, String)> = sqlx::query_as("SELECT name, value FROM setting")
+    let rows: Vec<(String, String)> = db::query_as("SELECT name, value FROM setting")
         .fetch_all(pool)
         .await?;
     Ok(rows.into_iter().collect())
@@ -106,7 +104,7 @@ pub async fn settings(pool: &Pool) -> Result<BTreeMap<String, String>, sqlx::Err
 
 /// A widget's HTML when it exists and is active.
 pub async fn active_widget(pool: &Pool, id: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT description FROM widget WHERE id = $1 AND is_active = 1")
+    db::query_scalar("SELECT description FROM widget WHERE id = $1 AND is_active = 1")
         .bind(id)
         .fetch_optional(pool)
         .await
@@ -173,7 +171,7 @@ pub async fn products(pool: &Pool, ids: &[i64], now: i64) -> Result<Vec<ProductR
         effective = crate::pricing::effective_price_sql(now),
         ids = id_list(ids)
     );
-    sqlx::query_as(&sql).fetch_all(pool).await
+    db::query_as(&sql).fetch_all(pool).await
 }
 
 /// An image of a product's gallery, with its size.
@@ -199,9 +197,7 @@ pub async fn gallery_images(
         id_list(ids)
     );
     group(
-        sqlx::query_as::<_, GalleryImage>(&sql)
-            .fetch_all(pool)
-            .await?,
+        db::query_as::<GalleryImage>(&sql).fetch_all(pool).await?,
         |r| r.product_id,
     )
 }
@@ -226,10 +222,9 @@ pub async fn media(pool: &Pool, ids: &[i64]) -> Result<ByProduct<MediaRow>, sqlx
          FROM product p WHERE p.id IN ({})",
         id_list(ids)
     );
-    group(
-        sqlx::query_as::<_, MediaRow>(&sql).fetch_all(pool).await?,
-        |r| r.product_id,
-    )
+    group(db::query_as::<MediaRow>(&sql).fetch_all(pool).await?, |r| {
+        r.product_id
+    })
 }
 
 /// An attribute value of a product (material, colour, size...).
@@ -252,9 +247,7 @@ pub async fn attributes(pool: &Pool, ids: &[i64]) -> Result<ByProduct<AttributeR
         id_list(ids)
     );
     group(
-        sqlx::query_as::<_, AttributeRow>(&sql)
-            .fetch_all(pool)
-            .await?,
+        db::query_as::<AttributeRow>(&sql).fetch_all(pool).await?,
         |r| r.product_id,
     )
 }
@@ -279,9 +272,7 @@ pub async fn variations(pool: &Pool, ids: &[i64]) -> Result<ByProduct<VariationR
         id_list(ids)
     );
     group(
-        sqlx::query_as::<_, VariationRow>(&sql)
-            .fetch_all(pool)
-            .await?,
+        db::query_as::<VariationRow>(&sql).fetch_all(pool).await?,
         |r| r.product_id,
     )
 }
@@ -302,10 +293,9 @@ pub async fn emi_offers(pool: &Pool, ids: &[i64]) -> Result<ByProduct<EmiRow>, s
          WHERE product_id IN ({}) ORDER BY product_id, months, id",
         id_list(ids)
     );
-    group(
-        sqlx::query_as::<_, EmiRow>(&sql).fetch_all(pool).await?,
-        |r| r.product_id,
-    )
+    group(db::query_as::<EmiRow>(&sql).fetch_all(pool).await?, |r| {
+        r.product_id
+    })
 }
 
 /// A question or comment with its answer, for the first page on a product page.
@@ -333,10 +323,9 @@ pub async fn questions(
          ORDER BY product_id, n",
         id_list(ids)
     );
-    group(
-        sqlx::query_as::<_, TalkRow>(&sql).fetch_all(pool).await?,
-        |r| r.product_id,
-    )
+    group(db::query_as::<TalkRow>(&sql).fetch_all(pool).await?, |r| {
+        r.product_id
+    })
 }
 
 /// The newest `limit` comments of each of `ids`.
@@ -353,10 +342,9 @@ pub async fn comments(
          ORDER BY product_id, n",
         id_list(ids)
     );
-    group(
-        sqlx::query_as::<_, TalkRow>(&sql).fetch_all(pool).await?,
-        |r| r.product_id,
-    )
+    group(db::query_as::<TalkRow>(&sql).fetch_all(pool).await?, |r| {
+        r.product_id
+    })
 }
 
 /// How many active reviews a product has and their average rating ×100.
@@ -378,9 +366,7 @@ pub async fn review_summaries(
         id_list(ids)
     );
     group(
-        sqlx::query_as::<_, ReviewSummary>(&sql)
-            .fetch_all(pool)
-            .await?,
+        db::query_as::<ReviewSummary>(&sql).fetch_all(pool).await?,
         |r| r.product_id,
     )
 }
@@ -407,7 +393,7 @@ pub async fn placements(pool: &Pool, now: i64) -> Result<Vec<Placement>, sqlx::E
          {effective} AS price, p.popularity, p.created_at FROM product p WHERE p.is_active = 1 ORDER BY p.id",
         effective = crate::pricing::effective_price_sql(now)
     );
-    sqlx::query_as(&sql).fetch_all(pool).await
+    db::query_as(&sql).fetch_all(pool).await
 }
 
 /// A category node of the product tree.
@@ -426,7 +412,7 @@ pub struct CategoryNode {
 
 /// Every published, active product category with its SEO texts, by position.
 pub async fn category_tree(pool: &Pool) -> Result<Vec<CategoryNode>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT c.id, c.name, c.seo_url, c.parent, c.description, c.seo_h1, \
          NULLIF(sc.meta_title, '') AS meta_title, NULLIF(sc.meta_description, '') AS meta_description, c.updated_at \
          FROM category c LEFT JOIN seo_content sc ON sc.post_type = 'category' AND sc.post_id = c.id \
@@ -438,7 +424,7 @@ pub async fn category_tree(pool: &Pool) -> Result<Vec<CategoryNode>, sqlx::Error
 
 /// Every (product, category) pair of active products, for listings.
 pub async fn category_members(pool: &Pool) -> Result<Vec<(i64, i64)>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT pc.category_id, pc.product_id FROM product_category pc \
          JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1",
     )
@@ -471,7 +457,7 @@ pub struct Picture {
 
 /// Active sliders (kind 0 main banner, 1 featured), by position.
 pub async fn sliders(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT s.id AS owner_id, f.full_size_directory AS path, f.width, f.height, s.title, s.url AS link, s.type AS kind \
          FROM slider s JOIN image_file f ON f.id = s.image_id WHERE s.active = 1 ORDER BY s.type, s.position, s.id",
     )
@@ -481,7 +467,7 @@ pub async fn sliders(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
 
 /// Every tag gallery tile (kind = category id, 0 for the home page's).
 pub async fn tag_gallery(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT t.id AS owner_id, f.full_size_directory AS path, f.width, f.height, t.term_name AS title, \
          t.url AS link, COALESCE(t.category_id, 0) AS kind \
          FROM tag_gallery_item t JOIN image_file f ON f.id = t.image_file_id ORDER BY kind, t.sort, t.id",
@@ -501,7 +487,7 @@ pub struct FilterValue {
 
 /// Every filterable attribute value, by attribute.
 pub async fn filter_values(pool: &Pool) -> Result<Vec<FilterValue>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT a.field_label, a.field_name, v.value, v.slug FROM attribute a \
          JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable = 1 \
          ORDER BY a.sort, a.id, v.sort, v.id",
@@ -518,18 +504,18 @@ pub async fn home_strips(
     limit: i64,
 ) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), sqlx::Error> {
     let effective = crate::pricing::effective_price_sql(now);
-    let top: Vec<i64> = sqlx::query_scalar(&format!(
+    let top: Vec<i64> = db::query_scalar(&format!(
         "SELECT p.id FROM product p WHERE p.is_active = 1 AND p.price_before > 0 \
          ORDER BY (p.price_before - {effective}) * 1000 / p.price_before DESC, p.popularity DESC, p.id LIMIT {limit}"
     ))
     .fetch_all(pool)
     .await?;
-    let pre: Vec<i64> = sqlx::query_scalar(&format!(
+    let pre: Vec<i64> = db::query_scalar(&format!(
         "SELECT id FROM product WHERE is_active = 1 AND pre_booking = 1 ORDER BY popularity DESC, id LIMIT {limit}"
     ))
     .fetch_all(pool)
     .await?;
-    let new: Vec<i64> = sqlx::query_scalar(&format!(
+    let new: Vec<i64> = db::query_scalar(&format!(
         "SELECT id FROM product WHERE is_active = 1 ORDER BY new_arrival DESC, created_at DESC, id DESC LIMIT {limit}"
     ))
     .fetch_all(pool)
@@ -552,7 +538,7 @@ pub async fn flash_sale(
     pool: &Pool,
     now: i64,
 ) -> Result<Option<(FlashSale, Vec<i64>)>, sqlx::Error> {
-    let sale: Option<FlashSale> = sqlx::query_as(
+    let sale: Option<FlashSale> = db::query_as(
         "SELECT id, fs_name, fs_description, starts_at, ends_at FROM flash_schedule \
          WHERE is_active = 1 AND ends_at > $1 ORDER BY (starts_at > $1), starts_at, id LIMIT 1",
     )
@@ -560,7 +546,7 @@ pub async fn flash_sale(
     .fetch_optional(pool)
     .await?;
     let Some(sale) = sale else { return Ok(None) };
-    let ids = sqlx::query_scalar(
+    let ids = db::query_scalar(
         "SELECT fi.product_id FROM flash_item fi JOIN product p ON p.id = fi.product_id \
          WHERE fi.schedule_id = $1 AND p.is_active = 1 ORDER BY fi.sort, fi.id",
     )
@@ -592,7 +578,7 @@ pub struct ContentRow {
 
 /// Active posts of a kind (`blog`, `news`), newest first.
 pub async fn posts(pool: &Pool, kind: &str) -> Result<Vec<ContentRow>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT p.id, p.seo_url AS slug, p.title, p.sub_title, p.short_description AS summary, p.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
          p.author, p.published_at, p.updated_at, NULL AS category_id \
@@ -606,7 +592,7 @@ pub async fn posts(pool: &Pool, kind: &str) -> Result<Vec<ContentRow>, sqlx::Err
 
 /// Active CMS pages.
 pub async fn cms_pages(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT p.id, p.seo_url AS slug, p.title, p.sub_title, '' AS summary, p.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
          '' AS author, p.created_at AS published_at, p.updated_at, NULL AS category_id \
@@ -618,7 +604,7 @@ pub async fn cms_pages(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
 
 /// Active interior galleries.
 pub async fn interiors(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT i.id, i.slug, i.title, i.sub_title, '' AS summary, i.description AS body, \
          f.full_size_directory AS image, f.width AS image_width, f.height AS image_height, \
          '' AS author, i.created_at AS published_at, i.updated_at, i.category_id \
@@ -630,7 +616,7 @@ pub async fn interiors(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
 
 /// The photos of every active interior gallery (owner = interior id, link = caption).
 pub async fn interior_images(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT ii.interior_id AS owner_id, f.full_size_directory AS path, f.width, f.height, ii.title, \
          ii.caption AS link, 0 AS kind FROM interior_image ii JOIN image_file f ON f.id = ii.image_id \
          ORDER BY ii.interior_id, ii.sort, ii.id",
@@ -641,7 +627,7 @@ pub async fn interior_images(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
 
 /// Active product sets (summary = price info).
 pub async fn product_sets(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT s.id, s.slug, s.title, s.subtitle AS sub_title, s.price_info AS summary, s.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
          '' AS author, s.created_at AS published_at, s.updated_at, s.category_id \
@@ -653,7 +639,7 @@ pub async fn product_sets(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
 
 /// A product set's items: (set id, product id, qty).
 pub async fn product_set_items(pool: &Pool) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
-    sqlx::query_as("SELECT product_set_id, product_id, qty FROM product_set_item ORDER BY product_set_id, sort, product_id")
+    db::query_as("SELECT product_set_id, product_id, qty FROM product_set_item ORDER BY product_set_id, sort, product_id")
         .fetch_all(pool)
         .await
 }
@@ -661,14 +647,14 @@ pub async fn product_set_items(pool: &Pool) -> Result<Vec<(i64, i64, i64)>, sqlx
 /// Fabrics (owner = set id, title; path = first image or '') and additional
 /// info blocks (owner = set id, title, link = description) of product sets.
 pub async fn product_set_extras(pool: &Pool) -> Result<(Vec<Picture>, Vec<Picture>), sqlx::Error> {
-    let fabrics = sqlx::query_as(
+    let fabrics = db::query_as(
         "SELECT fb.product_set_id AS owner_id, COALESCE(f.full_size_directory, '') AS path, COALESCE(f.width, 0) AS width, \
          COALESCE(f.height, 0) AS height, fb.title, '' AS link, 0 AS kind \
          FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id WHERE fb.active = 1 ORDER BY fb.product_set_id, fb.sort, fb.id",
     )
     .fetch_all(pool)
     .await?;
-    let infos = sqlx::query_as(
+    let infos = db::query_as(
         "SELECT product_set_id AS owner_id, '' AS path, 0 AS width, 0 AS height, title, description AS link, 0 AS kind \
          FROM product_set_info ORDER BY product_set_id, sort, id",
     )
@@ -690,7 +676,7 @@ pub struct ShowroomRow {
 
 /// Active showrooms and chat-to-buy points, by district.
 pub async fn showrooms(pool: &Pool) -> Result<Vec<ShowroomRow>, sqlx::Error> {
-    sqlx::query_as(
+    db::query_as(
         "SELECT s.title, s.shop_type, d.name AS district, s.address, s.phone, s.opening_hours \
          FROM showroom s JOIN district d ON d.id = s.district_id WHERE s.is_active = 1 ORDER BY d.name, s.title",
     )

@@ -22,9 +22,8 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use sqlx::{QueryBuilder, SqliteConnection};
 
-use crate::db::{Db, Pool};
+use crate::db::{self, Conn, Pool, QueryBuilder};
 
 /// What to make.
 #[derive(Debug, Clone)]
@@ -68,6 +67,8 @@ pub const DEMO_PASSWORD: &str = "demo-password-1";
 #[derive(Debug, Clone)]
 pub(crate) enum V {
     I(i64),
+    /// A flag: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL.
+    B(bool),
     T(String),
     R(f64),
     Null,
@@ -80,7 +81,7 @@ impl From<i64> for V {
 }
 impl From<bool> for V {
     fn from(v: bool) -> V {
-        V::I(i64::from(v))
+        V::B(v)
     }
 }
 impl From<&str> for V {
@@ -117,7 +118,8 @@ pub(crate) struct Table {
     rows: Vec<Vec<V>>,
 }
 
-/// SQLite's default limit on bound parameters per statement.
+/// Bound parameters per statement: under SQLite's default limit (32,766)
+/// and PostgreSQL's (65,535).
 const MAX_PARAMS: usize = 32_000;
 
 impl Table {
@@ -150,7 +152,7 @@ impl Table {
     /// the wall clock: the same seed and `now` must make identical rows.
     pub(crate) async fn insert(
         self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         bar: &ProgressBar,
         now: i64,
     ) -> anyhow::Result<u64> {
@@ -163,12 +165,13 @@ impl Table {
         }
         let mut count = 0;
         for chunk in self.rows.chunks(per_statement) {
-            let mut q: QueryBuilder<Db> =
+            let mut q: QueryBuilder =
                 QueryBuilder::new(format!("INSERT INTO {} ({cols}) ", self.name));
             q.push_values(chunk, |mut b, row| {
                 for v in row {
                     match v {
                         V::I(i) => b.push_bind(*i),
+                        V::B(f) => b.push_bind(*f),
                         V::T(t) => b.push_bind(t.clone()),
                         V::R(r) => b.push_bind(*r),
                         V::Null => b.push_bind(None::<i64>),
@@ -195,7 +198,7 @@ impl Table {
 /// already has products.
 pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedReport> {
     let started = Instant::now();
-    let existing: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product")
+    let existing: i64 = db::query_scalar("SELECT COUNT(*) FROM product")
         .fetch_one(pool)
         .await
         .context("counting existing products (is the database migrated?)")?;
@@ -254,27 +257,25 @@ pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedRepo
         report.rows += table.insert(&mut tx, &bar, options.now).await?;
     }
     for sql in ppl.after_insert {
-        sqlx::query(&sql)
+        db::query(&sql)
             .execute(&mut *tx)
             .await
             .with_context(|| format!("running {sql}"))?;
     }
     // The triggers of 0004 logged every insert; the generator does a full
     // build after a seed, so the change log starts empty.
-    sqlx::query("DELETE FROM change_log")
+    db::query("DELETE FROM change_log")
         .execute(&mut *tx)
         .await?;
     tx.commit().await.context("committing the seed")?;
     lap(&mut report, "insert");
 
     bar.set_message("checkpointing");
-    sqlx::query("PRAGMA optimize").execute(pool).await?;
-    // Fold the WAL into the database file, so the file alone is the whole
-    // shop (copyable) and the first reader does not replay hundreds of MB.
-    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-        .execute(pool)
+    // Statistics, and on SQLite the WAL folded into the file; on PostgreSQL
+    // the id sequences moved past the ids written here.
+    db::after_bulk_load(pool)
         .await
-        .context("checkpointing the WAL")?;
+        .context("finishing the load")?;
     lap(&mut report, "checkpoint");
     bar.finish_and_clear();
     report.seconds = started.elapsed().as_secs_f64();

@@ -4,6 +4,7 @@
 //! first questions and comments, the reviews summary, breadcrumbs, and
 //! JSON-LD (Product with an Offer in BDT, BreadcrumbList).
 
+use catalog::db;
 use std::collections::HashMap;
 
 use askama::Template;
@@ -153,7 +154,7 @@ async fn flash_ends(
         return Ok(HashMap::new());
     }
     let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
-    let rows: Vec<(i64, i64)> = sqlx::query_as(&format!(
+    let rows: Vec<(i64, i64)> = db::query_as(&format!(
         "SELECT fi.product_id, MIN(fs.ends_at) FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
          WHERE fs.is_active = 1 AND fs.starts_at <= {now} AND fs.ends_at > {now} AND fi.product_id IN ({list}) \
          GROUP BY fi.product_id"

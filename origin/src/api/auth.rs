@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
-use catalog::db::begin_write;
+use catalog::db::{self, begin_write};
 
 use crate::accounts::{self, USER_COLUMNS};
 use crate::api::doc::{ApiRouter, Doc};
@@ -210,7 +210,7 @@ async fn post_register(
     let now = clock::now_unix();
     let mut tx = begin_write(&state.pool).await?;
     let email = (!email.is_empty()).then_some(email);
-    let taken: Option<i64> = sqlx::query_scalar(
+    let taken: Option<i64> = db::query_scalar(
         "SELECT id FROM app_user WHERE (email IS NOT NULL AND email = $1) OR (phone IS NOT NULL AND phone = $2)",
     )
     .bind(&email)
@@ -222,7 +222,7 @@ async fn post_register(
             "An account with this e-mail or mobile number exists. Sign in instead.".into(),
         ));
     }
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = db::query_scalar(
         "INSERT INTO app_user (name, email, phone, emergency_phone, password_hash, district, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
     )
@@ -303,7 +303,7 @@ async fn post_login(
         return Err(ApiError::fields(errors));
     }
     let phone = validate::bd_mobile(&login);
-    let found: Option<(i64, Option<String>)> = sqlx::query_as(
+    let found: Option<(i64, Option<String>)> = db::query_as(
         "SELECT id, password_hash FROM app_user WHERE is_active = 1 AND (email = $1 OR phone = $2)",
     )
     .bind(&login)
@@ -345,7 +345,7 @@ async fn post_logout(State(state): State<AppState>, who: SignedIn) -> ApiResult<
 
 /// `GET /api/auth/user`: `{user}`.
 async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
-    let user: Option<accounts::User> = sqlx::query_as(&format!(
+    let user: Option<accounts::User> = db::query_as(&format!(
         "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1"
     ))
     .bind(who.user.id)

@@ -5,6 +5,7 @@
 //! can act on, prices are never trusted from the client, and a cart's lines
 //! are priced at the instant of each call.
 
+use catalog::db;
 use std::collections::BTreeMap;
 
 use axum::extract::State;
@@ -288,7 +289,7 @@ async fn totals_dropping_stale_coupon(
         Err(ApiError::Conflict(reason)) | Err(ApiError::NotFound(reason))
             if cart.details.coupon_code.is_some() =>
         {
-            sqlx::query("UPDATE cart SET coupon_code = NULL WHERE id = $1")
+            db::query("UPDATE cart SET coupon_code = NULL WHERE id = $1")
                 .bind(cart.details.id)
                 .execute(&mut *conn)
                 .await?;
@@ -361,7 +362,7 @@ async fn add(state: &AppState, caller: &Caller, pairs: Vec<(String, String)>) ->
     let before = cart::load_by_id(&mut tx, id, now).await?;
     let added = match (set_id, product_id) {
         (Some(set), _) => {
-            let pre_booking: bool = sqlx::query_scalar(
+            let pre_booking: bool = db::query_scalar(
                 "SELECT COALESCE(MAX(p.pre_booking), 0) FROM product_set_item i \
                  JOIN product p ON p.id = i.product_id WHERE i.product_set_id = $1",
             )
@@ -521,7 +522,7 @@ async fn get_count(State(state): State<AppState>, caller: Caller) -> ApiResult<J
     let cart = load(&state, &owner).await?;
     let (compare, wish): (i64, i64) = match &owner {
         Owner::User(id) => {
-            sqlx::query_as(
+            db::query_as(
                 "SELECT (SELECT COUNT(*) FROM compare_item WHERE user_id = $1), \
                     (SELECT COUNT(*) FROM wishlist_item WHERE user_id = $1)",
             )
@@ -530,7 +531,7 @@ async fn get_count(State(state): State<AppState>, caller: Caller) -> ApiResult<J
             .await?
         }
         Owner::Guest(token) => {
-            sqlx::query_as(
+            db::query_as(
                 "SELECT (SELECT COUNT(*) FROM compare_item WHERE self_token = $1), \
                     (SELECT COUNT(*) FROM wishlist_item WHERE self_token = $1)",
             )
@@ -561,7 +562,7 @@ async fn apply_coupon(
         return Err(ApiError::Conflict("Your cart is empty.".into()));
     }
     let applied = coupon::check(&mut conn, code, &cart, owner, now).await?;
-    sqlx::query("UPDATE cart SET coupon_code = $1, updated_at = $2 WHERE id = $3")
+    db::query("UPDATE cart SET coupon_code = $1, updated_at = $2 WHERE id = $3")
         .bind(&applied.coupon.coupon_code)
         .bind(now)
         .bind(cart.details.id)
@@ -733,7 +734,7 @@ async fn post_delivery_address(
         return Err(ApiError::Conflict("Your cart is empty.".into()));
     }
     let charge = cart::delivery_charge(&mut conn, &district.zone, cart.subtotal()).await?;
-    sqlx::query(
+    db::query(
         "UPDATE cart SET name = $1, mobile = $2, emergency_mobile = $3, email = $4, division = $5, \
          district = $6, thana = $7, address = $8, delivery_fee = $9, updated_at = $10 WHERE id = $11",
     )
@@ -816,7 +817,7 @@ async fn post_payment_method(
             names.join(", ")
         )));
     }
-    sqlx::query(
+    db::query(
         "UPDATE cart SET payment_method = $1, terms_accepted = 1, updated_at = $2 WHERE id = $3",
     )
     .bind(method)
@@ -861,7 +862,7 @@ async fn post_paying_amount(
             format!("Pay between ৳{min} and ৳{} now.", totals.grand_total),
         ));
     }
-    sqlx::query("UPDATE cart SET paying_amount = $1 WHERE id = $2")
+    db::query("UPDATE cart SET paying_amount = $1 WHERE id = $2")
         .bind(body.paying_amount)
         .bind(cart.details.id)
         .execute(&state.pool)

@@ -5,6 +5,7 @@
 
 use axum::extract::State;
 use axum::Json;
+use catalog::db;
 use serde_json::{json, Value};
 use sqlx::FromRow;
 
@@ -95,7 +96,7 @@ struct Listed {
 async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<Value>> {
     let (column, value) = owner.column_and_key();
     let now = clock::now_unix();
-    let rows: Vec<Listed> = sqlx::query_as(&format!(
+    let rows: Vec<Listed> = db::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.sku, p.short_description, p.price_before, \
          {price} AS price_now, \
          (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
@@ -110,7 +111,7 @@ async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for p in rows {
-        let attr: Vec<(String, String)> = sqlx::query_as(
+        let attr: Vec<(String, String)> = db::query_as(
             "SELECT a.field_label, v.value FROM product_attribute pa \
              JOIN attribute_value v ON v.id = pa.attribute_value_id \
              JOIN attribute a ON a.id = v.attribute_id WHERE pa.product_id = $1 ORDER BY a.id, v.id",
@@ -143,7 +144,7 @@ async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiRes
         .int("pid", 1, i64::MAX / 2)?
         .ok_or_else(|| ApiError::invalid("pid", "pid is required"))?;
     let found: Option<(String, String)> =
-        sqlx::query_as("SELECT title, seo_url FROM product WHERE id = $1 AND is_active = 1")
+        db::query_as("SELECT title, seo_url FROM product WHERE id = $1 AND is_active = 1")
             .bind(pid)
             .fetch_optional(&state.pool)
             .await?;
@@ -158,7 +159,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
     let (column, value) = owner.column_and_key();
     let table = list.table();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
-    let have: Option<i64> = sqlx::query_scalar(&format!(
+    let have: Option<i64> = db::query_scalar(&format!(
         "SELECT id FROM {table} WHERE {column} = $1 AND product_id = $2"
     ))
     .bind(&value)
@@ -170,7 +171,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
     }
     if let List::Compare = list {
         let count: i64 =
-            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1"))
+            db::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1"))
                 .bind(&value)
                 .fetch_one(&mut *tx)
                 .await?;
@@ -182,7 +183,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
     }
     let now = clock::now_unix();
     let (user, token) = owner.ids();
-    sqlx::query(&format!(
+    db::query(&format!(
         "INSERT INTO {table} (user_id, self_token, product_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)"
     ))
     .bind(user)
@@ -197,7 +198,7 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
 
 async fn remove(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<()> {
     let (column, value) = owner.column_and_key();
-    let done = sqlx::query(&format!(
+    let done = db::query(&format!(
         "DELETE FROM {} WHERE {column} = $1 AND product_id = $2",
         list.table()
     ))

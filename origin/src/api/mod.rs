@@ -1,6 +1,7 @@
 //! The JSON API of SPEC.md §7, one module per group. Each module owns its
 //! `router()`, handlers and request/response types.
 
+use catalog::db;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -90,7 +91,7 @@ pub fn outside_router() -> Router<AppState> {
 /// Liveness and readiness for load balancers and the edge's health checks:
 /// 200 when the database answers.
 async fn get_health(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    sqlx::query_scalar::<_, i64>("SELECT 1")
+    db::query_scalar::<i64>("SELECT 1")
         .fetch_one(&state.pool)
         .await?;
     Ok(Json(json!({ "success": true, "status": "ok" })))

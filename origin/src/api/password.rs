@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
-use catalog::db::begin_write;
+use catalog::db::{self, begin_write};
 
 use crate::api::auth::check_new_password;
 use crate::api::doc::{ApiRouter, Doc};
@@ -92,13 +92,13 @@ async fn post_forgot(
         });
     }
     let user: Option<(i64, String)> =
-        sqlx::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active = 1")
+        db::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active = 1")
             .bind(&email)
             .fetch_optional(&state.pool)
             .await?;
     if let Some((id, name)) = user {
         let (token, hash) = new_token();
-        sqlx::query(
+        db::query(
             "INSERT INTO password_reset (user_id, token_hash, expires_at, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $4)",
         )
@@ -166,7 +166,7 @@ async fn post_reset(
     }
     let now = clock::now_unix();
     let email = body.email.trim().to_lowercase();
-    let found: Option<(i64, i64)> = sqlx::query_as(
+    let found: Option<(i64, i64)> = db::query_as(
         "SELECT r.id, r.user_id FROM password_reset r JOIN app_user u ON u.id = r.user_id \
          WHERE r.token_hash = $1 AND u.email = $2 AND r.used_at IS NULL AND r.expires_at > $3",
     )
@@ -182,7 +182,7 @@ async fn post_reset(
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?
         .map_err(ApiError::Internal)?;
     let mut tx = begin_write(&state.pool).await?;
-    let used = sqlx::query(
+    let used = db::query(
         "UPDATE password_reset SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
     )
     .bind(now)
@@ -192,13 +192,13 @@ async fn post_reset(
     if used.rows_affected() == 0 {
         return Err(invalid());
     }
-    sqlx::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
+    db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
         .bind(hash)
         .bind(now)
         .bind(user)
         .execute(&mut *tx)
         .await?;
-    sqlx::query(
+    db::query(
         "UPDATE auth_token SET revoked_at = $1, updated_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
     )
     .bind(now)

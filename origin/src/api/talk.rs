@@ -6,6 +6,7 @@
 
 use axum::extract::State;
 use axum::Json;
+use catalog::db;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -82,7 +83,7 @@ async fn store(
             format!("Write 5 to {TALK_MAX_LEN} characters."),
         ));
     };
-    let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM product WHERE id = $1")
+    let active: Option<bool> = db::query_scalar("SELECT is_active FROM product WHERE id = $1")
         .bind(body.product_id)
         .fetch_optional(&state.pool)
         .await?;
@@ -91,7 +92,7 @@ async fn store(
     }
     let now = clock::now_unix();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
-    let (recent, oldest): (i64, Option<i64>) = sqlx::query_as(
+    let (recent, oldest): (i64, Option<i64>) = db::query_as(
         "SELECT COUNT(*), MIN(created_at) FROM (\
            SELECT created_at FROM product_question WHERE user_id = $1 AND created_at > $2 \
            UNION ALL SELECT created_at FROM product_comment WHERE user_id = $1 AND created_at > $2)",
@@ -107,11 +108,11 @@ async fn store(
             retry_after: retry_after.max(1) as u64,
         });
     }
-    let name: String = sqlx::query_scalar("SELECT name FROM app_user WHERE id = $1")
+    let name: String = db::query_scalar("SELECT name FROM app_user WHERE id = $1")
         .bind(who.user.id)
         .fetch_one(&mut *tx)
         .await?;
-    let id: i64 = sqlx::query_scalar(&format!(
+    let id: i64 = db::query_scalar(&format!(
         "INSERT INTO {table} (product_id, user_id, username, {column}, is_active, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, 0, $5, $5) RETURNING id"
     ))
@@ -166,7 +167,7 @@ async fn post_recent_view(
     Body(body): Body<ViewBody>,
 ) -> ApiResult<Json<Value>> {
     let owner = caller.owner()?;
-    let active: Option<bool> = sqlx::query_scalar("SELECT is_active FROM product WHERE id = $1")
+    let active: Option<bool> = db::query_scalar("SELECT is_active FROM product WHERE id = $1")
         .bind(body.pid)
         .fetch_optional(&state.pool)
         .await?;
@@ -177,14 +178,14 @@ async fn post_recent_view(
     let (user, token) = owner.ids();
     let now = clock::now_unix();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
-    sqlx::query(&format!(
+    db::query(&format!(
         "DELETE FROM recently_viewed WHERE {column} = $1 AND product_id = $2"
     ))
     .bind(&key)
     .bind(body.pid)
     .execute(&mut *tx)
     .await?;
-    sqlx::query(
+    db::query(
         "INSERT INTO recently_viewed (self_token, user_id, product_id, viewed_at, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $4, $4)",
     )
@@ -194,7 +195,7 @@ async fn post_recent_view(
     .bind(now)
     .execute(&mut *tx)
     .await?;
-    sqlx::query(&format!(
+    db::query(&format!(
         "DELETE FROM recently_viewed WHERE {column} = $1 AND id NOT IN \
          (SELECT id FROM recently_viewed WHERE {column} = $1 ORDER BY viewed_at DESC, id DESC LIMIT $2)"
     ))

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use sqlx::FromRow;
 
 use catalog::clock;
-use catalog::db::begin_write;
+use catalog::db::{self, begin_write};
 
 use crate::accounts;
 use crate::api::auth::check_new_password;
@@ -232,7 +232,7 @@ async fn post_user_update(
     }
     let none_if_empty = |s: &str| (!s.is_empty()).then(|| s.to_string());
     let mut tx = begin_write(&state.pool).await?;
-    let taken: Option<i64> = sqlx::query_scalar(
+    let taken: Option<i64> = db::query_scalar(
         "SELECT id FROM app_user WHERE id <> $1 AND ((email IS NOT NULL AND email = $2) OR (phone IS NOT NULL AND phone = $3))",
     )
     .bind(who.user.id)
@@ -245,7 +245,7 @@ async fn post_user_update(
             "Another account uses that e-mail or mobile number.".into(),
         ));
     }
-    sqlx::query(
+    db::query(
         "UPDATE app_user SET name = $1, email = $2, phone = $3, emergency_phone = $4, birthday = $5, \
          gender = $6, district = $7, postcode = $8, updated_at = $9 WHERE id = $10",
     )
@@ -298,11 +298,10 @@ async fn post_change_password(
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
-    let phc: Option<String> =
-        sqlx::query_scalar("SELECT password_hash FROM app_user WHERE id = $1")
-            .bind(who.user.id)
-            .fetch_one(&state.pool)
-            .await?;
+    let phc: Option<String> = db::query_scalar("SELECT password_hash FROM app_user WHERE id = $1")
+        .bind(who.user.id)
+        .fetch_one(&state.pool)
+        .await?;
     let old = body.old_password.clone();
     let new = body.password.clone();
     // The new hash is made only when the old password is right.
@@ -321,13 +320,13 @@ async fn post_change_password(
     let hash = hash.map_err(ApiError::Internal)?;
     let now = clock::now_unix();
     let mut tx = begin_write(&state.pool).await?;
-    sqlx::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
+    db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
         .bind(hash)
         .bind(now)
         .bind(who.user.id)
         .execute(&mut *tx)
         .await?;
-    let others = sqlx::query(
+    let others = db::query(
         "UPDATE auth_token SET revoked_at = $1, updated_at = $1 \
          WHERE user_id = $2 AND id <> $3 AND revoked_at IS NULL",
     )
@@ -367,7 +366,7 @@ impl AddressRow {
 const ADDRESS_COLUMNS: &str = "id, name, phone, address, region, district, thana";
 
 async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<AddressRow> {
-    let found: Option<AddressRow> = sqlx::query_as(&format!(
+    let found: Option<AddressRow> = db::query_as(&format!(
         "SELECT {ADDRESS_COLUMNS} FROM address WHERE id = $1 AND user_id = $2"
     ))
     .bind(id)
@@ -379,13 +378,13 @@ async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<AddressR
 
 /// `GET /api/user/address-list`.
 async fn get_addresses(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
-    let rows: Vec<AddressRow> = sqlx::query_as(&format!(
+    let rows: Vec<AddressRow> = db::query_as(&format!(
         "SELECT {ADDRESS_COLUMNS} FROM address WHERE user_id = $1 ORDER BY id"
     ))
     .bind(who.user.id)
     .fetch_all(&state.pool)
     .await?;
-    let (billing, shipping): (Option<i64>, Option<i64>) = sqlx::query_as(
+    let (billing, shipping): (Option<i64>, Option<i64>) = db::query_as(
         "SELECT default_billing_address_id, default_shipping_address_id FROM app_user WHERE id = $1",
     )
     .bind(who.user.id)
@@ -469,7 +468,7 @@ async fn get_address_store(
     let params = Params::new(pairs)?;
     let a = address_params(&state, &params).await?;
     let mut tx = begin_write(&state.pool).await?;
-    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM address WHERE user_id = $1")
+    let count: i64 = db::query_scalar("SELECT COUNT(*) FROM address WHERE user_id = $1")
         .bind(who.user.id)
         .fetch_one(&mut *tx)
         .await?;
@@ -479,7 +478,7 @@ async fn get_address_store(
         )));
     }
     let now = clock::now_unix();
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = db::query_scalar(
         "INSERT INTO address (user_id, name, phone, address, region, district, thana, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id",
     )
@@ -494,7 +493,7 @@ async fn get_address_store(
     .fetch_one(&mut *tx)
     .await?;
     // The first address becomes both defaults.
-    sqlx::query(
+    db::query(
         "UPDATE app_user SET default_billing_address_id = COALESCE(default_billing_address_id, $1), \
          default_shipping_address_id = COALESCE(default_shipping_address_id, $1) WHERE id = $2",
     )
@@ -520,7 +519,7 @@ async fn get_address_update(
         .ok_or_else(|| ApiError::invalid("id", "id is required"))?;
     own_address(&state, who.user.id, id).await?;
     let a = address_params(&state, &params).await?;
-    sqlx::query(
+    db::query(
         "UPDATE address SET name = $1, phone = $2, address = $3, region = $4, district = $5, thana = $6, \
          updated_at = $7 WHERE id = $8 AND user_id = $9",
     )
@@ -557,7 +556,7 @@ async fn get_default_address(
 ) -> ApiResult<Json<Value>> {
     let params = Params::new(pairs)?;
     let column = default_column(&params)?;
-    let found: Option<AddressRow> = sqlx::query_as(&format!(
+    let found: Option<AddressRow> = db::query_as(&format!(
         "SELECT a.id, a.name, a.phone, a.address, a.region, a.district, a.thana FROM app_user u \
          JOIN address a ON a.id = u.{column} AND a.user_id = u.id WHERE u.id = $1"
     ))
@@ -582,7 +581,7 @@ async fn get_set_default_address(
         .int("id", 1, i64::MAX / 2)?
         .ok_or_else(|| ApiError::invalid("id", "id is required"))?;
     own_address(&state, who.user.id, id).await?;
-    sqlx::query(&format!("UPDATE app_user SET {column} = $1 WHERE id = $2"))
+    db::query(&format!("UPDATE app_user SET {column} = $1 WHERE id = $2"))
         .bind(id)
         .bind(who.user.id)
         .execute(&state.pool)
@@ -598,11 +597,11 @@ async fn get_orders(
 ) -> ApiResult<Json<Value>> {
     let params = Params::new(pairs)?;
     let page = params.int("page", 1, 10_000)?.unwrap_or(1);
-    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM order_master WHERE user_id = $1")
+    let total: i64 = db::query_scalar("SELECT COUNT(*) FROM order_master WHERE user_id = $1")
         .bind(who.user.id)
         .fetch_one(&state.pool)
         .await?;
-    let ids: Vec<(i64, String)> = sqlx::query_as(
+    let ids: Vec<(i64, String)> = db::query_as(
         "SELECT id, order_key FROM order_master WHERE user_id = $1 \
          ORDER BY ordered_at DESC, id DESC LIMIT $2 OFFSET $3",
     )
@@ -650,7 +649,7 @@ struct ReviewRow {
 
 /// `GET /api/user/reviews`: `{reviews: {<id>: {...}}}`.
 async fn get_reviews(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
-    let rows: Vec<ReviewRow> = sqlx::query_as(
+    let rows: Vec<ReviewRow> = db::query_as(
         "SELECT r.id, p.id AS product_id, p.title, r.rating, r.comment, r.is_active, r.created_at, p.seo_url, \
              p.sub_title, p.sku FROM review r JOIN product p ON p.id = r.product_id \
              WHERE r.user_id = $1 ORDER BY r.created_at DESC, r.id DESC",
@@ -714,7 +713,7 @@ async fn post_review_store(
         return Err(ApiError::fields(errors));
     }
     let mut tx = begin_write(&state.pool).await?;
-    let detail: Option<i64> = sqlx::query_scalar(
+    let detail: Option<i64> = db::query_scalar(
         "SELECT d.id FROM order_detail d JOIN order_master o ON o.id = d.order_id \
          WHERE o.user_id = $1 AND d.product_id = $2 AND o.order_status = 'delivered' \
          ORDER BY d.id DESC LIMIT 1",
@@ -729,7 +728,7 @@ async fn post_review_store(
         ));
     };
     let now = clock::now_unix();
-    let inserted = sqlx::query(
+    let inserted = db::query(
         "INSERT INTO review (product_id, user_id, order_detail_id, rating, comment, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (user_id, product_id) DO NOTHING",
     )
@@ -771,7 +770,7 @@ async fn post_subscribe(
         ));
     }
     let now = clock::now_unix();
-    sqlx::query(
+    db::query(
         "INSERT INTO newsletter_subscriber (email, created_at, updated_at) VALUES ($1, $2, $2) \
          ON CONFLICT (email) DO NOTHING",
     )

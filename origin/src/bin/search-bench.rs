@@ -7,6 +7,7 @@
 //! [--database sqlite:/tmp/search-bench-100000.db] [--rounds 20]`. The
 //! database is seeded when it has no products.
 
+use catalog::db;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -100,7 +101,7 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("opening {url}"))?;
     catalog::db::migrate(&pool).await?;
-    let have: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product")
+    let have: i64 = db::query_scalar("SELECT COUNT(*) FROM product")
         .fetch_one(&pool)
         .await?;
     if have == 0 {
@@ -122,7 +123,7 @@ async fn main() -> anyhow::Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let products: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product WHERE is_active = 1")
+    let products: i64 = db::query_scalar("SELECT COUNT(*) FROM product WHERE is_active = 1")
         .fetch_one(&pool)
         .await?;
 

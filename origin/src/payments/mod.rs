@@ -20,7 +20,7 @@ pub mod gateway;
 pub mod nagad;
 pub mod sslcommerz;
 
-use catalog::db::{begin_write, Conn, Pool};
+use catalog::db::{self, begin_write, Conn, Pool};
 use rand::distributions::{Alphanumeric, DistString};
 
 use crate::error::{ApiError, ApiResult};
@@ -71,7 +71,7 @@ pub async fn begin(
     now: i64,
 ) -> ApiResult<String> {
     let mut tx = begin_write(pool).await?;
-    let order: Option<(String, i64, i64)> = sqlx::query_as(
+    let order: Option<(String, i64, i64)> = db::query_as(
         "SELECT payment_term_status, grand_total, amount_paid FROM order_master WHERE id = $1",
     )
     .bind(order_id)
@@ -95,7 +95,7 @@ pub async fn begin(
         "T{}",
         Alphanumeric.sample_string(&mut rand::thread_rng(), 23)
     );
-    sqlx::query(
+    db::query(
         "INSERT INTO payment (order_id, gateway, tran_id, amount, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $5)",
     )
@@ -116,7 +116,7 @@ pub async fn begin(
 /// The first validated payment of an order empties its shopper's cart.
 pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> ApiResult<Settled> {
     let mut tx = begin_write(pool).await?;
-    let row: Option<(i64, i64, String)> = sqlx::query_as(
+    let row: Option<(i64, i64, String)> = db::query_as(
         "SELECT order_id, amount, status FROM payment WHERE tran_id = $1 AND gateway = $2",
     )
     .bind(outcome.tran_id())
@@ -142,7 +142,7 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
         Outcome::Cancelled { .. } => ("cancelled", ""),
         _ => ("failed", ""),
     };
-    sqlx::query(
+    db::query(
         "UPDATE payment SET status = $2, gateway_ref = $3, updated_at = $4 WHERE tran_id = $1",
     )
     .bind(outcome.tran_id())
@@ -153,15 +153,14 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
     .await?;
     let paid = new_status == "validated";
     if paid {
-        let first: i64 =
-            sqlx::query_scalar("SELECT amount_paid = 0 FROM order_master WHERE id = $1")
-                .bind(order_id)
-                .fetch_one(&mut *tx)
-                .await?;
+        let first: i64 = db::query_scalar("SELECT amount_paid = 0 FROM order_master WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(&mut *tx)
+            .await?;
         if first == 1 {
             orders::empty_cart_of_order(&mut tx, order_id).await?;
         }
-        sqlx::query(
+        db::query(
             "UPDATE order_master SET amount_paid = amount_paid + $2, trans_id = $3, \
              payment_term_status = CASE WHEN amount_paid + $2 >= grand_total \
              THEN 'Successful' ELSE 'Partial' END, updated_at = $4 WHERE id = $1",
@@ -184,7 +183,7 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
 /// units back (pre-booked lines took none). Does nothing to an order already
 /// paid or cancelled.
 async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result<()> {
-    let cancelled = sqlx::query(
+    let cancelled = db::query(
         "UPDATE order_master SET payment_term_status = 'Failed', order_status = 'cancelled', \
          updated_at = $2 WHERE id = $1 AND payment_term_status = 'Pending' AND amount_paid = 0",
     )
@@ -195,14 +194,14 @@ async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result
     if cancelled.rows_affected() == 0 {
         return Ok(());
     }
-    sqlx::query(
+    db::query(
         "UPDATE coupon SET used_count = used_count - 1 WHERE used_count > 0 \
          AND coupon_code = (SELECT coupon_code FROM order_master WHERE id = $1)",
     )
     .bind(order_id)
     .execute(&mut *conn)
     .await?;
-    let lines: Vec<(i64, Option<i64>, i64)> = sqlx::query_as(
+    let lines: Vec<(i64, Option<i64>, i64)> = db::query_as(
         "SELECT d.product_id, d.variation_id, d.qty FROM order_detail d \
          JOIN product p ON p.id = d.product_id WHERE d.order_id = $1 AND p.pre_booking = 0",
     )
@@ -214,7 +213,7 @@ async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result
             Some(v) => ("product_variation", v),
             None => ("product", product_id),
         };
-        sqlx::query(&format!(
+        db::query(&format!(
             "UPDATE {table} SET stock = stock + $1 WHERE id = $2"
         ))
         .bind(qty)
@@ -239,7 +238,7 @@ async fn history(
     note: &str,
     now: i64,
 ) -> sqlx::Result<()> {
-    sqlx::query(
+    db::query(
         "INSERT INTO order_status_history (order_id, status, note, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $4)",
     )
@@ -304,7 +303,7 @@ pub async fn pay_existing<G: Gateway>(
     now: i64,
 ) -> ApiResult<Started> {
     let user_id = caller.user.map(|u| u.id);
-    let left: Option<i64> = sqlx::query_scalar(
+    let left: Option<i64> = db::query_scalar(
         "SELECT grand_total - amount_paid FROM order_master WHERE id = $1 \
          AND ((user_id IS NOT NULL AND user_id = $2) OR (self_token IS NOT NULL AND self_token = $3))",
     )
@@ -357,7 +356,7 @@ async fn open<G: Gateway>(
             if fresh {
                 settle(pool, G::NAME, &Outcome::Failed { tran_id }, now).await?;
             } else {
-                sqlx::query(
+                db::query(
                     "UPDATE payment SET status = 'failed', updated_at = $2 \
                      WHERE tran_id = $1 AND status = 'initiated'",
                 )
@@ -395,14 +394,14 @@ async fn checkout(
         String,
         String,
         String,
-    ) = sqlx::query_as(
+    ) = db::query_as(
         "SELECT order_random, customer_name, phone, email, address, district \
          FROM order_master WHERE id = $1",
     )
     .bind(order_id)
     .fetch_one(pool)
     .await?;
-    let (product_names, items): (String, i64) = sqlx::query_as(
+    let (product_names, items): (String, i64) = db::query_as(
         "SELECT COALESCE(GROUP_CONCAT(name, ', '), ''), COALESCE(SUM(qty), 0) \
          FROM order_detail WHERE order_id = $1",
     )
@@ -434,7 +433,7 @@ async fn checkout(
 /// The most instalments every product of the order offers (DOMAIN.md: EMI
 /// is per product per bank); `None` when one of them offers none.
 async fn emi_allowed(pool: &Pool, order_id: i64) -> sqlx::Result<Option<i64>> {
-    let (lines, offering, months): (i64, i64, Option<i64>) = sqlx::query_as(
+    let (lines, offering, months): (i64, i64, Option<i64>) = db::query_as(
         "SELECT COUNT(*), COALESCE(SUM(p.emi_available = 1 AND m.months IS NOT NULL), 0), \
          MIN(m.months) FROM order_detail d JOIN product p ON p.id = d.product_id \
          LEFT JOIN (SELECT product_id, MAX(months) AS months FROM product_emi GROUP BY product_id) m \
@@ -500,7 +499,7 @@ pub async fn confirm<G: Gateway>(
         Err(e) => return Err(e),
     };
     let (order_random, order_key): (String, String) =
-        sqlx::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
+        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
             .bind(settled.order_id)
             .fetch_one(pool)
             .await?;

@@ -29,7 +29,7 @@ use tantivy::{
     doc, DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term,
 };
 
-use catalog::db::Pool;
+use catalog::db::{self, Pool};
 use catalog::read::content::{SearchHit, SearchTerm};
 
 use words::{alternatives, distance, matches, max_typos, normalized};
@@ -174,7 +174,7 @@ impl Search {
     /// Builds the index of every active product.
     pub async fn build(pool: &Pool) -> anyhow::Result<(Search, BuildStats)> {
         let started = Instant::now();
-        let applied: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM change_log")
+        let applied: i64 = db::query_scalar("SELECT COALESCE(MAX(id), 0) FROM change_log")
             .fetch_one(pool)
             .await?;
         let (schema, fields) = schema();
@@ -213,7 +213,7 @@ impl Search {
     /// (Re)indexes `only` these products, or all of them; products that are
     /// inactive or gone are removed. Categories are reloaded too.
     async fn reindex(&self, pool: &Pool, only: Option<&[i64]>) -> anyhow::Result<usize> {
-        let categories: Vec<CategoryRow> = sqlx::query_as(
+        let categories: Vec<CategoryRow> = db::query_as(
             "SELECT id, parent, name, name_bn, seo_url, type AS kind, \
              (is_active = 1 AND is_published = 1) AS visible FROM category",
         )
@@ -244,7 +244,7 @@ impl Search {
             let list: Vec<String> = ids.iter().map(i64::to_string).collect();
             filter = format!(" AND p.id IN ({})", list.join(","));
         }
-        let rows: Vec<ProductRow> = sqlx::query_as(&format!(
+        let rows: Vec<ProductRow> = db::query_as(&format!(
             "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, \
              (SELECT group_concat(v.product_code, ' ') FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
              (SELECT group_concat(t.name, ' ') FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
@@ -252,7 +252,7 @@ impl Search {
         ))
         .fetch_all(pool)
         .await?;
-        let links: Vec<(i64, i64)> = sqlx::query_as(&format!(
+        let links: Vec<(i64, i64)> = db::query_as(&format!(
             "SELECT pc.product_id, pc.category_id FROM product_category pc \
              JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1{filter}"
         ))
@@ -386,7 +386,7 @@ impl Search {
             .applied
             .lock()
             .map_err(|_| anyhow::anyhow!("applied poisoned"))?;
-        let rows: Vec<(i64, String, i64)> = sqlx::query_as(
+        let rows: Vec<(i64, String, i64)> = db::query_as(
             "SELECT id, entity, entity_id FROM change_log WHERE id > $1 \
              AND entity IN ('product', 'category') ORDER BY id LIMIT 5000",
         )

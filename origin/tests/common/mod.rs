@@ -3,7 +3,8 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use catalog::db;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use axum::body::{Body, Bytes};
@@ -13,6 +14,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+use catalog::db::testing::TestDatabase;
 use origin::state::{AppState, Dirs};
 
 /// Products in the test shop: enough for several pages of listings.
@@ -22,31 +24,28 @@ pub const TEST_SEED: u64 = 7;
 
 struct Seeded {
     _dir: tempfile::TempDir,
-    db: PathBuf,
+    /// The seeded database: never opened after seeding (on PostgreSQL it is
+    /// the template every test's copy is made from).
+    db: TestDatabase,
     storage: PathBuf,
     site: PathBuf,
 }
 
 static SEEDED: OnceLock<Seeded> = OnceLock::new();
+static SHARED: tokio::sync::OnceCell<TestDatabase> = tokio::sync::OnceCell::const_new();
 
 /// Seeds the shared test shop once (on its own runtime, since each test has its own).
 fn seeded() -> &'static Seeded {
     SEEDED.get_or_init(|| {
         std::thread::spawn(|| {
             let dir = tempfile::tempdir().expect("temp dir");
-            let db = dir.path().join("shop.db");
             let storage = dir.path().join("storage");
             let site = dir.path().join("site");
             std::fs::create_dir_all(&site).expect("site dir");
             let rt = tokio::runtime::Runtime::new().expect("runtime");
-            rt.block_on(async {
-                let pool = catalog::db::connect(&catalog::db::PoolConfig::new(format!(
-                    "sqlite:{}",
-                    db.display()
-                )))
-                .await
-                .expect("open test db");
-                catalog::db::migrate(&pool).await.expect("migrate test db");
+            let db = rt.block_on(async {
+                let db = TestDatabase::migrated().await;
+                let pool = db.pool().await;
                 catalog::seed::seed(
                     &pool,
                     &catalog::seed::SeedOptions {
@@ -59,11 +58,8 @@ fn seeded() -> &'static Seeded {
                 )
                 .await
                 .expect("seed test db");
-                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    .execute(&pool)
-                    .await
-                    .expect("checkpoint");
-                pool.close().await;
+                TestDatabase::settle(pool).await;
+                db
             });
             Seeded {
                 _dir: dir,
@@ -82,33 +78,31 @@ pub struct TestShop {
     pub state: AppState,
     pub app: Router,
     /// Keeps a private copy of the database alive (for tests that write).
-    _copy: Option<tempfile::TempDir>,
+    _copy: Option<TestDatabase>,
+    _outbox: tempfile::TempDir,
 }
 
 impl TestShop {
     /// The shared seeded shop, read-only by convention: tests that write use [`TestShop::fresh`].
     pub async fn open() -> TestShop {
-        let s = seeded();
-        Self::at(&s.db, None).await
+        let shared = SHARED
+            .get_or_init(|| async { seeded().db.copy().await })
+            .await;
+        Self::at(shared.url(), None).await
     }
 
     /// A private copy of the seeded shop that the test may change.
     pub async fn fresh() -> TestShop {
-        let s = seeded();
-        let dir = tempfile::tempdir().expect("temp dir");
-        let db = dir.path().join("shop.db");
-        std::fs::copy(&s.db, &db).expect("copy seeded db");
-        Self::at(&db, Some(dir)).await
+        let copy = seeded().db.copy().await;
+        Self::at(&copy.url().to_string(), Some(copy)).await
     }
 
-    async fn at(db: &Path, copy: Option<tempfile::TempDir>) -> TestShop {
+    async fn at(url: &str, copy: Option<TestDatabase>) -> TestShop {
         let s = seeded();
-        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(format!(
-            "sqlite:{}",
-            db.display()
-        )))
-        .await
-        .expect("open test db");
+        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(url))
+            .await
+            .expect("open test db");
+        let outbox = tempfile::tempdir().expect("outbox dir");
         let (search, _) = origin::search::Search::build(&pool)
             .await
             .expect("search index");
@@ -124,7 +118,7 @@ impl TestShop {
                 site: s.site.clone(),
                 storage: s.storage.clone(),
                 image_cache: s.storage.join(origin::images::DEFAULT_CACHE_DIR),
-                outbox: db.with_file_name("outbox"),
+                outbox: outbox.path().join("outbox"),
             }),
         };
         let app = origin::app(state.clone());
@@ -132,6 +126,7 @@ impl TestShop {
             state,
             app,
             _copy: copy,
+            _outbox: outbox,
         }
     }
 
@@ -233,7 +228,7 @@ impl TestShop {
 
     /// Runs a scalar SQL query (for checking answers against the database).
     pub async fn scalar_i64(&self, sql: &str) -> i64 {
-        sqlx::query_scalar(sql)
+        db::query_scalar(sql)
             .fetch_one(&self.state.pool)
             .await
             .expect("scalar query")
@@ -294,7 +289,7 @@ pub fn long() -> String {
 
 /// Runs a SQL query answering one text value.
 pub async fn text(shop: &TestShop, sql: &str) -> String {
-    sqlx::query_scalar(sql)
+    db::query_scalar(sql)
         .fetch_one(&shop.state.pool)
         .await
         .expect("text query")
