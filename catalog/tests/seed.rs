@@ -1,21 +1,19 @@
-//! The demo catalogue, seeded into real SQLite files: deterministic, complete,
-//! and consistent with the shop's rules.
+//! The demo catalogue, seeded into real databases (SQLite files, or
+//! PostgreSQL databases when `TEST_POSTGRES_URL` is set): deterministic,
+//! complete, and consistent with the shop's rules.
 
 use std::path::Path;
 
-use catalog::db::{self, connect, migrate, Pool, PoolConfig};
+use catalog::db::testing::TestDatabase;
+use catalog::db::{self, Pool};
 use catalog::seed::{seed, SeedOptions};
 
 const NOW: i64 = 1_795_000_000; // a fixed instant: the same seed and now make the same shop
 
-async fn seeded(dir: &Path, name: &str, products: u32, seed_value: u64) -> Pool {
-    let pool = connect(&PoolConfig::new(format!(
-        "sqlite:{}",
-        dir.join(name).display()
-    )))
-    .await
-    .unwrap();
-    migrate(&pool).await.unwrap();
+/// A new database seeded with `products`; the database lives as long as the first value.
+async fn seeded(dir: &Path, products: u32, seed_value: u64) -> (TestDatabase, Pool) {
+    let db = TestDatabase::migrated().await;
+    let pool = db.pool().await;
     let options = SeedOptions {
         products,
         seed: seed_value,
@@ -25,7 +23,7 @@ async fn seeded(dir: &Path, name: &str, products: u32, seed_value: u64) -> Pool 
     };
     let report = seed(&pool, &options).await.unwrap();
     assert_eq!(report.products, u64::from(products));
-    pool
+    (db, pool)
 }
 
 async fn scalar(pool: &Pool, sql: &str) -> i64 {
@@ -40,7 +38,7 @@ async fn dump(pool: &Pool, sql: &str) -> String {
 
 const DIGEST_QUERIES: [&str; 10] = [
     "SELECT id || title || sub_title || product_code || sku || seo_url || price_before || price_now || stock || created_at FROM product ORDER BY id",
-    "SELECT id || name || seo_url || ifnull(parent, '-') || ifnull(banner1, '-') FROM category ORDER BY id",
+    "SELECT id || name || seo_url || COALESCE(CAST(parent AS TEXT), '-') || COALESCE(CAST(banner1 AS TEXT), '-') FROM category ORDER BY id",
     "SELECT id || filename || file_size || width || height FROM image_file ORDER BY id",
     "SELECT product_id || attribute || value || product_code || price_now FROM product_variation ORDER BY id",
     "SELECT product_id || bank || months || interest_bp FROM product_emi ORDER BY id",
@@ -55,26 +53,35 @@ const DIGEST_QUERIES: [&str; 10] = [
 /// order (the migrations' bookkeeping table is left out: it records when
 /// the migration ran).
 async fn whole_database(pool: &Pool) -> String {
-    let tables: Vec<(String,)> = db::query_as(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations' ORDER BY name",
-    )
+    let postgres = pool.dialect() == db::Dialect::Postgres;
+    let tables: Vec<(String,)> = db::query_as(if postgres {
+        "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations' ORDER BY 1"
+    } else {
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations' ORDER BY name"
+    })
     .fetch_all(pool)
     .await
     .unwrap();
     let mut out = String::new();
     for (table,) in tables {
-        let cols: Vec<(String,)> = db::query_as("SELECT name FROM pragma_table_info($1)")
-            .bind(&table)
-            .fetch_all(pool)
-            .await
-            .unwrap();
-        let row = cols
-            .iter()
-            .map(|(c,)| format!("quote({c})"))
-            .collect::<Vec<_>>()
-            .join(" || ',' || ");
         out.push_str(&format!("# {table}\n"));
-        out.push_str(&dump(pool, &format!("SELECT {row} FROM {table} ORDER BY rowid")).await);
+        let sql = if postgres {
+            // Every column as JSON, rows in the order of their key (there is no rowid).
+            format!("SELECT CAST(row_to_json(t) AS TEXT) FROM {table} t ORDER BY 1")
+        } else {
+            let cols: Vec<(String,)> = db::query_as("SELECT name FROM pragma_table_info($1)")
+                .bind(&table)
+                .fetch_all(pool)
+                .await
+                .unwrap();
+            let row = cols
+                .iter()
+                .map(|(c,)| format!("quote({c})"))
+                .collect::<Vec<_>>()
+                .join(" || ',' || ");
+            format!("SELECT {row} FROM {table} ORDER BY rowid")
+        };
+        out.push_str(&dump(pool, &sql).await);
         out.push('\n');
     }
     out
@@ -83,11 +90,11 @@ async fn whole_database(pool: &Pool) -> String {
 #[tokio::test]
 async fn the_same_seed_makes_the_same_shop_and_another_seed_another() {
     let dir = tempfile::tempdir().unwrap();
-    let a = seeded(dir.path(), "a.db", 150, 3).await;
+    let (_a_db, a) = seeded(dir.path(), 150, 3).await;
     // A second later on the wall clock: nothing may depend on it, only on `now`.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let b = seeded(dir.path(), "b.db", 150, 3).await;
-    let c = seeded(dir.path(), "c.db", 150, 4).await;
+    let (_b_db, b) = seeded(dir.path(), 150, 3).await;
+    let (_c_db, c) = seeded(dir.path(), 150, 4).await;
     for q in DIGEST_QUERIES {
         assert_eq!(dump(&a, q).await, dump(&b, q).await, "{q}");
     }
@@ -111,7 +118,7 @@ async fn the_same_seed_makes_the_same_shop_and_another_seed_another() {
 #[tokio::test]
 async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
     let dir = tempfile::tempdir().unwrap();
-    let pool = seeded(dir.path(), "shop.db", 300, 1).await;
+    let (_pool_db, pool) = seeded(dir.path(), 300, 1).await;
 
     // Every product has 3 to 6 images, and the files exist and decode.
     assert_eq!(scalar(&pool, "SELECT COUNT(*) FROM (SELECT product_id, COUNT(*) n FROM product_image GROUP BY product_id HAVING n BETWEEN 3 AND 6)").await, 300);
@@ -393,7 +400,7 @@ async fn a_seeded_shop_is_complete_and_keeps_the_shops_rules() {
 #[tokio::test]
 async fn seeding_a_database_that_has_products_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let pool = seeded(dir.path(), "x.db", 20, 1).await;
+    let (_pool_db, pool) = seeded(dir.path(), 20, 1).await;
     let options = SeedOptions {
         products: 20,
         seed: 1,

@@ -8,7 +8,7 @@ CREATE TABLE slider (
     url TEXT NOT NULL DEFAULT '',          -- e.g. /c/bedroom
     title TEXT NOT NULL DEFAULT '',
     description TEXT NOT NULL DEFAULT '',
-    type BOOLEAN NOT NULL DEFAULT FALSE,   -- FALSE main banner, TRUE featured (SQLite: 0, 1)
+    type BIGINT NOT NULL DEFAULT 0 CHECK (type IN (0, 1)),  -- 0 main banner, 1 featured: a kind, not a flag
     internal BOOLEAN NOT NULL DEFAULT TRUE,-- TRUE: url is a path of this shop
     device BIGINT NOT NULL DEFAULT 0,      -- 0 all devices, 1 desktop, 2 mobile
     color_code TEXT NOT NULL DEFAULT '',

@@ -258,9 +258,10 @@ async fn without_a_width_the_stored_file_is_served_as_it_is() {
 #[tokio::test]
 async fn paths_out_of_the_storage_or_into_hidden_folders_are_refused() {
     let shop = TestShop::open().await;
-    // The test database sits beside the storage folder: a way out would serve it.
+    // A file beside the storage folder (where a SQLite shop keeps its
+    // database): a way out would serve it.
     let db = shop.state.dirs.storage.parent().unwrap().join("shop.db");
-    assert!(db.is_file());
+    std::fs::write(&db, b"not for the public").unwrap();
     let path = full_size(&shop, 0).await;
     let name = path.rsplit('/').next().unwrap().to_string();
     // Make sure a variant exists, then try to read the cache folder directly.
