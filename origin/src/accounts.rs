@@ -53,7 +53,7 @@ pub const USER_COLUMNS: &str =
 /// The active user `id`.
 pub async fn user(conn: &mut Conn, id: i64) -> sqlx::Result<Option<User>> {
     db::query_as(&format!(
-        "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1 AND is_active = 1"
+        "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1 AND is_active"
     ))
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -155,10 +155,11 @@ async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Re
     };
     // Lines of the same code add up; the rest move over.
     db::query(
-        "UPDATE cart_item SET qty = MIN($3, qty + (SELECT g.qty FROM cart_item g WHERE g.cart_id = $2 \
-           AND g.cart_set_id IS NULL AND g.item_code = cart_item.item_code)) \
-         WHERE cart_id = $1 AND cart_set_id IS NULL AND item_code IN \
-           (SELECT item_code FROM cart_item WHERE cart_id = $2 AND cart_set_id IS NULL)",
+        "UPDATE cart_item SET qty = CASE WHEN cart_item.qty + g.qty > $3 THEN $3 \
+         ELSE cart_item.qty + g.qty END \
+         FROM (SELECT item_code, qty FROM cart_item WHERE cart_id = $2 AND cart_set_id IS NULL) AS g \
+         WHERE cart_item.cart_id = $1 AND cart_item.cart_set_id IS NULL \
+         AND cart_item.item_code = g.item_code",
     )
     .bind(mine)
     .bind(guest)
@@ -189,7 +190,7 @@ async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Re
         .await?;
     // The lines changed: a payment choice made before no longer holds.
     db::query(
-        "UPDATE cart SET payment_method = NULL, terms_accepted = 0, paying_amount = NULL WHERE id = $1",
+        "UPDATE cart SET payment_method = NULL, terms_accepted = FALSE, paying_amount = NULL WHERE id = $1",
     )
     .bind(mine)
     .execute(&mut *conn)

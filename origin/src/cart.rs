@@ -216,7 +216,7 @@ pub async fn load(conn: &mut Conn, owner: &Owner, now: i64) -> sqlx::Result<Cart
 pub async fn load_by_id(conn: &mut Conn, id: i64, now: i64) -> sqlx::Result<Cart> {
     db::query(
         "DELETE FROM cart_item WHERE cart_id = $1 \
-         AND product_id IN (SELECT id FROM product WHERE is_active = 0)",
+         AND product_id IN (SELECT id FROM product WHERE NOT is_active)",
     )
     .bind(id)
     .execute(&mut *conn)
@@ -272,7 +272,7 @@ fn lines_sql(now: i64) -> String {
             WHERE pi.product_id = p.id ORDER BY pi.is_main DESC, pi.sort, pi.id LIMIT 1) AS image_url, \
            {discount} AS flash_discount, \
            (SELECT fi.id FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
-            WHERE fi.product_id = p.id AND fs.is_active = 1 AND fs.starts_at <= {now} AND fs.ends_at > {now} \
+            WHERE fi.product_id = p.id AND fs.is_active AND fs.starts_at <= {now} AND fs.ends_at > {now} \
             ORDER BY fi.discount_percent DESC, fi.id LIMIT 1) AS flash_item_id, \
            (SELECT c.name FROM product_category pc JOIN category c ON c.id = pc.category_id \
             WHERE pc.product_id = p.id ORDER BY pc.is_primary DESC, c.id LIMIT 1) AS category_name \
@@ -324,7 +324,7 @@ pub async fn buyable(
          COALESCE(v.product_code, p.product_code) AS code, p.title, \
          COALESCE(v.stock, p.stock) AS stock, p.pre_booking, p.disable_buy \
          FROM product p LEFT JOIN product_variation v ON v.id = $2 AND v.product_id = p.id \
-         WHERE p.id = $1 AND p.is_active = 1",
+         WHERE p.id = $1 AND p.is_active",
     )
     .bind(product_id)
     .bind(variation_id)
@@ -471,7 +471,7 @@ pub async fn add_set(
         return Err(ApiError::Conflict("This set has no products.".to_string()));
     }
     let existing: Option<i64> = db::query_scalar(
-        "SELECT id FROM cart_set WHERE cart_id = $1 AND product_set_id = $2 AND fabric_id IS $3",
+        "SELECT id FROM cart_set WHERE cart_id = $1 AND product_set_id = $2 AND fabric_id IS NOT DISTINCT FROM $3",
     )
     .bind(cart_id)
     .bind(set_id)
@@ -617,7 +617,7 @@ pub async fn remove_set(conn: &mut Conn, cart_id: i64, pairs: &[(i64, String)]) 
 /// longer hold once the lines change.
 async fn touch(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
     db::query(
-        "UPDATE cart SET payment_method = NULL, terms_accepted = 0, paying_amount = NULL, \
+        "UPDATE cart SET payment_method = NULL, terms_accepted = FALSE, paying_amount = NULL, \
          updated_at = unixepoch() WHERE id = $1",
     )
     .bind(cart_id)

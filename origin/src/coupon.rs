@@ -144,17 +144,17 @@ async fn eligible_total(conn: &mut Conn, coupon: &Coupon, cart: &Cart) -> sqlx::
         "category" => {
             let mut total = 0;
             for line in &cart.lines {
-                let inside: Option<i64> = db::query_scalar(
+                let inside: bool = db::query_scalar(
                     "WITH RECURSIVE tree(id) AS (SELECT $1 UNION ALL \
                      SELECT c.id FROM category c JOIN tree t ON c.parent = t.id) \
-                     SELECT 1 FROM product_category WHERE product_id = $2 \
-                     AND category_id IN (SELECT id FROM tree) LIMIT 1",
+                     SELECT EXISTS (SELECT 1 FROM product_category WHERE product_id = $2 \
+                     AND category_id IN (SELECT id FROM tree))",
                 )
                 .bind(target)
                 .bind(line.product_id)
-                .fetch_optional(&mut *conn)
+                .fetch_one(&mut *conn)
                 .await?;
-                if inside.is_some() {
+                if inside {
                     total += line.total();
                 }
             }

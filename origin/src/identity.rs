@@ -48,14 +48,24 @@ pub enum Owner {
 }
 
 impl Owner {
-    /// The column of per-shopper tables (`cart`, `compare_item`,
-    /// `wishlist_item`, `recently_viewed`) that holds this owner, and its
-    /// value as text (SQLite compares it with the integer `user_id` as a
-    /// number).
-    pub fn column_and_key(&self) -> (&'static str, String) {
+    /// A condition on per-shopper tables (`cart`, `compare_item`,
+    /// `wishlist_item`, `recently_viewed`) that holds for this owner's rows:
+    /// `{prefix}user_id` or `{prefix}self_token` compared with placeholder
+    /// `$n`, to which [`Owner::key`] is bound. The key is bound as text and
+    /// cast to the column's type, so one query serves both kinds of owner on
+    /// either database (PostgreSQL does not compare a BIGINT with text).
+    pub fn matches(&self, prefix: &str, n: usize) -> String {
         match self {
-            Owner::User(id) => ("user_id", id.to_string()),
-            Owner::Guest(token) => ("self_token", token.clone()),
+            Owner::User(_) => format!("{prefix}user_id = CAST(${n} AS BIGINT)"),
+            Owner::Guest(_) => format!("{prefix}self_token = ${n}"),
+        }
+    }
+
+    /// The value to bind for [`Owner::matches`]' placeholder.
+    pub fn key(&self) -> String {
+        match self {
+            Owner::User(id) => id.to_string(),
+            Owner::Guest(token) => token.clone(),
         }
     }
 
@@ -170,7 +180,7 @@ async fn user_for_token(state: &AppState, token: &str) -> ApiResult<User> {
     let now = catalog::clock::now_unix();
     let row: Option<(i64, i64)> = db::query_as(
         "SELECT t.id, t.user_id FROM auth_token t JOIN app_user u ON u.id = t.user_id \
-         WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.is_active = 1",
+         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND u.is_active",
     )
     .bind(hash_token(token))
     .bind(now)

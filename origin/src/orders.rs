@@ -400,7 +400,7 @@ async fn empty_cart(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
         .execute(&mut *conn)
         .await?;
     db::query(
-        "UPDATE cart SET coupon_code = NULL, payment_method = NULL, terms_accepted = 0, \
+        "UPDATE cart SET coupon_code = NULL, payment_method = NULL, terms_accepted = FALSE, \
          paying_amount = NULL WHERE id = $1",
     )
     .bind(cart_id)

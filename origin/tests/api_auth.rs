@@ -37,7 +37,7 @@ async fn as_user(shop: &TestShop, token: &str, uri: &str) -> (StatusCode, Value)
 
 async fn product(shop: &TestShop, n: i64) -> i64 {
     shop.scalar_i64(&format!(
-        "SELECT id FROM product WHERE is_active = 1 AND disable_buy = 0 AND pre_booking = 0 AND stock >= 5 \
+        "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE AND pre_booking = FALSE AND stock >= 5 \
          AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1 OFFSET {n}"
     ))
     .await

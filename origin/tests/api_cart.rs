@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 /// payable on delivery and not a pre-booking: (id, code, price_now).
 async fn plain_product(shop: &TestShop, stock: i64) -> (i64, String, i64) {
     db::query_as(
-        "SELECT id, product_code, price_now FROM product WHERE is_active = 1 AND disable_buy = 0 \
-         AND cash_on_delivery = 1 AND pre_booking = 0 AND stock >= $1 \
+        "SELECT id, product_code, price_now FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND cash_on_delivery = TRUE AND pre_booking = FALSE AND stock >= $1 \
          AND id NOT IN (SELECT product_id FROM flash_item) \
          AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
     )
@@ -125,14 +125,14 @@ async fn the_add_answer_carries_the_header_cart_count() {
     let (first, _, _) = plain_product(&shop, 5).await;
     let second = shop
         .scalar_i64(&format!(
-            "SELECT id FROM product WHERE is_active = 1 AND disable_buy = 0 AND pre_booking = 0 \
+            "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE AND pre_booking = FALSE \
              AND stock >= 5 AND id <> {first} \
              AND id NOT IN (SELECT product_id FROM flash_item) \
              AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1"
         ))
         .await;
     let set = shop
-        .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product_set WHERE active = TRUE ORDER BY id LIMIT 1")
         .await;
     stock_set_products(&shop, set).await;
     // One product, the same again (its line grows), another, then a set (one line).
@@ -330,7 +330,7 @@ async fn quantities_update_lines_remove_and_sets_go_in_as_one_line() {
 
     // A set: every item of it, as one line.
     let set: i64 = shop
-        .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product_set WHERE active = TRUE ORDER BY id LIMIT 1")
         .await;
     let items = shop
         .scalar_i64(&format!(
@@ -729,7 +729,8 @@ async fn two_hundred_concurrent_placements_for_fifty_units_make_fifty_orders() {
     assert_eq!(stock(&shop, pid).await, 0);
     let ordered = shop
         .scalar_i64(&format!(
-            "SELECT COALESCE(SUM(d.qty), 0) FROM order_detail d JOIN order_master o ON o.id = d.order_id \
+            "SELECT COALESCE(CAST(SUM(d.qty) AS BIGINT), 0) FROM order_detail d \
+             JOIN order_master o ON o.id = d.order_id \
              WHERE d.product_id = {pid} AND o.self_token LIKE 'rush-guest-%'"
         ))
         .await;
@@ -803,7 +804,7 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
     let (plain, _, _) = plain_product(&shop, 5).await;
     let pre: i64 = shop
         .scalar_i64(
-            "SELECT id FROM product WHERE pre_booking = 1 AND is_active = 1 AND disable_buy = 0 \
+            "SELECT id FROM product WHERE pre_booking = TRUE AND is_active = TRUE AND disable_buy = FALSE \
              AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
         )
         .await;
@@ -848,7 +849,7 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
 /// Puts every product of set `set` in stock, and not on pre-booking, so the set can be bought.
 async fn stock_set_products(shop: &TestShop, set: i64) {
     db::query(
-        "UPDATE product SET stock = 50, pre_booking = 0 WHERE id IN \
+        "UPDATE product SET stock = 50, pre_booking = FALSE WHERE id IN \
          (SELECT product_id FROM product_set_item WHERE product_set_id = $1)",
     )
     .bind(set)

@@ -18,7 +18,7 @@ const GW: &str = "sslcommerz";
 async fn pending_order(shop: &TestShop, number: &str) -> (i64, i64, i64) {
     let pool = &shop.state.pool;
     let (pid, price, stock): (i64, i64, i64) = db::query_as(
-        "SELECT id, price_now, stock FROM product WHERE is_active = 1 AND pre_booking = 0 \
+        "SELECT id, price_now, stock FROM product WHERE is_active = TRUE AND pre_booking = FALSE \
          AND stock >= 3 AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
     )
     .fetch_one(pool)

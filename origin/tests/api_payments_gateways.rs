@@ -398,8 +398,8 @@ async fn shop_with_gateways() -> (TestShop, Shared, String) {
 /// variations, not a pre-booking: (id, price now).
 async fn product(shop: &TestShop, stock: i64) -> (i64, i64) {
     db::query_as(
-        "SELECT id, price_now FROM product WHERE is_active = 1 AND disable_buy = 0 \
-         AND pre_booking = 0 AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
+        "SELECT id, price_now FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND pre_booking = FALSE AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
          AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
     )
     .bind(stock)
@@ -902,7 +902,7 @@ async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
 async fn instalments_are_offered_only_when_every_product_allows_them() {
     let (shop, sim, _) = shop_with_gateways().await;
     let (pid, _) = product(&shop, 5).await;
-    db::query("UPDATE product SET emi_available = 1 WHERE id = $1")
+    db::query("UPDATE product SET emi_available = TRUE WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await
@@ -932,7 +932,7 @@ async fn instalments_are_offered_only_when_every_product_allows_them() {
             ("1", "6")
         );
     }
-    db::query("UPDATE product SET emi_available = 0 WHERE id = $1")
+    db::query("UPDATE product SET emi_available = FALSE WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
         .await

@@ -282,7 +282,7 @@ async fn google_creates_an_account_once_then_finds_it_and_brings_the_guest_lists
         json!({"sub": "g-1001", "name": "Rahim Uddin", "email": "Rahim.Social@Example.test", "email_verified": true}),
     );
     let pid = shop
-        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
         .await;
     let (status, _, body) = shop
         .guest_get(GUEST, &format!("/api/common/add-to-compare?pid={pid}"))

@@ -21,7 +21,7 @@ async fn login(shop: &TestShop, guest: &str) -> String {
 
 async fn active_product(shop: &TestShop, n: i64) -> (i64, String) {
     db::query_as(
-        "SELECT id, seo_url FROM product WHERE is_active = 1 ORDER BY id LIMIT 1 OFFSET $1",
+        "SELECT id, seo_url FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1 OFFSET $1",
     )
     .bind(n)
     .fetch_one(&shop.state.pool)
@@ -45,13 +45,14 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
         .request("POST", "/api/product/question-store", &auth, Some(&body))
         .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    let stored = shop
-        .scalar_i64(&format!(
-            "SELECT is_active FROM product_question WHERE id = {}",
-            answer["id"]
-        ))
-        .await;
-    assert_eq!(stored, 0, "unpublished until answered");
+    let stored: bool = db::query_scalar(&format!(
+        "SELECT is_active FROM product_question WHERE id = {}",
+        answer["id"]
+    ))
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    assert!(!stored, "unpublished until answered");
     let (_, _, index) = shop
         .get(&format!("/api/product/question-index?seo_url={seo_url}"))
         .await;

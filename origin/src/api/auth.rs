@@ -304,7 +304,7 @@ async fn post_login(
     }
     let phone = validate::bd_mobile(&login);
     let found: Option<(i64, Option<String>)> = db::query_as(
-        "SELECT id, password_hash FROM app_user WHERE is_active = 1 AND (email = $1 OR phone = $2)",
+        "SELECT id, password_hash FROM app_user WHERE is_active AND (email = $1 OR phone = $2)",
     )
     .bind(&login)
     .bind(&phone)

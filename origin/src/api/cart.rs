@@ -363,8 +363,8 @@ async fn add(state: &AppState, caller: &Caller, pairs: Vec<(String, String)>) ->
     let added = match (set_id, product_id) {
         (Some(set), _) => {
             let pre_booking: bool = db::query_scalar(
-                "SELECT COALESCE(MAX(p.pre_booking), 0) FROM product_set_item i \
-                 JOIN product p ON p.id = i.product_id WHERE i.product_set_id = $1",
+                "SELECT EXISTS (SELECT 1 FROM product_set_item i \
+                 JOIN product p ON p.id = i.product_id WHERE i.product_set_id = $1 AND p.pre_booking)",
             )
             .bind(set)
             .fetch_one(&mut *tx)
@@ -818,7 +818,7 @@ async fn post_payment_method(
         )));
     }
     db::query(
-        "UPDATE cart SET payment_method = $1, terms_accepted = 1, updated_at = $2 WHERE id = $3",
+        "UPDATE cart SET payment_method = $1, terms_accepted = TRUE, updated_at = $2 WHERE id = $3",
     )
     .bind(method)
     .bind(clock::now_unix())

@@ -94,7 +94,6 @@ struct Listed {
 }
 
 async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<Value>> {
-    let (column, value) = owner.column_and_key();
     let now = clock::now_unix();
     let rows: Vec<Listed> = db::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.sku, p.short_description, p.price_before, \
@@ -102,11 +101,12 @@ async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<
          (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
           WHERE pi.product_id = p.id ORDER BY pi.is_main DESC, pi.sort, pi.id LIMIT 1) AS image_url \
          FROM {table} l JOIN product p ON p.id = l.product_id \
-         WHERE l.{column} = $1 AND p.is_active = 1 ORDER BY l.created_at DESC, l.id DESC",
+         WHERE {owned} AND p.is_active ORDER BY l.created_at DESC, l.id DESC",
         price = pricing::effective_price_sql(now),
         table = list.table(),
+        owned = owner.matches("l.", 1),
     ))
-    .bind(value)
+    .bind(owner.key())
     .fetch_all(&state.pool)
     .await?;
     let mut out = Vec::with_capacity(rows.len());
@@ -144,7 +144,7 @@ async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiRes
         .int("pid", 1, i64::MAX / 2)?
         .ok_or_else(|| ApiError::invalid("pid", "pid is required"))?;
     let found: Option<(String, String)> =
-        db::query_as("SELECT title, seo_url FROM product WHERE id = $1 AND is_active = 1")
+        db::query_as("SELECT title, seo_url FROM product WHERE id = $1 AND is_active")
             .bind(pid)
             .fetch_optional(&state.pool)
             .await?;
@@ -156,11 +156,11 @@ async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiRes
 }
 
 async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<bool> {
-    let (column, value) = owner.column_and_key();
+    let (owned, value) = (owner.matches("", 1), owner.key());
     let table = list.table();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
     let have: Option<i64> = db::query_scalar(&format!(
-        "SELECT id FROM {table} WHERE {column} = $1 AND product_id = $2"
+        "SELECT id FROM {table} WHERE {owned} AND product_id = $2"
     ))
     .bind(&value)
     .bind(pid)
@@ -170,11 +170,10 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
         return Ok(false);
     }
     if let List::Compare = list {
-        let count: i64 =
-            db::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} = $1"))
-                .bind(&value)
-                .fetch_one(&mut *tx)
-                .await?;
+        let count: i64 = db::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {owned}"))
+            .bind(&value)
+            .fetch_one(&mut *tx)
+            .await?;
         if count >= MAX_COMPARE {
             return Err(ApiError::Conflict(format!(
                 "You can compare at most {MAX_COMPARE} products. Remove one first."
@@ -197,12 +196,12 @@ async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult
 }
 
 async fn remove(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<()> {
-    let (column, value) = owner.column_and_key();
     let done = db::query(&format!(
-        "DELETE FROM {} WHERE {column} = $1 AND product_id = $2",
-        list.table()
+        "DELETE FROM {} WHERE {} AND product_id = $2",
+        list.table(),
+        owner.matches("", 1)
     ))
-    .bind(value)
+    .bind(owner.key())
     .bind(pid)
     .execute(&state.pool)
     .await?;

@@ -92,7 +92,7 @@ async fn post_forgot(
         });
     }
     let user: Option<(i64, String)> =
-        db::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active = 1")
+        db::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active")
             .bind(&email)
             .fetch_optional(&state.pool)
             .await?;

@@ -95,7 +95,7 @@ async fn store(
     let (recent, oldest): (i64, Option<i64>) = db::query_as(
         "SELECT COUNT(*), MIN(created_at) FROM (\
            SELECT created_at FROM product_question WHERE user_id = $1 AND created_at > $2 \
-           UNION ALL SELECT created_at FROM product_comment WHERE user_id = $1 AND created_at > $2)",
+           UNION ALL SELECT created_at FROM product_comment WHERE user_id = $1 AND created_at > $2) AS recent",
     )
     .bind(who.user.id)
     .bind(now - TALK_WINDOW_SECS)
@@ -114,7 +114,7 @@ async fn store(
         .await?;
     let id: i64 = db::query_scalar(&format!(
         "INSERT INTO {table} (product_id, user_id, username, {column}, is_active, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, $5, $5) RETURNING id"
+         VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING id"
     ))
     .bind(body.product_id)
     .bind(who.user.id)
@@ -174,12 +174,12 @@ async fn post_recent_view(
     if active != Some(true) {
         return Err(ApiError::not_found("Product not found"));
     }
-    let (column, key) = owner.column_and_key();
+    let (owned, key) = (owner.matches("", 1), owner.key());
     let (user, token) = owner.ids();
     let now = clock::now_unix();
     let mut tx = catalog::db::begin_write(&state.pool).await?;
     db::query(&format!(
-        "DELETE FROM recently_viewed WHERE {column} = $1 AND product_id = $2"
+        "DELETE FROM recently_viewed WHERE {owned} AND product_id = $2"
     ))
     .bind(&key)
     .bind(body.pid)
@@ -196,8 +196,8 @@ async fn post_recent_view(
     .execute(&mut *tx)
     .await?;
     db::query(&format!(
-        "DELETE FROM recently_viewed WHERE {column} = $1 AND id NOT IN \
-         (SELECT id FROM recently_viewed WHERE {column} = $1 ORDER BY viewed_at DESC, id DESC LIMIT $2)"
+        "DELETE FROM recently_viewed WHERE {owned} AND id NOT IN \
+         (SELECT id FROM recently_viewed WHERE {owned} ORDER BY viewed_at DESC, id DESC LIMIT $2)"
     ))
     .bind(&key)
     .bind(RECENT_KEEP)

@@ -123,7 +123,7 @@ async fn main() -> anyhow::Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let products: i64 = db::query_scalar("SELECT COUNT(*) FROM product WHERE is_active = 1")
+    let products: i64 = db::query_scalar("SELECT COUNT(*) FROM product WHERE is_active")
         .fetch_one(&pool)
         .await?;
 

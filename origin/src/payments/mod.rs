@@ -153,11 +153,12 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
     .await?;
     let paid = new_status == "validated";
     if paid {
-        let first: i64 = db::query_scalar("SELECT amount_paid = 0 FROM order_master WHERE id = $1")
-            .bind(order_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        if first == 1 {
+        let first: bool =
+            db::query_scalar("SELECT amount_paid = 0 FROM order_master WHERE id = $1")
+                .bind(order_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        if first {
             orders::empty_cart_of_order(&mut tx, order_id).await?;
         }
         db::query(
@@ -203,7 +204,7 @@ async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result
     .await?;
     let lines: Vec<(i64, Option<i64>, i64)> = db::query_as(
         "SELECT d.product_id, d.variation_id, d.qty FROM order_detail d \
-         JOIN product p ON p.id = d.product_id WHERE d.order_id = $1 AND p.pre_booking = 0",
+         JOIN product p ON p.id = d.product_id WHERE d.order_id = $1 AND NOT p.pre_booking",
     )
     .bind(order_id)
     .fetch_all(&mut *conn)
@@ -402,7 +403,8 @@ async fn checkout(
     .fetch_one(pool)
     .await?;
     let (product_names, items): (String, i64) = db::query_as(
-        "SELECT COALESCE(GROUP_CONCAT(name, ', '), ''), COALESCE(SUM(qty), 0) \
+        "SELECT COALESCE(string_agg(name, ', ' ORDER BY id), ''), \
+         COALESCE(CAST(SUM(qty) AS BIGINT), 0) \
          FROM order_detail WHERE order_id = $1",
     )
     .bind(order_id)
@@ -434,7 +436,7 @@ async fn checkout(
 /// is per product per bank); `None` when one of them offers none.
 async fn emi_allowed(pool: &Pool, order_id: i64) -> sqlx::Result<Option<i64>> {
     let (lines, offering, months): (i64, i64, Option<i64>) = db::query_as(
-        "SELECT COUNT(*), COALESCE(SUM(p.emi_available = 1 AND m.months IS NOT NULL), 0), \
+        "SELECT COUNT(*), COUNT(CASE WHEN p.emi_available AND m.months IS NOT NULL THEN 1 END), \
          MIN(m.months) FROM order_detail d JOIN product p ON p.id = d.product_id \
          LEFT JOIN (SELECT product_id, MAX(months) AS months FROM product_emi GROUP BY product_id) m \
          ON m.product_id = d.product_id WHERE d.order_id = $1",

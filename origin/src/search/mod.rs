@@ -215,7 +215,7 @@ impl Search {
     async fn reindex(&self, pool: &Pool, only: Option<&[i64]>) -> anyhow::Result<usize> {
         let categories: Vec<CategoryRow> = db::query_as(
             "SELECT id, parent, name, name_bn, seo_url, type AS kind, \
-             (is_active = 1 AND is_published = 1) AS visible FROM category",
+             (is_active AND is_published) AS visible FROM category",
         )
         .fetch_all(pool)
         .await?;
@@ -246,15 +246,15 @@ impl Search {
         }
         let rows: Vec<ProductRow> = db::query_as(&format!(
             "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, \
-             (SELECT group_concat(v.product_code, ' ') FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
-             (SELECT group_concat(t.name, ' ') FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
-             FROM product p WHERE p.is_active = 1{filter}"
+             (SELECT string_agg(v.product_code, ' ') FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
+             (SELECT string_agg(t.name, ' ') FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
+             FROM product p WHERE p.is_active{filter}"
         ))
         .fetch_all(pool)
         .await?;
         let links: Vec<(i64, i64)> = db::query_as(&format!(
             "SELECT pc.product_id, pc.category_id FROM product_category pc \
-             JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1{filter}"
+             JOIN product p ON p.id = pc.product_id WHERE p.is_active{filter}"
         ))
         .fetch_all(pool)
         .await?;
