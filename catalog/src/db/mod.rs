@@ -10,6 +10,7 @@
 //! both accept, and run through [`query`], [`query_as`], [`query_scalar`] and
 //! [`QueryBuilder`] (see `query.rs`); the test suites run on both databases.
 
+mod feed;
 mod query;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
@@ -23,6 +24,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Postgres, Sqlite, Transaction};
 
+pub use feed::{ChangeFeed, Leader, CHANNEL, LISTEN_FALLBACK};
 pub use query::{
     query, query_as, query_scalar, raw_sql, Column, Done, Executor, Param, Query, QueryAs,
     QueryBuilder, QueryScalar, RawSql, Record, Row, Separated, Target,
@@ -516,6 +518,53 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(n, 40);
+    }
+
+    #[tokio::test]
+    async fn a_follower_is_woken_by_a_committed_change_and_one_leader_acts_at_a_time() {
+        let db = TestDatabase::migrated().await;
+        let pool = db.pool().await;
+        let poll = Duration::from_millis(200);
+        let mut feed = ChangeFeed::new(&pool, poll).await;
+        assert_eq!(feed.listening(), pool.dialect() == Dialect::Postgres);
+        let writer = pool.clone();
+        let write = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            query("INSERT INTO setting (name, value) VALUES ('x', 'y')")
+                .execute(&writer)
+                .await
+                .unwrap();
+        });
+        let started = std::time::Instant::now();
+        if feed.listening() {
+            // Woken by the commit, long before the fallback poll.
+            feed.wait(Duration::from_secs(30)).await;
+            let waited = started.elapsed();
+            assert!(waited >= Duration::from_millis(250), "{waited:?}");
+            assert!(waited < LISTEN_FALLBACK, "{waited:?}");
+        } else {
+            feed.wait(Duration::from_secs(30)).await;
+            let waited = started.elapsed();
+            assert!(
+                waited >= poll && waited < Duration::from_secs(2),
+                "{waited:?}"
+            );
+        }
+        write.await.unwrap();
+
+        let mut first = Leader::try_acquire(&pool, "watch")
+            .await
+            .unwrap()
+            .expect("free");
+        assert!(Leader::try_acquire(&pool, "watch").await.unwrap().is_none());
+        // Another key is another lock.
+        assert!(Leader::try_acquire(&pool, "other").await.unwrap().is_some());
+        assert!(first.still_holds().await);
+        drop(first);
+        let standby = Leader::acquire(&pool, "watch", Duration::from_millis(50));
+        tokio::time::timeout(Duration::from_secs(5), standby)
+            .await
+            .expect("the standby takes over once the leader is gone");
     }
 
     #[test]
