@@ -235,9 +235,15 @@ impl Reason {
     }
 }
 
-/// Keeps the site current until `shutdown` resolves. Returns an error only
-/// when the first build fails (a wrong database or output directory); later
-/// failures are logged and retried.
+/// The lock that lets one watch act per database ([`catalog::db::Leader`]).
+pub const LEADER_KEY: &str = "generator-watch";
+
+/// Keeps the site current until `shutdown` resolves: first waits to be the
+/// one watch that acts on this database (others stand by), then builds and
+/// follows the change log (woken by PostgreSQL's notifications, or polling
+/// SQLite). Returns an error when the first build fails (a wrong database or
+/// output directory) or when the leader lock is lost; later build failures
+/// are logged and retried.
 pub async fn watch(
     options: WatchOptions,
     shutdown: impl Future<Output = ()>,
@@ -249,6 +255,15 @@ pub async fn watch(
     })
     .await
     .with_context(|| format!("opening {}", options.build.database))?;
+    tokio::pin!(shutdown);
+    // One watch acts per database; others stand by and take over when it
+    // dies (its lock ends with its connection or process).
+    let mut leader = tokio::select! {
+        () = &mut shutdown => return Ok(()),
+        leader = catalog::db::Leader::acquire(&pool, LEADER_KEY, Duration::from_secs(1)) => leader,
+    };
+    tracing::info!("leading: this watch keeps the site current");
+    let mut feed = catalog::db::ChangeFeed::new(&pool, options.poll).await;
     let (purges, purger) = match &options.edge {
         Some(edge) => {
             let (tx, handle) = spawn_purger(edge.clone())?;
@@ -272,11 +287,16 @@ pub async fn watch(
     purge(pages_of(&report));
     let mut next = next_boundary(&pool, built_at).await;
 
-    tokio::pin!(shutdown);
     let mut failures = 0u32;
     loop {
         let now_ms = unix_ms();
-        let mut nap = options.poll;
+        // Listening (PostgreSQL), a change wakes the loop; the nap is only
+        // the fallback. Polling (SQLite), the nap is the polling interval.
+        let mut nap = if feed.listening() {
+            catalog::db::LISTEN_FALLBACK
+        } else {
+            options.poll
+        };
         if let Some(Some(t)) = next {
             nap = nap.min(Duration::from_millis((t * 1000 - now_ms).max(0) as u64));
         }
@@ -285,7 +305,13 @@ pub async fn watch(
         }
         tokio::select! {
             () = &mut shutdown => break,
-            () = tokio::time::sleep(nap) => {}
+            () = feed.wait(nap) => {}
+        }
+        if !leader.still_holds().await {
+            // The lock's connection is gone, and with it the lock: a standby
+            // may be acting already. Stop, and let the supervisor restart us
+            // as a standby.
+            anyhow::bail!("lost the leader lock (database connection closed)");
         }
         let now_ms = unix_ms();
         let due = next.flatten().is_some_and(|t| t * 1000 <= now_ms);
