@@ -610,13 +610,17 @@ impl Search {
     }
 }
 
-/// Keeps `search` current: applies the change log every `every`, logging
+/// Keeps `search` current: applies the change log whenever it may have grown
+/// (woken by PostgreSQL's notifications, else every `every`), logging
 /// failures and carrying on.
 pub async fn follow(search: std::sync::Arc<Search>, pool: Pool, every: Duration) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut feed = catalog::db::ChangeFeed::new(&pool, every).await;
+    tracing::info!(
+        listening = feed.listening(),
+        "search index follows the change log"
+    );
     loop {
-        tick.tick().await;
+        feed.wait(every.max(catalog::db::LISTEN_FALLBACK)).await;
         match search.catch_up(&pool).await {
             Ok(0) => {}
             Ok(n) => tracing::debug!(changes = n, "search index caught up"),
