@@ -61,8 +61,8 @@ enum Command {
     Watch {
         #[command(flatten)]
         build: BuildArgs,
-        /// The edge's admin URL, e.g. http://127.0.0.1:9080; without it
-        /// nothing is purged.
+        /// The edges' admin URLs, comma-separated (every edge of a cluster),
+        /// e.g. http://127.0.0.1:9080; without it nothing is purged.
         #[arg(long, env = "EDGE_ADMIN_URL")]
         edge_admin: Option<String>,
         /// The bearer token of the edge's purge API.
@@ -153,14 +153,20 @@ async fn main() -> anyhow::Result<()> {
         } => {
             let options = generator::watch::WatchOptions {
                 build: args.options(),
-                edge: edge_admin.map(|url| generator::watch::EdgeAdmin {
-                    url: if url.contains("://") {
-                        url
-                    } else {
-                        format!("http://{url}")
-                    },
-                    token: purge_token.filter(|t| !t.is_empty()),
-                }),
+                edges: edge_admin
+                    .iter()
+                    .flat_map(|list| list.split(','))
+                    .map(str::trim)
+                    .filter(|url| !url.is_empty())
+                    .map(|url| generator::watch::EdgeAdmin {
+                        url: if url.contains("://") {
+                            url.to_string()
+                        } else {
+                            format!("http://{url}")
+                        },
+                        token: purge_token.clone().filter(|t| !t.is_empty()),
+                    })
+                    .collect(),
                 poll: std::time::Duration::from_millis(poll_ms.max(10)),
             };
             generator::watch::watch(options, shutdown_signal()).await

@@ -44,8 +44,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(10);
 pub struct WatchOptions {
     /// The build; its `now` is replaced by each rebuild's instant.
     pub build: BuildOptions,
-    /// The edge to purge, if any.
-    pub edge: Option<EdgeAdmin>,
+    /// The edges to purge (every edge of a cluster: each gets every purge,
+    /// retried until it takes it); none, nothing is purged.
+    pub edges: Vec<EdgeAdmin>,
     /// How often the change log is read.
     pub poll: Duration,
 }
@@ -264,18 +265,18 @@ pub async fn watch(
     };
     tracing::info!("leading: this watch keeps the site current");
     let mut feed = catalog::db::ChangeFeed::new(&pool, options.poll).await;
-    let (purges, purger) = match &options.edge {
-        Some(edge) => {
-            let (tx, handle) = spawn_purger(edge.clone())?;
-            (Some(tx), Some(handle))
-        }
-        None => (None, None),
-    };
+    let mut purges = Vec::new();
+    let mut purgers = Vec::new();
+    for edge in &options.edges {
+        let (tx, handle) = spawn_purger(edge.clone())?;
+        purges.push(tx);
+        purgers.push(handle);
+    }
     let purge = |p: Purge| {
-        if let Some(tx) = &purges {
-            if !p.is_empty() {
-                // The purger ends only after this sender is dropped.
-                let _ = tx.send(p);
+        if !p.is_empty() {
+            for tx in &purges {
+                // Each purger ends only after its sender is dropped.
+                let _ = tx.send(p.clone());
             }
         }
     };
@@ -378,11 +379,16 @@ pub async fn watch(
     }
     tracing::info!("stopping");
     drop(purges);
-    if let Some(handle) = purger {
-        // Give a pending purge a moment to reach the edge.
-        let _ = tokio::time::timeout(Duration::from_secs(2), handle).await;
-    }
+    // Give pending purges a moment to reach the edges.
+    let _ = tokio::time::timeout(Duration::from_secs(2), join_all(purgers)).await;
     Ok(())
+}
+
+/// Waits for every handle (a failed one included).
+async fn join_all(handles: Vec<tokio::task::JoinHandle<()>>) {
+    for handle in handles {
+        let _ = handle.await;
+    }
 }
 
 /// The next flash-sale start or end after `at`: `Some(None)` when there is

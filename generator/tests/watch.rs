@@ -132,10 +132,10 @@ impl Watched {
                 now: 0,
                 batch: 100,
             },
-            edge: Some(EdgeAdmin {
+            edges: vec![EdgeAdmin {
                 url: format!("http://{edge}"),
                 token: Some(TOKEN.into()),
-            }),
+            }],
             poll: Duration::from_millis(100),
         };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
