@@ -4,7 +4,7 @@
 use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{header, Method};
+use axum::http::{header, Method, Uri};
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -17,11 +17,56 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(query) = parts.uri.query().filter(|q| q.contains("%00")) {
+            // NUL read as U+FFFD (see [`REPLACEMENT`]).
+            let uri: Uri = format!("/?{}", query.replace("%00", "%EF%BF%BD"))
+                .parse()
+                .map_err(|_| ApiError::BadRequest {
+                    message: "Invalid query parameters".to_string(),
+                    errors: Default::default(),
+                })?;
+            return match axum::extract::Query::<T>::try_from_uri(&uri) {
+                Ok(axum::extract::Query(value)) => Ok(Query(value)),
+                Err(rejection) => Err(query_rejection(rejection)),
+            };
+        }
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(value)) => Ok(Query(value)),
             Err(rejection) => Err(query_rejection(rejection)),
         }
     }
+}
+
+/// What a NUL character in a query string, form or JSON body is read as:
+/// U+FFFD, the replacement character. No stored text holds a NUL (PostgreSQL's
+/// `text` cannot, and binding one there is an error), so a NUL in input can
+/// only be junk; read as U+FFFD it matches nothing on either database (a
+/// lookup is a 404, a number a 400, a search finds nothing) instead of
+/// failing on one of them.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+/// `body` with every JSON escape `\u0000` (a NUL in a string) replaced by
+/// `\ufffd`; `None` when it has none. An escaped backslash followed by
+/// `u0000` is text, not an escape, and stays.
+fn json_without_nul(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < body.len() {
+        // An escape is a backslash and what follows it: `\\` is one.
+        let step = if body[i] == b'\\' { 2 } else { 1 };
+        let end = (i + step).min(body.len());
+        if body[i..].starts_with(b"\\u0000") {
+            let out = out.get_or_insert_with(|| body[..i].to_vec());
+            out.extend_from_slice(b"\\ufffd");
+            i += 6;
+            continue;
+        }
+        if let Some(out) = out.as_mut() {
+            out.extend_from_slice(&body[i..end]);
+        }
+        i = end;
+    }
+    out
 }
 
 fn query_rejection(rejection: QueryRejection) -> ApiError {
@@ -40,6 +85,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes =
+            axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
+                .await
+                .map_err(|rejection| ApiError::BadRequest {
+                    message: format!("Invalid JSON body: {}", rejection.body_text()),
+                    errors: Default::default(),
+                })?;
+        // NUL read as U+FFFD (see [`REPLACEMENT`]).
+        let bytes = match json_without_nul(&bytes) {
+            Some(replaced) => axum::body::Bytes::from(replaced),
+            None => bytes,
+        };
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
         match axum::Json::<T>::from_request(req, state).await {
             Ok(axum::Json(value)) => Ok(Json(value)),
             Err(rejection) => Err(json_rejection(rejection)),
@@ -75,7 +134,13 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
         if parts.method == Method::POST && is_form {
             let req = Request::from_parts(parts, body);
             match axum::Form::<Vec<(String, String)>>::from_request(req, state).await {
-                Ok(axum::Form(fields)) => pairs.extend(fields),
+                // NUL read as U+FFFD (see [`REPLACEMENT`]).
+                Ok(axum::Form(fields)) => pairs.extend(fields.into_iter().map(|(k, v)| {
+                    (
+                        k.replace('\0', &REPLACEMENT.to_string()),
+                        v.replace('\0', &REPLACEMENT.to_string()),
+                    )
+                })),
                 Err(rejection) => return Err(form_rejection(rejection)),
             }
         }
@@ -87,5 +152,26 @@ fn form_rejection(rejection: FormRejection) -> ApiError {
     ApiError::BadRequest {
         message: format!("Invalid form body: {}", rejection.body_text()),
         errors: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_escapes_in_json_become_replacement_characters() {
+        assert_eq!(json_without_nul(br#"{"a":"x"}"#), None);
+        let replaced = json_without_nul(br#"{"a":"x\u0000y","b":"\\u0000"}"#).unwrap();
+        assert_eq!(
+            String::from_utf8(replaced.clone()).unwrap(),
+            r#"{"a":"x\ufffdy","b":"\\u0000"}"#
+        );
+        let v: serde_json::Value = serde_json::from_slice(&replaced).unwrap();
+        assert_eq!(v["a"], "x\u{FFFD}y");
+        assert_eq!(v["b"], "\\u0000");
+        let v: serde_json::Value =
+            serde_json::from_slice(&json_without_nul(br#"["\\\u0000"]"#).unwrap()).unwrap();
+        assert_eq!(v[0], "\\\u{FFFD}");
     }
 }

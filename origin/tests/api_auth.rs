@@ -112,6 +112,16 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("password").is_some(), "{body}");
+    // A NUL in text (which PostgreSQL cannot store) is read as U+FFFD.
+    let mut nul = registration();
+    nul["name"] = json!("Nul\u{0}Jahan");
+    nul["email"] = json!("nul@example.com");
+    nul["telephone"] = json!("01911223355");
+    let (status, _, body) = shop
+        .guest_post("guest-reg-00005", "/api/auth/register", &nul)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["user"]["name"], "Nul\u{FFFD}Jahan");
 }
 
 #[tokio::test]

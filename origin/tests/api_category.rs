@@ -67,7 +67,7 @@ async fn info_and_sub_categories_name_the_category_and_its_children() {
     let want = ids(
         &shop,
         &format!(
-            "SELECT id FROM category WHERE parent = {TOP} AND is_published = 1 AND is_active = 1"
+            "SELECT id FROM category WHERE parent = {TOP} AND is_published = TRUE AND is_active = TRUE"
         ),
     )
     .await;
@@ -99,9 +99,9 @@ async fn products_belong_to_the_category_or_its_descendants_and_pages_add_up() {
     let want = ids(
         &shop,
         &format!(
-            "WITH RECURSIVE sub(id) AS (SELECT {TOP} UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
+            "WITH RECURSIVE sub(id) AS (SELECT CAST({TOP} AS BIGINT) UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
              SELECT DISTINCT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
-             WHERE p.is_active = 1 AND pc.category_id IN (SELECT id FROM sub)"
+             WHERE p.is_active = TRUE AND pc.category_id IN (SELECT id FROM sub)"
         ),
     )
     .await;
@@ -172,7 +172,7 @@ async fn products_belong_to_the_category_or_its_descendants_and_pages_add_up() {
 
     // The root lists every active product; per_page is capped.
     let all = shop
-        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = TRUE")
         .await;
     let (_, _, body) = shop
         .get("/api/category/products?seo_url=products&per_page=500")
@@ -259,7 +259,7 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
     // One attribute value: every product has it, and the count matches SQL.
     let (field, slug, value_id): (String, String, i64) = db::query_as(
         "SELECT a.field_name, v.slug, v.id FROM attribute_value v JOIN attribute a ON a.id = v.attribute_id \
-         JOIN product_attribute pa ON pa.attribute_value_id = v.id GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1",
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id GROUP BY v.id, a.field_name ORDER BY COUNT(*) DESC, v.id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await
@@ -270,7 +270,7 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
         ))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let want = ids(&shop, &format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = 1 AND pa.attribute_value_id = {value_id}")).await;
+    let want = ids(&shop, &format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = TRUE AND pa.attribute_value_id = {value_id}")).await;
     assert_eq!(
         body["products"]["total"].as_u64().unwrap() as usize,
         want.len()
@@ -279,7 +279,7 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
 
     // filterby_category narrows to one sub-category.
     let sub = shop
-        .scalar_i64(&format!("SELECT c.id FROM category c JOIN product_category pc ON pc.category_id = c.id WHERE c.parent = {TOP} GROUP BY c.id ORDER BY COUNT(*) DESC LIMIT 1"))
+        .scalar_i64(&format!("SELECT c.id FROM category c JOIN product_category pc ON pc.category_id = c.id WHERE c.parent = {TOP} GROUP BY c.id ORDER BY COUNT(*) DESC, c.id LIMIT 1"))
         .await;
     let slug = text(
         &shop,
@@ -292,13 +292,13 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
         ))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let want = ids(&shop, &format!("SELECT pc.product_id FROM product_category pc JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1 AND pc.category_id = {sub}")).await;
+    let want = ids(&shop, &format!("SELECT pc.product_id FROM product_category pc JOIN product p ON p.id = pc.product_id WHERE p.is_active = TRUE AND pc.category_id = {sub}")).await;
     assert_eq!(data_ids(&body).into_iter().collect::<HashSet<_>>(), want);
 
     // Keyword on product code.
     let code = text(
         &shop,
-        "SELECT product_code FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+        "SELECT product_code FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1",
     )
     .await;
     let (_, _, body) = shop
@@ -318,7 +318,7 @@ async fn a_flash_sale_price_applies_only_inside_its_schedule() {
     let shop = TestShop::fresh().await;
     let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
+         WHERE fi.schedule_id = 1 AND p.is_active = TRUE ORDER BY p.id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await
@@ -400,7 +400,7 @@ async fn filters_tag_gallery_recommended_and_product_sets_have_their_shapes() {
     let now = catalog::clock::now_unix();
     let want = shop
         .scalar_i64(&format!(
-            "SELECT SUM(i.qty * {}) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
+            "SELECT CAST(SUM(i.qty * {}) AS BIGINT) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
             catalog::pricing::effective_price_sql(now)
         ))
         .await;
@@ -515,8 +515,8 @@ async fn the_root_lists_the_top_categories_shown_on_the_products_page() {
         .collect();
     let want = ids(
         &shop,
-        "SELECT id FROM category WHERE parent = 1 AND type = 'product' AND in_product_home = 1 \
-         AND is_published = 1 AND is_active = 1",
+        "SELECT id FROM category WHERE parent = 1 AND type = 'product' AND in_product_home = TRUE \
+         AND is_published = TRUE AND is_active = TRUE",
     )
     .await;
     assert!(!want.is_empty());
@@ -526,9 +526,9 @@ async fn the_root_lists_the_top_categories_shown_on_the_products_page() {
         let id = c["id"].as_i64().unwrap();
         let n = shop
             .scalar_i64(&format!(
-                "WITH RECURSIVE sub(id) AS (SELECT {id} UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
+                "WITH RECURSIVE sub(id) AS (SELECT CAST({id} AS BIGINT) UNION ALL SELECT c.id FROM category c JOIN sub ON c.parent = sub.id) \
                  SELECT COUNT(DISTINCT pc.product_id) FROM product_category pc JOIN product p ON p.id = pc.product_id \
-                 WHERE p.is_active = 1 AND pc.category_id IN (SELECT id FROM sub)"
+                 WHERE p.is_active = TRUE AND pc.category_id IN (SELECT id FROM sub)"
             ))
             .await;
         assert_eq!(c["products_count"], n, "category {id}");
@@ -542,29 +542,29 @@ async fn values_of_one_attribute_are_ored_and_attributes_anded() {
     // value of another attribute.
     let (field_a, attr_a): (String, i64) = db::query_as(
         "SELECT a.field_name, a.id FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
-         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 \
-         GROUP BY a.id HAVING COUNT(DISTINCT v.id) >= 2 ORDER BY COUNT(*) DESC LIMIT 1",
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = TRUE \
+         GROUP BY a.id HAVING COUNT(DISTINCT v.id) >= 2 ORDER BY COUNT(*) DESC, a.id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await
     .unwrap();
     let values_a: Vec<(i64, String)> = db::query_as(&format!(
         "SELECT v.id, v.slug FROM attribute_value v JOIN product_attribute pa ON pa.attribute_value_id = v.id \
-         WHERE v.attribute_id = {attr_a} GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 2"
+         WHERE v.attribute_id = {attr_a} GROUP BY v.id ORDER BY COUNT(*) DESC, v.id LIMIT 2"
     ))
     .fetch_all(&shop.state.pool)
     .await
     .unwrap();
     let (field_b, value_b, slug_b): (String, i64, String) = db::query_as(&format!(
         "SELECT a.field_name, v.id, v.slug FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
-         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = 1 AND a.id <> {attr_a} \
-         GROUP BY v.id ORDER BY COUNT(*) DESC LIMIT 1"
+         JOIN product_attribute pa ON pa.attribute_value_id = v.id WHERE a.is_filterable = TRUE AND a.id <> {attr_a} \
+         GROUP BY v.id, a.field_name ORDER BY COUNT(*) DESC, v.id LIMIT 1"
     ))
     .fetch_one(&shop.state.pool)
     .await
     .unwrap();
     let having = |value: i64| {
-        format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = 1 AND pa.attribute_value_id = {value}")
+        format!("SELECT pa.product_id FROM product_attribute pa JOIN product p ON p.id = pa.product_id WHERE p.is_active = TRUE AND pa.attribute_value_id = {value}")
     };
     let either: HashSet<i64> = ids(&shop, &having(values_a[0].0))
         .await
@@ -615,7 +615,7 @@ async fn every_offered_filter_value_finds_products_of_the_category() {
     let slug = text(
         &shop,
         "SELECT c.seo_url FROM category c JOIN product_category pc ON pc.category_id = c.id \
-         WHERE c.parent <> 1 GROUP BY c.id ORDER BY COUNT(*) DESC LIMIT 1",
+         WHERE c.parent <> 1 GROUP BY c.id ORDER BY COUNT(*) DESC, c.id LIMIT 1",
     )
     .await;
     let (_, _, filters) = shop
@@ -659,7 +659,7 @@ async fn keyword_wildcards_match_literally_and_sort_show_sets_the_page_size() {
     // A word of a title finds it; case does not matter.
     let title = text(
         &shop,
-        "SELECT title FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+        "SELECT title FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1",
     )
     .await;
     let word = title.split_whitespace().next().unwrap().to_uppercase();
@@ -731,7 +731,7 @@ async fn recommended_pages_through_the_category_recommended_first() {
     let mut flags = Vec::new();
     for id in &seen {
         flags.push(
-            shop.scalar_i64(&format!("SELECT recommended FROM product WHERE id = {id}"))
+            shop.scalar_i64(&format!("SELECT CAST(CASE WHEN recommended THEN 1 ELSE 0 END AS BIGINT) FROM product WHERE id = {id}"))
                 .await,
         );
     }
@@ -749,8 +749,8 @@ async fn listings_are_public_and_expire_by_the_next_flash_sale_boundary() {
     let now = catalog::clock::now_unix();
     let next = shop
         .scalar_i64(&format!(
-            "SELECT COALESCE(MIN(t), 0) FROM (SELECT starts_at AS t FROM flash_schedule WHERE is_active = 1 AND starts_at > {now} \
-             UNION ALL SELECT ends_at FROM flash_schedule WHERE is_active = 1 AND ends_at > {now})"
+            "SELECT COALESCE(MIN(t), 0) FROM (SELECT starts_at AS t FROM flash_schedule WHERE is_active = TRUE AND starts_at > {now} \
+             UNION ALL SELECT ends_at FROM flash_schedule WHERE is_active = TRUE AND ends_at > {now}) AS boundary"
         ))
         .await;
     let cdn = headers["cdn-cache-control"].to_str().unwrap();
@@ -803,7 +803,7 @@ async fn the_price_filter_uses_the_flash_price_only_while_the_sale_runs() {
     let shop = TestShop::fresh().await;
     let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = 1 AND p.is_active = 1 AND fi.discount_percent >= 10 ORDER BY p.id LIMIT 1",
+         WHERE fi.schedule_id = 1 AND p.is_active = TRUE AND fi.discount_percent >= 10 ORDER BY p.id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await

@@ -24,10 +24,10 @@ async fn search_finds_products_and_at_most_eight_terms() {
         let id = hit["id"].as_i64().unwrap();
         let matches = shop
             .scalar_i64(&format!(
-                "SELECT COUNT(*) FROM product p WHERE p.id = {id} AND p.is_active = 1 AND \
-                 (p.title LIKE '%bed%' OR p.sub_title LIKE '%bed%' OR EXISTS (SELECT 1 FROM product_category pc \
+                "SELECT COUNT(*) FROM product p WHERE p.id = {id} AND p.is_active = TRUE AND \
+                 (lower(p.title) LIKE '%bed%' OR lower(p.sub_title) LIKE '%bed%' OR EXISTS (SELECT 1 FROM product_category pc \
                  JOIN category c ON c.id = pc.category_id LEFT JOIN category parent ON parent.id = c.parent \
-                 WHERE pc.product_id = p.id AND (c.name LIKE '%bed%' OR parent.name LIKE '%bed%')))"
+                 WHERE pc.product_id = p.id AND (lower(c.name) LIKE '%bed%' OR lower(parent.name) LIKE '%bed%')))"
             ))
             .await;
         assert_eq!(matches, 1, "{hit}");
@@ -62,7 +62,7 @@ async fn a_keyword_matching_many_categories_answers_eight_terms() {
 async fn search_by_product_code_and_empty_keywords() {
     let shop = TestShop::open().await;
     let code: String =
-        db::query_scalar("SELECT product_code FROM product WHERE is_active = 1 LIMIT 1")
+        db::query_scalar("SELECT product_code FROM product WHERE is_active = TRUE LIMIT 1")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();
@@ -153,7 +153,7 @@ async fn product_sets_and_top_offers() {
     let (headers, body) = ok(&shop, "/api/common/product-set?sum=0").await;
     assert_public(&headers, &["product_sets"]);
     let active = shop
-        .scalar_i64("SELECT COUNT(*) FROM product_set WHERE active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM product_set WHERE active = TRUE")
         .await;
     assert_eq!(
         arr(&body["product_sets"], "product_sets").len() as i64,
@@ -162,7 +162,7 @@ async fn product_sets_and_top_offers() {
     let (_, body) = ok(&shop, "/api/common/top-offers").await;
     let products = arr(&body["products"], "products");
     let recommended = shop
-        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = 1 AND recommended = 1")
+        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = TRUE AND recommended = TRUE")
         .await;
     assert_eq!(products.len() as i64, recommended);
     let ids: Vec<i64> = products.iter().map(|p| p["id"].as_i64().unwrap()).collect();
@@ -179,7 +179,7 @@ async fn flash_sales_are_paginated_by_thirty() {
     let total = shop
         .scalar_i64(&format!(
             "SELECT COUNT(*) FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-             WHERE fi.schedule_id = {id} AND p.is_active = 1"
+             WHERE fi.schedule_id = {id} AND p.is_active = TRUE"
         ))
         .await;
     let page = &body["flash_items"];
@@ -233,7 +233,9 @@ async fn showrooms_by_district_alias_and_thana() {
     let (headers, all) = ok(&shop, "/api/common/showrooms").await;
     assert_public(&headers, &["showrooms"]);
     let count = shop
-        .scalar_i64("SELECT COUNT(*) FROM showroom WHERE is_active = 1 AND shop_type = 'Showroom'")
+        .scalar_i64(
+            "SELECT COUNT(*) FROM showroom WHERE is_active = TRUE AND shop_type = 'Showroom'",
+        )
         .await;
     assert_eq!(arr(&all["showrooms"], "showrooms").len() as i64, count);
     let (_, by_name) = ok(&shop, "/api/common/showrooms?district=Chattogram").await;
@@ -278,7 +280,9 @@ async fn chatbuy_points_are_chatbuy_only() {
     let (_, body) = ok(&shop, "/api/common/showroom-chatbuy").await;
     let list = arr(&body["chatbuy"], "chatbuy");
     let count = shop
-        .scalar_i64("SELECT COUNT(*) FROM showroom WHERE is_active = 1 AND shop_type = 'Chatbuy'")
+        .scalar_i64(
+            "SELECT COUNT(*) FROM showroom WHERE is_active = TRUE AND shop_type = 'Chatbuy'",
+        )
         .await;
     assert_eq!(list.len() as i64, count);
     assert!(list.iter().all(|s| s["shop_type"] == "Chatbuy"));
@@ -343,7 +347,7 @@ async fn all_terms_and_menu_items() {
     let terms = body["terms"].as_object().expect("terms object");
     let want = shop
         .scalar_i64(
-            "SELECT COUNT(*) FROM category WHERE type = 'product' AND is_active = 1 AND is_published = 1",
+            "SELECT COUNT(*) FROM category WHERE type = 'product' AND is_active = TRUE AND is_published = TRUE",
         )
         .await;
     assert_eq!(terms.len() as i64, want);
@@ -398,7 +402,7 @@ async fn widgets_five_and_twenty_two() {
 #[tokio::test]
 async fn an_inactive_widget_is_returned_with_is_active_false() {
     let shop = TestShop::fresh().await;
-    db::query("UPDATE widget SET is_active = 0 WHERE id = 5")
+    db::query("UPDATE widget SET is_active = FALSE WHERE id = 5")
         .execute(&shop.state.pool)
         .await
         .unwrap();

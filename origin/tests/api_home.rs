@@ -17,7 +17,7 @@ async fn sliders_are_active_of_the_asked_type_with_images() {
         let sliders = arr(&body["sliders"], "sliders");
         let want = shop
             .scalar_i64(&format!(
-                "SELECT COUNT(*) FROM slider WHERE active = 1 AND type = {kind} AND device = 0"
+                "SELECT COUNT(*) FROM slider WHERE active = TRUE AND type = {kind} AND device = 0"
             ))
             .await;
         assert_eq!(sliders.len() as i64, want);
@@ -114,7 +114,7 @@ async fn top_offers_are_four_recommended_products_by_serial() {
     assert_public(&headers, &["home", "products"]);
     let products = arr(&body["products"], "products");
     let recommended = shop
-        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = 1 AND recommended = 1")
+        .scalar_i64("SELECT COUNT(*) FROM product WHERE is_active = TRUE AND recommended = TRUE")
         .await;
     assert_eq!(products.len() as i64, recommended.min(4));
     let mut last = i64::MIN;
@@ -125,7 +125,7 @@ async fn top_offers_are_four_recommended_products_by_serial() {
         assert_public(&headers, &[format!("product:{id}").as_str()]);
         let serial = shop
             .scalar_i64(&format!(
-                "SELECT recommended_serial FROM product WHERE id = {id} AND recommended = 1"
+                "SELECT recommended_serial FROM product WHERE id = {id} AND recommended = TRUE"
             ))
             .await;
         assert!(serial >= last);
@@ -152,7 +152,7 @@ async fn prebookings_carry_widget_15_and_only_pre_booking_products() {
 #[tokio::test]
 async fn prebookings_have_no_products_while_the_widget_is_inactive() {
     let shop = TestShop::fresh().await;
-    db::query("UPDATE widget SET is_active = 0 WHERE id = 15")
+    db::query("UPDATE widget SET is_active = FALSE WHERE id = 15")
         .execute(&shop.state.pool)
         .await
         .unwrap();
@@ -200,7 +200,7 @@ async fn running_flash_sale_shows_sale_prices_and_its_end() {
     let want = shop
         .scalar_i64(&format!(
             "SELECT COUNT(*) FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-             WHERE fi.schedule_id = {id} AND p.is_active = 1"
+             WHERE fi.schedule_id = {id} AND p.is_active = TRUE"
         ))
         .await;
     assert_eq!(items.len() as i64, want);
@@ -350,7 +350,7 @@ async fn news_and_blog_lists_report_the_real_total() {
     for (path, kind) in [("news-events", "news"), ("blog-posts", "blog")] {
         let total = shop
             .scalar_i64(&format!(
-                "SELECT COUNT(*) FROM post WHERE kind = '{kind}' AND is_active = 1"
+                "SELECT COUNT(*) FROM post WHERE kind = '{kind}' AND is_active = TRUE"
             ))
             .await;
         assert!(total > 10);
@@ -411,11 +411,12 @@ async fn news_and_blog_lists_reject_bad_limits() {
 #[tokio::test]
 async fn blog_details_by_slug_and_errors() {
     let shop = TestShop::open().await;
-    let (id, slug): (i64, String) =
-        db::query_as("SELECT id, seo_url FROM post WHERE kind = 'blog' AND is_active = 1 LIMIT 1")
-            .fetch_one(&shop.state.pool)
-            .await
-            .unwrap();
+    let (id, slug): (i64, String) = db::query_as(
+        "SELECT id, seo_url FROM post WHERE kind = 'blog' AND is_active = TRUE LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
     let (headers, body) = ok(&shop, &format!("/api/home/blog-details?seo_url={slug}")).await;
     let key = format!("post:{id}");
     assert_public(&headers, &[key.as_str(), "posts"]);
@@ -452,7 +453,7 @@ async fn terms_are_the_top_categories_keyed_by_id() {
     let want = shop
         .scalar_i64(
             "SELECT COUNT(*) FROM category WHERE type = 'product' AND parent = 1 \
-             AND is_active = 1 AND is_published = 1",
+             AND is_active = TRUE AND is_published = TRUE",
         )
         .await;
     assert_eq!(terms.len() as i64, want);
@@ -478,7 +479,7 @@ async fn product_sets_and_settings() {
     assert_public(&headers, &["product_sets"]);
     let sets = arr(&body["product_sets"], "product_sets");
     let active = shop
-        .scalar_i64("SELECT COUNT(*) FROM product_set WHERE active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM product_set WHERE active = TRUE")
         .await;
     assert_eq!(sets.len() as i64, active.min(10));
     for s in sets {

@@ -29,7 +29,7 @@ fn assert_interior(i: &Value) {
 async fn all_galleries_paginate_by_ten() {
     let shop = TestShop::open().await;
     let total = shop
-        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = TRUE")
         .await;
     assert!(total > 10);
     let (headers, body) = ok(&shop, "/api/interior/all").await;
@@ -73,7 +73,7 @@ async fn galleries_of_a_category_and_of_the_root() {
     .unwrap();
     let want = shop
         .scalar_i64(&format!(
-            "SELECT COUNT(*) FROM interior WHERE active = 1 AND category_id = {id}"
+            "SELECT COUNT(*) FROM interior WHERE active = TRUE AND category_id = {id}"
         ))
         .await;
     assert!(want > 0);
@@ -86,7 +86,7 @@ async fn galleries_of_a_category_and_of_the_root() {
     }
     // The root lists every gallery.
     let all = shop
-        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = TRUE")
         .await;
     let (_, body) = ok(&shop, "/api/interior/all?seo_url=interiors").await;
     assert_eq!(body["interiors"]["total"], all);
@@ -134,7 +134,7 @@ async fn all_rejects_bad_input() {
 async fn show_by_slug() {
     let shop = TestShop::open().await;
     let (id, slug): (i64, String) =
-        db::query_as("SELECT id, slug FROM interior WHERE active = 1 ORDER BY id LIMIT 1")
+        db::query_as("SELECT id, slug FROM interior WHERE active = TRUE ORDER BY id LIMIT 1")
             .fetch_one(&shop.state.pool)
             .await
             .unwrap();
@@ -175,7 +175,7 @@ async fn an_inactive_gallery_is_not_found() {
         .fetch_one(&shop.state.pool)
         .await
         .unwrap();
-    db::query("UPDATE interior SET active = 0 WHERE slug = $1")
+    db::query("UPDATE interior SET active = FALSE WHERE slug = $1")
         .bind(&slug)
         .execute(&shop.state.pool)
         .await
@@ -187,7 +187,7 @@ async fn an_inactive_gallery_is_not_found() {
     )
     .await;
     let active = shop
-        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = 1")
+        .scalar_i64("SELECT COUNT(*) FROM interior WHERE active = TRUE")
         .await;
     let (_, body) = ok(&shop, "/api/interior/all").await;
     assert_eq!(body["interiors"]["total"], active);
@@ -199,7 +199,7 @@ async fn categories_of_the_root_and_of_a_leaf() {
     let children = shop
         .scalar_i64(
             "SELECT COUNT(*) FROM category c JOIN category r ON r.id = c.parent \
-             WHERE r.seo_url = 'interiors' AND c.type = 'interior' AND c.is_published = 1 AND c.is_active = 1",
+             WHERE r.seo_url = 'interiors' AND c.type = 'interior' AND c.is_published = TRUE AND c.is_active = TRUE",
         )
         .await;
     assert!(children > 0);

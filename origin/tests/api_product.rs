@@ -32,7 +32,7 @@ const SET_CALLS: [&str; 4] = [
 async fn info_carries_prices_attributes_categories_and_emi() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = 1 AND p.emi_available = 1 AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND EXISTS (SELECT 1 FROM product_attribute a WHERE a.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND EXISTS (SELECT 1 FROM product_attribute a WHERE a.product_id = p.id) ORDER BY p.id LIMIT 1")
         .await;
     let slug = text(
         &shop,
@@ -87,7 +87,7 @@ async fn a_flash_item_shows_its_sale_price_only_inside_the_schedule() {
     let shop = TestShop::fresh().await;
     let (id, price_now, discount): (i64, i64, i64) = db::query_as(
         "SELECT p.id, p.price_now, fi.discount_percent FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = 1 AND p.is_active = 1 ORDER BY p.id LIMIT 1",
+         WHERE fi.schedule_id = 1 AND p.is_active = TRUE ORDER BY p.id LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await
@@ -116,7 +116,7 @@ async fn a_flash_item_shows_its_sale_price_only_inside_the_schedule() {
 async fn images_frames_related_lists_questions_and_variations() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT product_id FROM product_360_frame f JOIN product p ON p.id = f.product_id WHERE p.is_active = 1 GROUP BY product_id LIMIT 1")
+        .scalar_i64("SELECT product_id FROM product_360_frame f JOIN product p ON p.id = f.product_id WHERE p.is_active = TRUE GROUP BY product_id ORDER BY product_id LIMIT 1")
         .await;
     let slug = text(
         &shop,
@@ -163,7 +163,7 @@ async fn images_frames_related_lists_questions_and_variations() {
     }
 
     let qid = shop
-        .scalar_i64("SELECT q.product_id FROM product_question q JOIN product p ON p.id = q.product_id WHERE q.is_active = 1 AND p.is_active = 1 GROUP BY q.product_id ORDER BY COUNT(*) DESC LIMIT 1")
+        .scalar_i64("SELECT q.product_id FROM product_question q JOIN product p ON p.id = q.product_id WHERE q.is_active = TRUE AND p.is_active = TRUE GROUP BY q.product_id ORDER BY COUNT(*) DESC, q.product_id LIMIT 1")
         .await;
     let qslug = text(
         &shop,
@@ -188,7 +188,7 @@ async fn images_frames_related_lists_questions_and_variations() {
     assert!(body["comments"].is_array());
 
     let vid = shop
-        .scalar_i64("SELECT v.product_id FROM product_variation v JOIN product p ON p.id = v.product_id WHERE p.is_active = 1 LIMIT 1")
+        .scalar_i64("SELECT v.product_id FROM product_variation v JOIN product p ON p.id = v.product_id WHERE p.is_active = TRUE ORDER BY v.product_id LIMIT 1")
         .await;
     let vslug = text(
         &shop,
@@ -217,7 +217,7 @@ async fn images_frames_related_lists_questions_and_variations() {
 async fn product_set_calls_answer_by_slug_with_price_all() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT id FROM product_set WHERE active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product_set WHERE active = TRUE ORDER BY id LIMIT 1")
         .await;
     let slug = text(
         &shop,
@@ -235,7 +235,7 @@ async fn product_set_calls_answer_by_slug_with_price_all() {
     let now = catalog::clock::now_unix();
     let want = shop
         .scalar_i64(&format!(
-            "SELECT SUM(i.qty * {}) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
+            "SELECT CAST(SUM(i.qty * {}) AS BIGINT) FROM product_set_item i JOIN product p ON p.id = i.product_id WHERE i.product_set_id = {id}",
             catalog::pricing::effective_price_sql(now)
         ))
         .await;
@@ -266,7 +266,7 @@ async fn product_set_calls_answer_by_slug_with_price_all() {
 async fn recent_views_read_the_self_token_and_are_private() {
     let shop = TestShop::fresh().await;
     let id = shop
-        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
         .await;
     db::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef', $1)")
         .bind(id)
@@ -299,10 +299,10 @@ async fn bad_input_gets_a_json_400_and_unknown_or_inactive_a_404() {
     let long = "x".repeat(201);
     let inactive = text(
         &shop,
-        "SELECT seo_url FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
+        "SELECT seo_url FROM product WHERE is_active = TRUE ORDER BY id DESC LIMIT 1",
     )
     .await;
-    db::query("UPDATE product SET is_active = 0 WHERE seo_url = $1")
+    db::query("UPDATE product SET is_active = FALSE WHERE seo_url = $1")
         .bind(&inactive)
         .execute(&shop.state.pool)
         .await
@@ -334,7 +334,7 @@ async fn bad_input_gets_a_json_400_and_unknown_or_inactive_a_404() {
     }
     let slug = text(
         &shop,
-        "SELECT seo_url FROM product WHERE is_active = 1 ORDER BY id LIMIT 1",
+        "SELECT seo_url FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1",
     )
     .await;
     for call in ["question-index", "comment-index"] {
@@ -375,8 +375,8 @@ async fn related_lists_come_from_the_right_categories_in_the_right_order() {
     let id = shop
         .scalar_i64(
             "SELECT pc.product_id FROM product_category pc JOIN product p ON p.id = pc.product_id \
-             WHERE pc.is_primary = 1 AND p.is_active = 1 AND pc.category_id IN ( \
-               SELECT category_id FROM product_category WHERE is_primary = 1 GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1) \
+             WHERE pc.is_primary = TRUE AND p.is_active = TRUE AND pc.category_id IN ( \
+               SELECT category_id FROM product_category WHERE is_primary = TRUE GROUP BY category_id ORDER BY COUNT(*) DESC, category_id LIMIT 1) \
              ORDER BY pc.product_id LIMIT 1",
         )
         .await;
@@ -472,7 +472,7 @@ async fn related_lists_come_from_the_right_categories_in_the_right_order() {
 async fn questions_are_active_only_newest_first_and_comments_are_returned() {
     let shop = TestShop::fresh().await;
     let id = shop
-        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
         .await;
     let slug = text(
         &shop,
@@ -481,9 +481,9 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
     .await;
     db::query(
         "INSERT INTO product_question (product_id, username, description, is_active, created_at) VALUES \
-           ($1, 'Rahim', 'Is it solid wood?', 1, unixepoch() - 86400), \
-           ($1, 'Karim', 'Hidden until moderated', 0, unixepoch()), \
-           ($1, 'Nasrin', 'Delivery to Sylhet?', 1, unixepoch() - 60)",
+           ($1, 'Rahim', 'Is it solid wood?', TRUE, unixepoch() - 86400), \
+           ($1, 'Karim', 'Hidden until moderated', FALSE, unixepoch()), \
+           ($1, 'Nasrin', 'Delivery to Sylhet?', TRUE, unixepoch() - 60)",
     )
     .bind(id)
     .execute(&shop.state.pool)
@@ -507,14 +507,14 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
         .all(|q| q["answers"].is_array() && q["time"].is_string()));
     let active = shop
         .scalar_i64(&format!(
-            "SELECT COUNT(*) FROM product_question WHERE product_id = {id} AND is_active = 1"
+            "SELECT COUNT(*) FROM product_question WHERE product_id = {id} AND is_active = TRUE"
         ))
         .await;
     assert_eq!(qs.len() as i64, active.min(50));
 
     db::query(
         "INSERT INTO product_comment (product_id, username, comment, is_active, created_at) VALUES \
-           ($1, 'Sadia', 'Lovely finish', 1, unixepoch() - 10), ($1, 'Spam', 'buy now', 0, unixepoch())",
+           ($1, 'Sadia', 'Lovely finish', TRUE, unixepoch() - 10), ($1, 'Spam', 'buy now', FALSE, unixepoch())",
     )
     .bind(id)
     .execute(&shop.state.pool)
@@ -534,7 +534,7 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
 async fn emi_starts_from_the_lowest_monthly_amount() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = 1 AND p.emi_available = 1 AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1")
         .await;
     let slug = text(
         &shop,
@@ -568,7 +568,7 @@ async fn emi_starts_from_the_lowest_monthly_amount() {
 
     let none = text(
         &shop,
-        "SELECT p.seo_url FROM product p WHERE p.is_active = 1 AND NOT EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1",
+        "SELECT p.seo_url FROM product p WHERE p.is_active = TRUE AND NOT EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1",
     )
     .await;
     let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={none}")).await;
@@ -585,7 +585,7 @@ async fn a_product_without_frames_or_variations_answers_empty_lists() {
     let shop = TestShop::open().await;
     let slug = text(
         &shop,
-        "SELECT p.seo_url FROM product p WHERE p.is_active = 1 \
+        "SELECT p.seo_url FROM product p WHERE p.is_active = TRUE \
          AND NOT EXISTS (SELECT 1 FROM product_360_frame f WHERE f.product_id = p.id) \
          AND NOT EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id) ORDER BY p.id LIMIT 1",
     )

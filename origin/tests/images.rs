@@ -43,7 +43,7 @@ async fn full_size(shop: &TestShop, n: i64) -> String {
         "SELECT DISTINCT full_size_directory FROM image_file
          WHERE full_size_directory LIKE 'storage/uploads/fullsize/%.jpg'
            AND width = 1000 AND height = 1000
-         ORDER BY full_size_directory LIMIT 1 OFFSET ?",
+         ORDER BY full_size_directory LIMIT 1 OFFSET $1",
     )
     .bind(n)
     .fetch_one(&shop.state.pool)

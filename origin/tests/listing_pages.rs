@@ -5,7 +5,6 @@
 
 mod common;
 
-use catalog::db;
 use std::io::Read;
 use std::sync::OnceLock;
 
@@ -19,17 +18,13 @@ static BUILT: OnceLock<()> = OnceLock::new();
 /// The test shop with its site generated (once per test binary).
 async fn shop() -> TestShop {
     let shop = TestShop::open().await;
-    let file: String =
-        db::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
-            .fetch_one(&shop.state.pool)
-            .await
-            .unwrap();
+    let database = shop.url.clone();
     let out = shop.state.dirs.site.clone();
     BUILT.get_or_init(|| {
         std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().unwrap();
             rt.block_on(generator::build::build(&generator::build::BuildOptions {
-                database: format!("sqlite:{file}"),
+                database,
                 out,
                 base_url: "https://shop.example".into(),
                 web_dist: "no-web-dist".into(),
@@ -155,8 +150,8 @@ async fn a_sub_category_pages_through_its_own_products() {
     let seo_url = common::text(
         &shop,
         "SELECT c.seo_url FROM category c JOIN product_category pc ON pc.category_id = c.id \
-         JOIN product p ON p.id = pc.product_id AND p.is_active = 1 \
-         WHERE c.id <> 1 AND c.parent IS NOT NULL AND c.is_published = 1 AND c.is_active = 1 AND c.type = 'product' \
+         JOIN product p ON p.id = pc.product_id AND p.is_active = TRUE \
+         WHERE c.id <> 1 AND c.parent IS NOT NULL AND c.is_published = TRUE AND c.is_active = TRUE AND c.type = 'product' \
          GROUP BY c.id ORDER BY COUNT(*) DESC LIMIT 1",
     )
     .await;

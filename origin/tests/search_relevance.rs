@@ -27,7 +27,7 @@ async fn suggest(shop: &TestShop, keyword: &str) -> Vec<Value> {
 /// with their parents', lower case.
 async fn words_of(shop: &TestShop, id: i64) -> String {
     let text: String = db::query_scalar(
-        "SELECT lower(p.title || ' ' || p.sub_title || ' ' || COALESCE((SELECT group_concat(c.name || ' ' || \
+        "SELECT lower(p.title || ' ' || p.sub_title || ' ' || COALESCE((SELECT string_agg(c.name || ' ' || \
          COALESCE(parent.name, ''), ' ') FROM product_category pc JOIN category c ON c.id = pc.category_id \
          LEFT JOIN category parent ON parent.id = c.parent WHERE pc.product_id = p.id), '')) \
          FROM product p WHERE p.id = $1",
@@ -96,7 +96,7 @@ async fn typos_by_word_length_and_the_word_being_typed() {
 async fn an_exact_code_or_sku_comes_first() {
     let shop = TestShop::open().await;
     let (id, code, sku): (i64, String, String) = db::query_as(
-        "SELECT id, product_code, sku FROM product WHERE is_active = 1 ORDER BY id DESC LIMIT 1",
+        "SELECT id, product_code, sku FROM product WHERE is_active = TRUE ORDER BY id DESC LIMIT 1",
     )
     .fetch_one(&shop.state.pool)
     .await
@@ -116,12 +116,15 @@ async fn more_popular_products_win_ties() {
     let shop = TestShop::fresh().await;
     // Two sofas alike but for popularity.
     let ids: Vec<i64> = db::query_scalar(
-        "SELECT id FROM product WHERE is_active = 1 AND title LIKE '%Sofa%' ORDER BY id LIMIT 2",
+        "SELECT id FROM product WHERE is_active = TRUE AND lower(title) LIKE '%sofa%' ORDER BY id LIMIT 2",
     )
     .fetch_all(&shop.state.pool)
     .await
     .unwrap();
-    for (id, title, popularity) in [(ids[0], "Zeta Tie Sofa", 1), (ids[1], "Zeta Tie Sofa", 900)] {
+    for (id, title, popularity) in [
+        (ids[0], "Zeta Tie Sofa", 1_i64),
+        (ids[1], "Zeta Tie Sofa", 900),
+    ] {
         db::query("UPDATE product SET title = $1, sub_title = '', popularity = $2 WHERE id = $3")
             .bind(title)
             .bind(popularity)
@@ -140,7 +143,7 @@ async fn more_popular_products_win_ties() {
 async fn the_index_follows_the_change_log() {
     let shop = TestShop::fresh().await;
     let id: i64 = shop
-        .scalar_i64("SELECT id FROM product WHERE is_active = 1 ORDER BY id LIMIT 1")
+        .scalar_i64("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
         .await;
     db::query("UPDATE product SET title = 'Quokka Rocking Chair' WHERE id = $1")
         .bind(id)
@@ -153,7 +156,7 @@ async fn the_index_follows_the_change_log() {
     assert_eq!(hits[0]["id"], id);
     // The panel's title comes from the index: the new one.
     assert_eq!(hits[0]["title"], "Quokka Rocking Chair");
-    db::query("UPDATE product SET is_active = 0 WHERE id = $1")
+    db::query("UPDATE product SET is_active = FALSE WHERE id = $1")
         .bind(id)
         .execute(&shop.state.pool)
         .await

@@ -91,7 +91,7 @@ pub fn outside_router() -> Router<AppState> {
 /// Liveness and readiness for load balancers and the edge's health checks:
 /// 200 when the database answers.
 async fn get_health(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    db::query_scalar::<i64>("SELECT 1")
+    db::query_scalar::<i64>("SELECT CAST(1 AS BIGINT)")
         .fetch_one(&state.pool)
         .await?;
     Ok(Json(json!({ "success": true, "status": "ok" })))

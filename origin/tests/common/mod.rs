@@ -76,6 +76,8 @@ fn seeded() -> &'static Seeded {
 /// A shop for one test: its own pool and router.
 pub struct TestShop {
     pub state: AppState,
+    /// The database's URL (`sqlite:…` or `postgres://…`).
+    pub url: String,
     pub app: Router,
     /// Keeps a private copy of the database alive (for tests that write).
     _copy: Option<TestDatabase>,
@@ -94,7 +96,8 @@ impl TestShop {
     /// A private copy of the seeded shop that the test may change.
     pub async fn fresh() -> TestShop {
         let copy = seeded().db.copy().await;
-        Self::at(&copy.url().to_string(), Some(copy)).await
+        let url = copy.url().to_string();
+        Self::at(&url, Some(copy)).await
     }
 
     async fn at(url: &str, copy: Option<TestDatabase>) -> TestShop {
@@ -124,6 +127,7 @@ impl TestShop {
         let app = origin::app(state.clone());
         TestShop {
             state,
+            url: url.to_string(),
             app,
             _copy: copy,
             _outbox: outbox,
