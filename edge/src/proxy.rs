@@ -21,7 +21,7 @@ use pingora::cache::{
 use pingora::http::{RequestHeader, ResponseHeader};
 use pingora::proxy::{FailToProxy, ProxyHttp, RangeType, Session};
 use pingora::upstreams::peer::HttpPeer;
-use pingora::{Error, ErrorSource, ErrorType, Result};
+use pingora::{Error, ErrorSource, ErrorType, Result, RetryType};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 use std::time::{Duration, Instant, SystemTime};
@@ -76,6 +76,8 @@ pub struct Ctx {
     subrequest: bool,
     tried: Vec<usize>,
     origin: Option<usize>,
+    /// Retries after an error on an established origin connection ([`Edge::error_while_proxy`]).
+    replays: usize,
     upstream_sent: Option<Instant>,
     refusal: Option<&'static str>,
     outcome: Option<CacheOutcome>,
@@ -182,6 +184,27 @@ fn outcome_of(session: &Session) -> CacheOutcome {
         CachePhase::Revalidated | CachePhase::RevalidatedNoCache(_) => CacheOutcome::Revalidated,
         CachePhase::Miss | CachePhase::Expired => CacheOutcome::Miss,
         _ => CacheOutcome::Bypass,
+    }
+}
+
+/// Whether an error on an established origin connection says the connection broke (the
+/// origin died, restarted or dropped it), rather than that it answered badly or slowly.
+fn broken_connection(e: &Error) -> bool {
+    e.esource() == &ErrorSource::Upstream
+        && matches!(
+            e.etype(),
+            ErrorType::ConnectionClosed | ErrorType::ReadError | ErrorType::WriteError
+        )
+}
+
+/// Whether a request may be sent again after the origin may have seen it: the idempotent
+/// methods, and a `POST` carrying an `Idempotency-Key` (the origin answers a repeat with the
+/// first result, as the checkout does).
+fn replay_safe(req: &RequestHeader) -> bool {
+    match req.method {
+        http::Method::GET | http::Method::HEAD | http::Method::OPTIONS => true,
+        http::Method::POST => req.headers.contains_key("idempotency-key"),
+        _ => false,
     }
 }
 
@@ -320,6 +343,7 @@ impl ProxyHttp for Edge {
             subrequest: false,
             tried: Vec::new(),
             origin: None,
+            replays: 0,
             upstream_sent: None,
             refusal: None,
             outcome: None,
@@ -548,6 +572,48 @@ impl ProxyHttp for Edge {
         e
     }
 
+    /// An error on an established origin connection. Retried on another healthy origin
+    /// when nothing has reached the client yet, the request body is still whole in
+    /// Pingora's retry buffer (64 KiB), and either the request never reached the origin (a
+    /// reused keep-alive connection that turned out dead) or it is [`replay_safe`]. The
+    /// origin is marked down for the health checker to bring back, unless it is the last
+    /// healthy one: then it gets one more try (a connect failure marks it down in
+    /// [`Self::fail_to_connect`]), as Pingora's default policy would give it.
+    fn error_while_proxy(
+        &self,
+        peer: &HttpPeer,
+        session: &mut Session,
+        e: Box<Error>,
+        ctx: &mut Ctx,
+        client_reused: bool,
+    ) -> Box<Error> {
+        let mut e = e.more_context(format!("Peer: {peer}"));
+        let unsent = client_reused && matches!(e.retry, RetryType::ReusedOnly);
+        let replayable = broken_connection(&e)
+            && session.response_written().is_none()
+            && !session.as_ref().retry_buffer_truncated()
+            && (unsent || replay_safe(session.req_header()));
+        let pool = self.state.pool;
+        let mut retry = false;
+        if let (true, Some(index)) = (broken_connection(&e), ctx.origin) {
+            if pool.any_available(&[index]) {
+                pool.mark_down(index);
+                tracing::warn!(origin = %pool.origins[index].addr, reused = client_reused, cause = %e, "origin connection broke");
+                retry = pool.any_available(&ctx.tried);
+            } else if ctx.replays == 0 {
+                // The last healthy origin: one more try rather than no origin at all.
+                ctx.tried.retain(|&i| i != index);
+                retry = true;
+            }
+        }
+        retry &= replayable && ctx.replays < pool.origins.len();
+        if retry {
+            ctx.replays += 1;
+        }
+        e.set_retry(retry);
+        e
+    }
+
     async fn upstream_request_filter(
         &self,
         session: &mut Session,
@@ -704,6 +770,20 @@ mod tests {
         assert!(!valid_request_id(b"has space"));
         assert!(!valid_request_id(&[b'a'; 200]));
         assert_ne!(new_request_id(), new_request_id());
+    }
+
+    #[test]
+    fn replays_only_what_is_safe_to_send_twice() {
+        let req = |method: &str, key: bool| {
+            let mut r = RequestHeader::build(method, b"/api/cod-place-order", None).unwrap();
+            if key {
+                r.insert_header("idempotency-key", "k1").unwrap();
+            }
+            replay_safe(&r)
+        };
+        assert!(req("GET", false) && req("HEAD", false) && req("OPTIONS", false));
+        assert!(req("POST", true));
+        assert!(!req("POST", false) && !req("PUT", false) && !req("DELETE", true));
     }
 
     #[test]

@@ -88,6 +88,15 @@ impl Pool {
             .find(|&i| !tried.contains(&i) && self.origins[i].healthy.load(Ordering::Relaxed))
     }
 
+    /// Whether an origin not in `tried` passes its health check (what [`Self::select`]
+    /// would find, without moving the round robin).
+    pub fn any_available(&self, tried: &[usize]) -> bool {
+        self.origins
+            .iter()
+            .enumerate()
+            .any(|(i, o)| !tried.contains(&i) && o.healthy.load(Ordering::Relaxed))
+    }
+
     /// Mark an origin down after a failed connection.
     pub fn mark_down(&self, index: usize) {
         if let Some(origin) = self.origins.get(index) {
@@ -190,6 +199,8 @@ mod tests {
             assert_eq!(pool.select(&[]), Some(1));
         }
         assert_eq!(pool.select(&[1]), None);
+        assert!(pool.any_available(&[0]));
+        assert!(!pool.any_available(&[1]));
         pool.mark_down(1);
         assert_eq!(pool.select(&[]), None);
     }
