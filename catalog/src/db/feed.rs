@@ -38,19 +38,27 @@ impl ChangeFeed {
     pub async fn new(pool: &Pool, poll: Duration) -> ChangeFeed {
         let listener = match pool {
             Pool::Sqlite(_) => None,
-            Pool::Postgres(p) => match PgListener::connect_with(p).await {
-                Ok(mut l) => match l.listen(CHANNEL).await {
-                    Ok(()) => Some(l),
+            Pool::Postgres(p) => {
+                // A pool of its own: the listener keeps its connection for
+                // good, and must not hold one of the caller's (the watch's
+                // pool has a single connection).
+                let own = sqlx::postgres::PgPoolOptions::new()
+                    .max_connections(1)
+                    .connect_lazy_with((*p.connect_options()).clone());
+                match PgListener::connect_with(&own).await {
+                    Ok(mut l) => match l.listen(CHANNEL).await {
+                        Ok(()) => Some(l),
+                        Err(err) => {
+                            tracing::warn!(%err, "cannot LISTEN change_log; polling instead");
+                            None
+                        }
+                    },
                     Err(err) => {
-                        tracing::warn!(%err, "cannot LISTEN change_log; polling instead");
+                        tracing::warn!(%err, "cannot open a listening connection; polling instead");
                         None
                     }
-                },
-                Err(err) => {
-                    tracing::warn!(%err, "cannot open a listening connection; polling instead");
-                    None
                 }
-            },
+            }
         };
         ChangeFeed { listener, poll }
     }

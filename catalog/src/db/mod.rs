@@ -525,8 +525,19 @@ mod tests {
         let db = TestDatabase::migrated().await;
         let pool = db.pool().await;
         let poll = Duration::from_millis(200);
+        // A pool of one connection, as the watch has: the feed must not keep it.
+        let pool = connect(&PoolConfig {
+            max_connections: 1,
+            ..PoolConfig::new(db.url())
+        })
+        .await
+        .unwrap();
         let mut feed = ChangeFeed::new(&pool, poll).await;
         assert_eq!(feed.listening(), pool.dialect() == Dialect::Postgres);
+        tokio::time::timeout(Duration::from_secs(3), query("SELECT 1").execute(&pool))
+            .await
+            .expect("the pool's connection is free")
+            .unwrap();
         let writer = pool.clone();
         let write = tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(300)).await;
