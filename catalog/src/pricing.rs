@@ -7,8 +7,9 @@
 //! a shopper pays), so [`effective_price_sql`] writes it as an expression; the
 //! Rust functions and the SQL are tested against each other.
 
-/// A sale price: `price` less `discount_percent`, rounded to the nearest taka.
 use crate::db;
+
+/// A sale price: `price` less `discount_percent`, rounded to the nearest taka.
 pub fn discounted(price: i64, discount_percent: i64) -> i64 {
     let d = discount_percent.clamp(0, 100);
     (price * (100 - d) + 50) / 100
@@ -46,7 +47,7 @@ pub fn flash_discount_sql(now: i64) -> String {
     format!(
         "(SELECT MAX(fi.discount_percent) \
          FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
-         WHERE fi.product_id = p.id AND fs.is_active = 1 \
+         WHERE fi.product_id = p.id AND fs.is_active \
          AND fs.starts_at <= {now} AND fs.ends_at > {now})"
     )
 }
@@ -59,10 +60,10 @@ pub async fn next_price_change(
 ) -> Result<Option<i64>, sqlx::Error> {
     db::query_scalar(
         "SELECT MIN(t) FROM (
-             SELECT starts_at AS t FROM flash_schedule WHERE is_active = 1 AND starts_at > $1
+             SELECT starts_at AS t FROM flash_schedule WHERE is_active AND starts_at > $1
              UNION ALL
-             SELECT ends_at AS t FROM flash_schedule WHERE is_active = 1 AND ends_at > $1
-         )",
+             SELECT ends_at AS t FROM flash_schedule WHERE is_active AND ends_at > $1
+         ) boundaries",
     )
     .bind(now)
     .fetch_one(pool)
@@ -78,7 +79,7 @@ pub async fn products_repriced(
 ) -> Result<Vec<i64>, sqlx::Error> {
     db::query_scalar(
         "SELECT DISTINCT fi.product_id FROM flash_item fi \
-         JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active = 1 \
+         JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active \
          AND ((fs.starts_at > $1 AND fs.starts_at <= $2) OR (fs.ends_at > $1 AND fs.ends_at <= $2)) \
          ORDER BY fi.product_id",
     )
@@ -91,7 +92,7 @@ pub async fn products_repriced(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::{connect, migrate, PoolConfig};
+    use crate::db::testing::TestDatabase;
 
     #[test]
     fn discount_rounds_to_the_nearest_taka() {
@@ -113,23 +114,16 @@ mod tests {
 
     #[tokio::test]
     async fn the_sql_expression_agrees_with_the_rust_rule_at_the_boundaries() {
-        let dir = tempfile::tempdir().unwrap();
-        let pool = connect(&PoolConfig::new(format!(
-            "sqlite:{}",
-            dir.path().join("p.db").display()
-        )))
-        .await
-        .unwrap();
-        migrate(&pool).await.unwrap();
-        db::query(
+        let db = TestDatabase::migrated().await;
+        let pool = db.pool().await;
+        for sql in [
             "INSERT INTO product (id, title, product_code, sku, seo_url, price_before, price_now)
-             VALUES (1, 'Sofa', 'SF-1', 'S1', 'sofa', 50000, 45001);
-             INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (1, 'Sale', 1000, 2000);
-             INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES (1, 1, 20);",
-        )
-        .execute(&pool)
-        .await
-        .unwrap();
+             VALUES (1, 'Sofa', 'SF-1', 'S1', 'sofa', 50000, 45001)",
+            "INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (1, 'Sale', 1000, 2000)",
+            "INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES (1, 1, 20)",
+        ] {
+            db::query(sql).execute(&pool).await.unwrap();
+        }
         for now in [999_i64, 1000, 1999, 2000] {
             let sql = format!(
                 "SELECT {} FROM product p WHERE p.id = 1",
@@ -143,5 +137,16 @@ mod tests {
             };
             assert_eq!(got, want, "at {now}");
         }
+        // The boundaries: the next start or end after an instant, and the
+        // products a span of time reprices.
+        assert_eq!(next_price_change(&pool, 500).await.unwrap(), Some(1000));
+        assert_eq!(next_price_change(&pool, 1000).await.unwrap(), Some(2000));
+        assert_eq!(next_price_change(&pool, 2000).await.unwrap(), None);
+        assert_eq!(products_repriced(&pool, 999, 1000).await.unwrap(), vec![1]);
+        assert!(products_repriced(&pool, 1000, 1999)
+            .await
+            .unwrap()
+            .is_empty());
+        assert_eq!(products_repriced(&pool, 1999, 2000).await.unwrap(), vec![1]);
     }
 }

@@ -84,9 +84,9 @@ pub async fn cards(pool: &Pool, ids: &[i64], now: i64) -> Result<Vec<ProductCard
         "SELECT p.id, p.title, p.sub_title, p.sku, p.product_code, p.seo_url, p.price_before, p.price_now, \
          {effective} AS effective_price, \
          (SELECT MAX(fi.discount_percent) FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
-          WHERE fi.product_id = p.id AND fs.is_active = 1 AND fs.starts_at <= {now} AND fs.ends_at > {now}) AS flash_discount, \
+          WHERE fi.product_id = p.id AND fs.is_active AND fs.starts_at <= {now} AND fs.ends_at > {now}) AS flash_discount, \
          p.enable_variation, p.pre_booking, p.cash_on_delivery, p.stock \
-         FROM product p WHERE p.is_active = 1 AND p.id IN (",
+         FROM product p WHERE p.is_active AND p.id IN (",
         effective = pricing::effective_price_sql(now),
     ));
     let mut list = q.separated(", ");

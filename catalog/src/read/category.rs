@@ -67,7 +67,7 @@ const INFO_COLUMNS: &str =
      (SELECT full_size_directory FROM image_file WHERE id = c.home_img) AS home_img";
 
 /// SQL condition on `category c`: a product category shoppers may see.
-pub(crate) const VISIBLE: &str = "c.type = 'product' AND c.is_active = 1 AND c.is_published = 1";
+pub(crate) const VISIBLE: &str = "c.type = 'product' AND c.is_active AND c.is_published";
 
 /// The published, active product category with slug `seo_url`.
 pub async fn by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<CategoryInfo>, sqlx::Error> {
@@ -104,7 +104,7 @@ pub async fn sub_categories(
     category_id: i64,
 ) -> Result<Vec<SubCategory>, sqlx::Error> {
     let home_only = if category_id == ROOT_ID {
-        " AND c.in_product_home = 1"
+        " AND c.in_product_home"
     } else {
         ""
     };
@@ -115,12 +115,12 @@ pub async fn sub_categories(
          counts(top, n) AS ( \
            SELECT sub.top, COUNT(DISTINCT pc.product_id) FROM sub \
            JOIN product_category pc ON pc.category_id = sub.id \
-           JOIN product p ON p.id = pc.product_id AND p.is_active = 1 GROUP BY sub.top) \
+           JOIN product p ON p.id = pc.product_id AND p.is_active GROUP BY sub.top) \
          SELECT c.id, c.name, c.seo_url, c.parent, c.position, c.description, \
            (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_img, c.home_image)) AS home_img, \
            (SELECT full_size_directory FROM image_file WHERE id = c.page_image) AS page_img, \
            (SELECT full_size_directory FROM image_file WHERE id = c.banner1) AS banner_img, \
-           (SELECT COUNT(*) FROM category k WHERE k.parent = c.id AND k.type = 'product' AND k.is_active = 1 AND k.is_published = 1) AS sub_cats, \
+           (SELECT COUNT(*) FROM category k WHERE k.parent = c.id AND k.type = 'product' AND k.is_active AND k.is_published) AS sub_cats, \
            COALESCE(counts.n, 0) AS products_count \
          FROM category c LEFT JOIN counts ON counts.top = c.id \
          WHERE c.parent = $1 AND {VISIBLE}{home_only} ORDER BY c.position, c.serial, c.id"
@@ -244,7 +244,7 @@ struct FilterRow {
 fn member_cte(category_id: i64) -> String {
     // An integer written into SQL cannot inject anything.
     format!(
-        "WITH RECURSIVE sub(id) AS (SELECT {category_id} UNION ALL \
+        "WITH RECURSIVE sub(id) AS (SELECT CAST({category_id} AS BIGINT) UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}), \
          member(product_id) AS (SELECT DISTINCT pc.product_id FROM product_category pc \
          WHERE {category_id} = {ROOT_ID} OR pc.category_id IN (SELECT id FROM sub)) "
@@ -259,8 +259,8 @@ pub async fn attribute_filters(
     let rows: Vec<FilterRow> = db::query_as(&format!(
         "{cte} SELECT a.id AS attribute_id, a.field_label, a.field_name, v.id, v.value, v.slug \
          FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
-         WHERE a.is_filterable = 1 AND EXISTS (SELECT 1 FROM product_attribute pa \
-           JOIN member m ON m.product_id = pa.product_id JOIN product p ON p.id = pa.product_id AND p.is_active = 1 \
+         WHERE a.is_filterable AND EXISTS (SELECT 1 FROM product_attribute pa \
+           JOIN member m ON m.product_id = pa.product_id JOIN product p ON p.id = pa.product_id AND p.is_active \
            WHERE pa.attribute_value_id = v.id) \
          ORDER BY a.sort, a.id, v.sort, v.id",
         cte = member_cte(category_id)
@@ -294,7 +294,7 @@ pub async fn attribute_slugs(
 ) -> Result<HashMap<String, HashMap<String, i64>>, sqlx::Error> {
     let rows: Vec<(String, String, i64)> = db::query_as(
         "SELECT a.field_name, v.slug, v.id FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id \
-         WHERE a.is_filterable = 1",
+         WHERE a.is_filterable",
     )
     .fetch_all(pool)
     .await?;
@@ -364,12 +364,12 @@ pub async fn product_sets(
     db::query_as(&format!(
         "WITH RECURSIVE sub(id) AS (SELECT $1 UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}), \
-         totals(set_id, price_all) AS (SELECT i.product_set_id, SUM(i.qty * {effective}) \
+         totals(set_id, price_all) AS (SELECT i.product_set_id, CAST(SUM(i.qty * {effective}) AS BIGINT) \
            FROM product_set_item i JOIN product p ON p.id = i.product_id GROUP BY i.product_set_id) \
          SELECT s.id, s.title, s.slug, f.icon_size_directory AS image_url, COALESCE(t.price_all, 0) AS price_all, \
            'product_set' AS kind \
          FROM product_set s LEFT JOIN totals t ON t.set_id = s.id LEFT JOIN image_file f ON f.id = s.image_file_id \
-         WHERE s.active = 1 AND ($1 = {ROOT_ID} OR s.category_id IN (SELECT id FROM sub)) \
+         WHERE s.active AND ($1 = {ROOT_ID} OR s.category_id IN (SELECT id FROM sub)) \
            AND COALESCE(t.price_all, 0) BETWEEN $2 AND $3 ORDER BY s.id",
         effective = pricing::effective_price_sql(now)
     ))

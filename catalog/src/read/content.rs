@@ -60,17 +60,16 @@ pub async fn posts(
 ) -> Result<(Vec<PostCard>, i64), sqlx::Error> {
     let rows: Vec<PostRow> = db::query_as(&format!(
         "SELECT {POST_COLUMNS} FROM post p LEFT JOIN image_file f ON f.id = p.image_file_id \
-         WHERE p.kind = $1 AND p.is_active = 1 ORDER BY p.published_at DESC, p.id DESC LIMIT $2"
+         WHERE p.kind = $1 AND p.is_active ORDER BY p.published_at DESC, p.id DESC LIMIT $2"
     ))
     .bind(kind)
     .bind(limit)
     .fetch_all(pool)
     .await?;
-    let total: i64 =
-        db::query_scalar("SELECT COUNT(*) FROM post WHERE kind = $1 AND is_active = 1")
-            .bind(kind)
-            .fetch_one(pool)
-            .await?;
+    let total: i64 = db::query_scalar("SELECT COUNT(*) FROM post WHERE kind = $1 AND is_active")
+        .bind(kind)
+        .fetch_one(pool)
+        .await?;
     let cards = rows
         .into_iter()
         .map(|r| PostCard {
@@ -107,7 +106,7 @@ pub struct PostDetail {
 pub async fn post(pool: &Pool, seo_url: &str, now: i64) -> Result<Option<PostDetail>, sqlx::Error> {
     let row: Option<PostRow> = db::query_as(&format!(
         "SELECT {POST_COLUMNS} FROM post p LEFT JOIN image_file f ON f.id = p.image_file_id \
-         WHERE p.seo_url = $1 AND p.is_active = 1"
+         WHERE p.seo_url = $1 AND p.is_active"
     ))
     .bind(seo_url)
     .fetch_optional(pool)
@@ -162,7 +161,7 @@ pub async fn page(pool: &Pool, id: i64) -> Result<Option<Page>, sqlx::Error> {
     db::query_as(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.description, f.full_size_directory AS images, \
          p.is_sticky, p.lang, p.created_at, p.updated_at \
-         FROM page p LEFT JOIN image_file f ON f.id = p.image_file_id WHERE p.id = $1 AND p.is_active = 1",
+         FROM page p LEFT JOIN image_file f ON f.id = p.image_file_id WHERE p.id = $1 AND p.is_active",
     )
     .bind(id)
     .fetch_optional(pool)
@@ -339,7 +338,7 @@ pub async fn terms(pool: &Pool, parent: Option<i64>) -> Result<Vec<Term>, sqlx::
         "SELECT c.id, c.parent, c.name, c.seo_url, \
          (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_image, c.home_img)) AS home_image, \
          (SELECT full_size_directory FROM image_file WHERE id = c.page_image) AS page_image \
-         FROM category c WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 \
+         FROM category c WHERE c.type = 'product' AND c.is_active AND c.is_published \
          AND ($1 IS NULL OR c.parent = $1) ORDER BY c.serial, c.id",
     )
     .bind(parent)
@@ -451,7 +450,7 @@ pub async fn showrooms(
         "SELECT s.id, s.title, s.sub_title, s.seo_url, s.description, s.shop_type, v.name AS division, \
          d.name AS district, s.thana, s.phone, s.address, s.opening_hours, s.latitude, s.longitude \
          FROM showroom s JOIN district d ON d.id = s.district_id JOIN division v ON v.id = d.division_id \
-         WHERE s.is_active = 1 AND s.shop_type = $1 AND ($2 IS NULL OR s.district_id = $2) \
+         WHERE s.is_active AND s.shop_type = $1 AND ($2 IS NULL OR s.district_id = $2) \
          AND ($3 IS NULL OR LOWER(s.thana) = LOWER($3)) ORDER BY d.name, s.title, s.id",
     )
     .bind(shop_type)
@@ -515,10 +514,10 @@ pub async fn search_like(
     let pattern = like_pattern(keyword);
     let hits = db::query_as(
         "SELECT p.id, p.title, p.sub_title, '/product/' || p.seo_url AS url, p.seo_url FROM product p \
-         WHERE p.is_active = 1 AND (p.title LIKE $1 ESCAPE '\\' OR p.sub_title LIKE $1 ESCAPE '\\' \
-         OR p.product_code LIKE $1 ESCAPE '\\' OR p.sku LIKE $1 ESCAPE '\\' \
+         WHERE p.is_active AND (lower(p.title) LIKE lower($1) ESCAPE '\\' OR lower(p.sub_title) LIKE lower($1) ESCAPE '\\' \
+         OR lower(p.product_code) LIKE lower($1) ESCAPE '\\' OR lower(p.sku) LIKE lower($1) ESCAPE '\\' \
          OR EXISTS (SELECT 1 FROM product_variation v WHERE v.product_id = p.id \
-           AND (v.product_code LIKE $1 ESCAPE '\\' OR v.sub_title LIKE $1 ESCAPE '\\'))) \
+           AND (lower(v.product_code) LIKE lower($1) ESCAPE '\\' OR lower(v.sub_title) LIKE lower($1) ESCAPE '\\'))) \
          ORDER BY p.popularity DESC, p.id LIMIT $2",
     )
     .bind(&pattern)
@@ -527,9 +526,9 @@ pub async fn search_like(
     .await?;
     let terms = db::query_as(
         "SELECT c.id, c.name, '/c/' || c.seo_url AS url, 'category' AS kind FROM category c \
-         WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 AND c.parent IS NOT NULL \
-         AND (c.name LIKE $1 ESCAPE '\\' OR c.name_bn LIKE $1 ESCAPE '\\' OR c.seo_url LIKE $1 ESCAPE '\\' \
-         OR c.description LIKE $1 ESCAPE '\\') ORDER BY c.position, c.serial, c.id LIMIT $2",
+         WHERE c.type = 'product' AND c.is_active AND c.is_published AND c.parent IS NOT NULL \
+         AND (lower(c.name) LIKE lower($1) ESCAPE '\\' OR lower(c.name_bn) LIKE lower($1) ESCAPE '\\' OR lower(c.seo_url) LIKE lower($1) ESCAPE '\\' \
+         OR lower(c.description) LIKE lower($1) ESCAPE '\\') ORDER BY c.position, c.serial, c.id LIMIT $2",
     )
     .bind(&pattern)
     .bind(SEARCH_TERMS_LIMIT)

@@ -37,7 +37,7 @@ pub async fn running_flash(pool: &Pool, now: i64) -> Result<Option<FlashSchedule
     let row: Option<FlashSchedule> = db::query_as(
         "SELECT id, fs_name, fs_description, is_active AS fs_is_active, show_price, starts_at, \
          ends_at AS timestamp FROM flash_schedule \
-         WHERE is_active = 1 AND starts_at <= $1 AND ends_at > $1 ORDER BY ends_at, id LIMIT 1",
+         WHERE is_active AND starts_at <= $1 AND ends_at > $1 ORDER BY ends_at, id LIMIT 1",
     )
     .bind(now)
     .fetch_optional(pool)
@@ -75,7 +75,7 @@ struct FlashItemRow {
 pub async fn flash_item_count(pool: &Pool, id: i64) -> Result<i64, sqlx::Error> {
     db::query_scalar(
         "SELECT COUNT(*) FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = $1 AND p.is_active = 1",
+         WHERE fi.schedule_id = $1 AND p.is_active",
     )
     .bind(id)
     .fetch_one(pool)
@@ -93,7 +93,7 @@ pub async fn flash_items(
     let rows: Vec<FlashItemRow> = db::query_as(
         "SELECT fi.schedule_id, fi.product_id, fi.discount_percent, fi.show_tag, fi.qty \
          FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = $1 AND p.is_active = 1 ORDER BY fi.sort, fi.id LIMIT $2 OFFSET $3",
+         WHERE fi.schedule_id = $1 AND p.is_active ORDER BY fi.sort, fi.id LIMIT $2 OFFSET $3",
     )
     .bind(id)
     .bind(limit)

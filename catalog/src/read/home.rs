@@ -37,7 +37,7 @@ pub async fn image_files(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, ImageF
     let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let rows: Vec<ImageFile> = db::query_as(&format!(
         "SELECT id, original_name, filename, file_type, file_size, file_extension, full_size_directory, \
-         icon_size_directory, status, user_id, created_at, updated_at FROM image_file WHERE id IN ({list})"
+         icon_size_directory, CAST(CASE WHEN status THEN 1 ELSE 0 END AS BIGINT) AS status, user_id, created_at, updated_at FROM image_file WHERE id IN ({list})"
     ))
     .fetch_all(pool)
     .await?;
@@ -74,7 +74,7 @@ pub async fn sliders(pool: &Pool, kind: i64, device: i64) -> Result<Vec<Slider>,
     let mut rows: Vec<Slider> = db::query_as(
         "SELECT id, image_id, url, title, description, type, internal, device, color_code, text_color, \
          border_bottom, position, active FROM slider \
-         WHERE active = 1 AND type = $1 AND (device = 0 OR device = $2) ORDER BY position, id",
+         WHERE active AND type = $1 AND (device = 0 OR device = $2) ORDER BY position, id",
     )
     .bind(kind)
     .bind(device)
@@ -127,7 +127,7 @@ pub async fn categories_in_order(
     let rows: Vec<TopCategoryRow> = db::query_as(&format!(
         "SELECT c.id, c.name, c.seo_url, c.description, \
          (SELECT full_size_directory FROM image_file WHERE id = COALESCE(c.home_img, c.home_image)) AS image_url \
-         FROM category c WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 AND c.id IN ({list})"
+         FROM category c WHERE c.type = 'product' AND c.is_active AND c.is_published AND c.id IN ({list})"
     ))
     .fetch_all(pool)
     .await?;
@@ -160,7 +160,7 @@ pub fn id_list(value: &str) -> Vec<i64> {
 /// Recommended products ("top offers") by `recommended_serial`, at most `limit`.
 pub async fn top_offer_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
     db::query_scalar(
-        "SELECT id FROM product WHERE is_active = 1 AND recommended = 1 \
+        "SELECT id FROM product WHERE is_active AND recommended \
          ORDER BY recommended_serial, id DESC LIMIT $1",
     )
     .bind(limit)
@@ -171,7 +171,7 @@ pub async fn top_offer_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Er
 /// Recommended products, newest id first, at most `limit` (`common/top-offers`).
 pub async fn recommended_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
     db::query_scalar(
-        "SELECT id FROM product WHERE is_active = 1 AND recommended = 1 ORDER BY id DESC LIMIT $1",
+        "SELECT id FROM product WHERE is_active AND recommended ORDER BY id DESC LIMIT $1",
     )
     .bind(limit)
     .fetch_all(pool)
@@ -181,7 +181,7 @@ pub async fn recommended_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::
 /// Products open for pre-booking, most popular first, at most `limit`.
 pub async fn prebooking_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
     db::query_scalar(
-        "SELECT id FROM product WHERE is_active = 1 AND pre_booking = 1 \
+        "SELECT id FROM product WHERE is_active AND pre_booking \
          ORDER BY popularity DESC, id LIMIT $1",
     )
     .bind(limit)
@@ -192,7 +192,7 @@ pub async fn prebooking_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::E
 /// The newest products (flagged new arrivals first), at most `limit`.
 pub async fn new_arrival_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
     db::query_scalar(
-        "SELECT id FROM product WHERE is_active = 1 \
+        "SELECT id FROM product WHERE is_active \
          ORDER BY new_arrival DESC, created_at DESC, id DESC LIMIT $1",
     )
     .bind(limit)
@@ -240,7 +240,7 @@ pub const TAG_TERMS_LIMIT: i64 = 7;
 pub async fn tag_terms(pool: &Pool) -> Result<Vec<TagTerm>, sqlx::Error> {
     db::query_as(
         "SELECT c.name AS term_name, c.seo_url AS term_url FROM category c \
-         WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 \
+         WHERE c.type = 'product' AND c.is_active AND c.is_published \
          AND EXISTS (SELECT 1 FROM tag_gallery_item t WHERE t.category_id = c.id) \
          ORDER BY c.position, c.serial, c.id LIMIT $1",
     )

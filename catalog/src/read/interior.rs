@@ -33,7 +33,7 @@ const CATEGORY_COLUMNS: &str = "c.id, c.name, c.seo_url, c.description, c.parent
 pub async fn category(pool: &Pool, seo_url: &str) -> Result<Option<InteriorCategory>, sqlx::Error> {
     db::query_as(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM category c \
-         WHERE c.seo_url = $1 AND c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1"
+         WHERE c.seo_url = $1 AND c.type = 'interior' AND c.is_active AND c.is_published"
     ))
     .bind(seo_url)
     .fetch_optional(pool)
@@ -44,7 +44,7 @@ pub async fn category(pool: &Pool, seo_url: &str) -> Result<Option<InteriorCateg
 pub async fn children(pool: &Pool, id: i64) -> Result<Vec<InteriorCategory>, sqlx::Error> {
     db::query_as(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM category c \
-         WHERE c.parent = $1 AND c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1 \
+         WHERE c.parent = $1 AND c.type = 'interior' AND c.is_active AND c.is_published \
          ORDER BY c.serial, c.position, c.id"
     ))
     .bind(id)
@@ -136,14 +136,14 @@ pub async fn interiors(
     let filter = in_categories(categories);
     let rows: Vec<InteriorRow> = db::query_as(&format!(
         "SELECT {INTERIOR_COLUMNS} FROM interior i JOIN image_file f ON f.id = i.image_id \
-         WHERE i.active = 1{filter} ORDER BY i.id DESC LIMIT $1 OFFSET $2"
+         WHERE i.active{filter} ORDER BY i.id DESC LIMIT $1 OFFSET $2"
     ))
     .bind(page.limit())
     .bind(page.offset())
     .fetch_all(pool)
     .await?;
     let total: i64 = db::query_scalar(&format!(
-        "SELECT COUNT(*) FROM interior i WHERE i.active = 1{filter}"
+        "SELECT COUNT(*) FROM interior i WHERE i.active{filter}"
     ))
     .fetch_one(pool)
     .await?;
@@ -154,7 +154,7 @@ pub async fn interiors(
 pub async fn by_slug(pool: &Pool, slug: &str) -> Result<Option<Interior>, sqlx::Error> {
     let rows: Vec<InteriorRow> = db::query_as(&format!(
         "SELECT {INTERIOR_COLUMNS} FROM interior i JOIN image_file f ON f.id = i.image_id \
-         WHERE i.slug = $1 AND i.active = 1"
+         WHERE i.slug = $1 AND i.active"
     ))
     .bind(slug)
     .fetch_all(pool)
@@ -167,7 +167,7 @@ pub async fn subtree_ids(pool: &Pool, id: i64) -> Result<Vec<i64>, sqlx::Error> 
     db::query_scalar(
         "WITH RECURSIVE sub(id) AS (SELECT $1 UNION ALL \
          SELECT c.id FROM category c JOIN sub ON c.parent = sub.id \
-         WHERE c.type = 'interior' AND c.is_active = 1 AND c.is_published = 1) SELECT id FROM sub",
+         WHERE c.type = 'interior' AND c.is_active AND c.is_published) SELECT id FROM sub",
     )
     .bind(id)
     .fetch_all(pool)

@@ -133,7 +133,7 @@ fn filtered<'q>(
         ));
     }
     q.push(format!(
-        "{head}SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active = 1"
+        "{head}SELECT {select} FROM (SELECT p.*, {effective} AS price FROM product p) p WHERE p.is_active"
     ));
     if query.categories.is_some() {
         q.push(" AND p.id IN (SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub))");
@@ -282,7 +282,7 @@ struct FacetValue {
 pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facets, sqlx::Error> {
     let values: Vec<FacetValue> = db::query_as(
         "SELECT v.id, a.id AS attribute_id, a.field_name AS name, a.field_label AS label, v.value, v.slug \
-         FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable = 1 \
+         FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable \
          ORDER BY a.sort, a.id, v.sort, v.id",
     )
     .fetch_all(pool)
@@ -345,13 +345,13 @@ pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facet
         price: true,
     };
     // Each product's band: the last whose lower bound its price reaches.
-    let mut band = String::from("CASE");
+    let mut band = String::from("CAST(CASE");
     for (i, min) in PRICE_BANDS.iter().enumerate().rev() {
         band.push_str(&format!(" WHEN p.price >= {min} THEN {i}"));
     }
-    band.push_str(" END AS band");
+    band.push_str(" END AS BIGINT) AS band");
     let mut q = filtered(query, now, skip, "SELECT band, COUNT(*) FROM (", &band);
-    q.push(") GROUP BY band");
+    q.push(") banded GROUP BY band");
     let by_band: HashMap<i64, i64> = q
         .build_query_as::<(i64, i64)>()
         .fetch_all(pool)

@@ -13,7 +13,7 @@ use crate::read::site;
 
 /// The id of the active product with slug `seo_url`.
 pub async fn id_by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<i64>, sqlx::Error> {
-    db::query_scalar("SELECT id FROM product WHERE seo_url = $1 AND is_active = 1")
+    db::query_scalar("SELECT id FROM product WHERE seo_url = $1 AND is_active")
         .bind(seo_url)
         .fetch_optional(pool)
         .await
@@ -229,8 +229,8 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
     let flash: Option<FlashInfo> = db::query_as(
         "SELECT fs.id AS schedule_id, fs.fs_name, fi.discount_percent, fs.starts_at, fs.ends_at \
          FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
-         WHERE fi.product_id = $1 AND fs.is_active = 1 AND fs.starts_at <= $2 AND fs.ends_at > $2 \
-         ORDER BY fi.discount_percent DESC LIMIT 1",
+         WHERE fi.product_id = $1 AND fs.is_active AND fs.starts_at <= $2 AND fs.ends_at > $2 \
+         ORDER BY fi.discount_percent DESC, fs.id LIMIT 1",
     )
     .bind(id)
     .bind(now)
@@ -397,16 +397,16 @@ pub async fn related_ids(
     let sql = match kind {
         Related::Similar => format!(
             "SELECT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
-             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active = 1 \
+             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active \
              ORDER BY ABS({effective} - (SELECT {effective} FROM product p WHERE p.id = $1)), p.id LIMIT $2"
         ),
         Related::SameCategory => format!(
             "SELECT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
-             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active = 1 \
+             WHERE pc.category_id = {PRIMARY} AND p.id <> $1 AND p.is_active \
              ORDER BY p.popularity DESC, p.id LIMIT $2"
         ),
         Related::GoesWellWith => format!(
-            "SELECT p.id FROM product p WHERE p.is_active = 1 AND p.id <> $1 AND p.id IN ( \
+            "SELECT p.id FROM product p WHERE p.is_active AND p.id <> $1 AND p.id IN ( \
                SELECT pc.product_id FROM product_category pc JOIN category c ON c.id = pc.category_id \
                WHERE c.parent = (SELECT parent FROM category WHERE id = {PRIMARY}) AND c.id <> {PRIMARY} \
                AND {VISIBLE}) \
@@ -422,7 +422,7 @@ pub async fn related_ids(
              top(id) AS (SELECT id FROM up WHERE parent IS NULL OR parent = {ROOT_ID} LIMIT 1), \
              sub(id) AS (SELECT id FROM top UNION ALL \
                SELECT c.id FROM category c JOIN sub ON c.parent = sub.id WHERE {VISIBLE}) \
-             SELECT p.id FROM product p WHERE p.is_active = 1 AND p.id <> $1 AND p.id IN ( \
+             SELECT p.id FROM product p WHERE p.is_active AND p.id <> $1 AND p.id IN ( \
                SELECT pc.product_id FROM product_category pc WHERE pc.category_id IN (SELECT id FROM sub)) \
              ORDER BY p.popularity DESC, p.id LIMIT $2"
         ),
@@ -475,7 +475,7 @@ pub async fn questions(
 ) -> Result<Vec<Question>, sqlx::Error> {
     let rows: Vec<(i64, String, String, i64)> = db::query_as(
         "SELECT id, username, description, created_at FROM product_question \
-         WHERE product_id = $1 AND is_active = 1 ORDER BY created_at DESC, id DESC LIMIT $2",
+         WHERE product_id = $1 AND is_active ORDER BY created_at DESC, id DESC LIMIT $2",
     )
     .bind(id)
     .bind(limit)
@@ -636,9 +636,9 @@ pub async fn product_set(
 ) -> Result<Option<ProductSetInfo>, sqlx::Error> {
     let set: Option<ProductSetInfo> = db::query_as(&format!(
         "SELECT s.id, s.title, s.subtitle, s.slug, s.category_id, s.image_file_id AS image_id, s.description, \
-         s.active, COALESCE((SELECT SUM(i.qty * {effective}) FROM product_set_item i JOIN product p ON p.id = i.product_id \
-           WHERE i.product_set_id = s.id), 0) AS price_all, s.price_info, f.full_size_directory AS image_url \
-         FROM product_set s LEFT JOIN image_file f ON f.id = s.image_file_id WHERE s.slug = $1 AND s.active = 1",
+         s.active, CAST(COALESCE((SELECT SUM(i.qty * {effective}) FROM product_set_item i JOIN product p ON p.id = i.product_id \
+           WHERE i.product_set_id = s.id), 0) AS BIGINT) AS price_all, s.price_info, f.full_size_directory AS image_url \
+         FROM product_set s LEFT JOIN image_file f ON f.id = s.image_file_id WHERE s.slug = $1 AND s.active",
         effective = pricing::effective_price_sql(now)
     ))
     .bind(slug)
@@ -697,12 +697,12 @@ pub async fn set_products(
 ) -> Result<Vec<SetProduct>, sqlx::Error> {
     db::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.stock AS qty, {effective} AS price_now, \
-         CASE WHEN p.pre_booking = 1 THEN 'pre_booking' WHEN p.stock > 0 THEN 'in_stock' ELSE 'out_of_stock' END AS stock_status, \
+         CASE WHEN p.pre_booking THEN 'pre_booking' WHEN p.stock > 0 THEN 'in_stock' ELSE 'out_of_stock' END AS stock_status, \
          i.qty AS product_set_qty, \
          (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
           WHERE pi.product_id = p.id ORDER BY pi.sort, pi.id LIMIT 1) AS image_url \
          FROM product_set_item i JOIN product p ON p.id = i.product_id \
-         WHERE i.product_set_id = $1 AND p.is_active = 1 ORDER BY i.sort, p.id",
+         WHERE i.product_set_id = $1 AND p.is_active ORDER BY i.sort, p.id",
         effective = pricing::effective_price_sql(now)
     ))
     .bind(set_id)
@@ -730,7 +730,7 @@ pub struct Fabric {
 pub async fn fabrics(pool: &Pool, set_id: i64) -> Result<Vec<Fabric>, sqlx::Error> {
     let rows: Vec<(i64, String, Option<String>)> = db::query_as(
         "SELECT fb.id, fb.title, f.full_size_directory FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id \
-         WHERE fb.product_set_id = $1 AND fb.active = 1 ORDER BY fb.sort, fb.id",
+         WHERE fb.product_set_id = $1 AND fb.active ORDER BY fb.sort, fb.id",
     )
     .bind(set_id)
     .fetch_all(pool)

@@ -20,18 +20,16 @@ pub struct Slug {
 
 /// Active products, by id.
 pub async fn product_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    db::query_as(
-        "SELECT id, seo_url AS slug, updated_at FROM product WHERE is_active = 1 ORDER BY id",
-    )
-    .fetch_all(pool)
-    .await
+    db::query_as("SELECT id, seo_url AS slug, updated_at FROM product WHERE is_active ORDER BY id")
+        .fetch_all(pool)
+        .await
 }
 
 /// Published, active product categories (the root `products` included), by id.
 pub async fn category_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
     db::query_as(
         "SELECT id, seo_url AS slug, updated_at FROM category \
-         WHERE type = 'product' AND is_active = 1 AND is_published = 1 ORDER BY id",
+         WHERE type = 'product' AND is_active AND is_published ORDER BY id",
     )
     .fetch_all(pool)
     .await
@@ -39,7 +37,7 @@ pub async fn category_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
 
 /// Active product sets, by id.
 pub async fn product_set_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    db::query_as("SELECT id, slug, updated_at FROM product_set WHERE active = 1 ORDER BY id")
+    db::query_as("SELECT id, slug, updated_at FROM product_set WHERE active ORDER BY id")
         .fetch_all(pool)
         .await
 }
@@ -48,7 +46,7 @@ pub async fn product_set_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
 pub async fn post_slugs(pool: &Pool, kind: &str) -> Result<Vec<Slug>, sqlx::Error> {
     db::query_as(
         "SELECT id, seo_url AS slug, updated_at FROM post \
-         WHERE kind = $1 AND is_active = 1 ORDER BY published_at DESC, id DESC",
+         WHERE kind = $1 AND is_active ORDER BY published_at DESC, id DESC",
     )
     .bind(kind)
     .fetch_all(pool)
@@ -57,14 +55,14 @@ pub async fn post_slugs(pool: &Pool, kind: &str) -> Result<Vec<Slug>, sqlx::Erro
 
 /// Active interior galleries, by id.
 pub async fn interior_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    db::query_as("SELECT id, slug, updated_at FROM interior WHERE active = 1 ORDER BY id")
+    db::query_as("SELECT id, slug, updated_at FROM interior WHERE active ORDER BY id")
         .fetch_all(pool)
         .await
 }
 
 /// Active CMS pages (`/page/{seo_url}`), by id.
 pub async fn page_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
-    db::query_as("SELECT id, seo_url AS slug, updated_at FROM page WHERE is_active = 1 ORDER BY id")
+    db::query_as("SELECT id, seo_url AS slug, updated_at FROM page WHERE is_active ORDER BY id")
         .fetch_all(pool)
         .await
 }
@@ -104,7 +102,7 @@ pub async fn settings(pool: &Pool) -> Result<BTreeMap<String, String>, sqlx::Err
 
 /// A widget's HTML when it exists and is active.
 pub async fn active_widget(pool: &Pool, id: i64) -> Result<Option<String>, sqlx::Error> {
-    db::query_scalar("SELECT description FROM widget WHERE id = $1 AND is_active = 1")
+    db::query_scalar("SELECT description FROM widget WHERE id = $1 AND is_active")
         .bind(id)
         .fetch_optional(pool)
         .await
@@ -167,7 +165,7 @@ pub async fn products(pool: &Pool, ids: &[i64], now: i64) -> Result<Vec<ProductR
          (SELECT pc.category_id FROM product_category pc WHERE pc.product_id = p.id \
           ORDER BY pc.is_primary DESC, pc.category_id LIMIT 1) AS category_id \
          FROM product p LEFT JOIN seo_content sc ON sc.post_type = 'product' AND sc.post_id = p.id \
-         WHERE p.is_active = 1 AND p.id IN ({ids}) ORDER BY p.id",
+         WHERE p.is_active AND p.id IN ({ids}) ORDER BY p.id",
         effective = crate::pricing::effective_price_sql(now),
         ids = id_list(ids)
     );
@@ -319,7 +317,7 @@ pub async fn questions(
          SELECT q.product_id, q.username, q.description AS text, \
          (SELECT a.description FROM product_question_answer a WHERE a.question_id = q.id ORDER BY a.id LIMIT 1) AS answer, \
          q.created_at, ROW_NUMBER() OVER (PARTITION BY q.product_id ORDER BY q.created_at DESC, q.id DESC) AS n \
-         FROM product_question q WHERE q.is_active = 1 AND q.product_id IN ({})) WHERE n <= {limit} \
+         FROM product_question q WHERE q.is_active AND q.product_id IN ({})) ranked WHERE n <= {limit} \
          ORDER BY product_id, n",
         id_list(ids)
     );
@@ -335,10 +333,10 @@ pub async fn comments(
     limit: i64,
 ) -> Result<ByProduct<TalkRow>, sqlx::Error> {
     let sql = format!(
-        "SELECT product_id, username, text, NULL AS answer, created_at FROM ( \
+        "SELECT product_id, username, text, CAST(NULL AS TEXT) AS answer, created_at FROM ( \
          SELECT c.product_id, c.username, c.comment AS text, c.created_at, \
          ROW_NUMBER() OVER (PARTITION BY c.product_id ORDER BY c.created_at DESC, c.id DESC) AS n \
-         FROM product_comment c WHERE c.is_active = 1 AND c.product_id IN ({})) WHERE n <= {limit} \
+         FROM product_comment c WHERE c.is_active AND c.product_id IN ({})) ranked WHERE n <= {limit} \
          ORDER BY product_id, n",
         id_list(ids)
     );
@@ -361,8 +359,9 @@ pub async fn review_summaries(
     ids: &[i64],
 ) -> Result<ByProduct<ReviewSummary>, sqlx::Error> {
     let sql = format!(
-        "SELECT product_id, COUNT(*) AS count, CAST(ROUND(AVG(rating) * 100) AS INTEGER) AS average_x100 \
-         FROM review WHERE is_active = 1 AND product_id IN ({}) GROUP BY product_id",
+        "SELECT product_id, COUNT(*) AS count, \
+         (CAST(SUM(rating) AS BIGINT) * 200 + COUNT(*)) / (2 * COUNT(*)) AS average_x100 \
+         FROM review WHERE is_active AND product_id IN ({}) GROUP BY product_id",
         id_list(ids)
     );
     group(
@@ -390,7 +389,7 @@ pub async fn placements(pool: &Pool, now: i64) -> Result<Vec<Placement>, sqlx::E
     let sql = format!(
         "SELECT p.id, p.seo_url, p.updated_at, (SELECT pc.category_id FROM product_category pc WHERE pc.product_id = p.id \
          ORDER BY pc.is_primary DESC, pc.category_id LIMIT 1) AS category_id, \
-         {effective} AS price, p.popularity, p.created_at FROM product p WHERE p.is_active = 1 ORDER BY p.id",
+         {effective} AS price, p.popularity, p.created_at FROM product p WHERE p.is_active ORDER BY p.id",
         effective = crate::pricing::effective_price_sql(now)
     );
     db::query_as(&sql).fetch_all(pool).await
@@ -416,7 +415,7 @@ pub async fn category_tree(pool: &Pool) -> Result<Vec<CategoryNode>, sqlx::Error
         "SELECT c.id, c.name, c.seo_url, c.parent, c.description, c.seo_h1, \
          NULLIF(sc.meta_title, '') AS meta_title, NULLIF(sc.meta_description, '') AS meta_description, c.updated_at \
          FROM category c LEFT JOIN seo_content sc ON sc.post_type = 'category' AND sc.post_id = c.id \
-         WHERE c.type = 'product' AND c.is_active = 1 AND c.is_published = 1 ORDER BY c.position, c.serial, c.id",
+         WHERE c.type = 'product' AND c.is_active AND c.is_published ORDER BY c.position, c.serial, c.id",
     )
     .fetch_all(pool)
     .await
@@ -426,7 +425,7 @@ pub async fn category_tree(pool: &Pool) -> Result<Vec<CategoryNode>, sqlx::Error
 pub async fn category_members(pool: &Pool) -> Result<Vec<(i64, i64)>, sqlx::Error> {
     db::query_as(
         "SELECT pc.category_id, pc.product_id FROM product_category pc \
-         JOIN product p ON p.id = pc.product_id WHERE p.is_active = 1",
+         JOIN product p ON p.id = pc.product_id WHERE p.is_active",
     )
     .fetch_all(pool)
     .await
@@ -459,7 +458,7 @@ pub struct Picture {
 pub async fn sliders(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
     db::query_as(
         "SELECT s.id AS owner_id, f.full_size_directory AS path, f.width, f.height, s.title, s.url AS link, s.type AS kind \
-         FROM slider s JOIN image_file f ON f.id = s.image_id WHERE s.active = 1 ORDER BY s.type, s.position, s.id",
+         FROM slider s JOIN image_file f ON f.id = s.image_id WHERE s.active ORDER BY s.type, s.position, s.id",
     )
     .fetch_all(pool)
     .await
@@ -489,7 +488,7 @@ pub struct FilterValue {
 pub async fn filter_values(pool: &Pool) -> Result<Vec<FilterValue>, sqlx::Error> {
     db::query_as(
         "SELECT a.field_label, a.field_name, v.value, v.slug FROM attribute a \
-         JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable = 1 \
+         JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable \
          ORDER BY a.sort, a.id, v.sort, v.id",
     )
     .fetch_all(pool)
@@ -505,18 +504,18 @@ pub async fn home_strips(
 ) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>), sqlx::Error> {
     let effective = crate::pricing::effective_price_sql(now);
     let top: Vec<i64> = db::query_scalar(&format!(
-        "SELECT p.id FROM product p WHERE p.is_active = 1 AND p.price_before > 0 \
+        "SELECT p.id FROM product p WHERE p.is_active AND p.price_before > 0 \
          ORDER BY (p.price_before - {effective}) * 1000 / p.price_before DESC, p.popularity DESC, p.id LIMIT {limit}"
     ))
     .fetch_all(pool)
     .await?;
     let pre: Vec<i64> = db::query_scalar(&format!(
-        "SELECT id FROM product WHERE is_active = 1 AND pre_booking = 1 ORDER BY popularity DESC, id LIMIT {limit}"
+        "SELECT id FROM product WHERE is_active AND pre_booking ORDER BY popularity DESC, id LIMIT {limit}"
     ))
     .fetch_all(pool)
     .await?;
     let new: Vec<i64> = db::query_scalar(&format!(
-        "SELECT id FROM product WHERE is_active = 1 ORDER BY new_arrival DESC, created_at DESC, id DESC LIMIT {limit}"
+        "SELECT id FROM product WHERE is_active ORDER BY new_arrival DESC, created_at DESC, id DESC LIMIT {limit}"
     ))
     .fetch_all(pool)
     .await?;
@@ -540,7 +539,7 @@ pub async fn flash_sale(
 ) -> Result<Option<(FlashSale, Vec<i64>)>, sqlx::Error> {
     let sale: Option<FlashSale> = db::query_as(
         "SELECT id, fs_name, fs_description, starts_at, ends_at FROM flash_schedule \
-         WHERE is_active = 1 AND ends_at > $1 ORDER BY (starts_at > $1), starts_at, id LIMIT 1",
+         WHERE is_active AND ends_at > $1 ORDER BY (starts_at > $1), starts_at, id LIMIT 1",
     )
     .bind(now)
     .fetch_optional(pool)
@@ -548,7 +547,7 @@ pub async fn flash_sale(
     let Some(sale) = sale else { return Ok(None) };
     let ids = db::query_scalar(
         "SELECT fi.product_id FROM flash_item fi JOIN product p ON p.id = fi.product_id \
-         WHERE fi.schedule_id = $1 AND p.is_active = 1 ORDER BY fi.sort, fi.id",
+         WHERE fi.schedule_id = $1 AND p.is_active ORDER BY fi.sort, fi.id",
     )
     .bind(sale.id)
     .fetch_all(pool)
@@ -581,9 +580,9 @@ pub async fn posts(pool: &Pool, kind: &str) -> Result<Vec<ContentRow>, sqlx::Err
     db::query_as(
         "SELECT p.id, p.seo_url AS slug, p.title, p.sub_title, p.short_description AS summary, p.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
-         p.author, p.published_at, p.updated_at, NULL AS category_id \
+         p.author, p.published_at, p.updated_at, CAST(NULL AS BIGINT) AS category_id \
          FROM post p LEFT JOIN image_file f ON f.id = p.image_file_id \
-         WHERE p.kind = $1 AND p.is_active = 1 ORDER BY p.published_at DESC, p.id DESC",
+         WHERE p.kind = $1 AND p.is_active ORDER BY p.published_at DESC, p.id DESC",
     )
     .bind(kind)
     .fetch_all(pool)
@@ -595,8 +594,8 @@ pub async fn cms_pages(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
     db::query_as(
         "SELECT p.id, p.seo_url AS slug, p.title, p.sub_title, '' AS summary, p.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
-         '' AS author, p.created_at AS published_at, p.updated_at, NULL AS category_id \
-         FROM page p LEFT JOIN image_file f ON f.id = p.image_file_id WHERE p.is_active = 1 ORDER BY p.id",
+         '' AS author, p.created_at AS published_at, p.updated_at, CAST(NULL AS BIGINT) AS category_id \
+         FROM page p LEFT JOIN image_file f ON f.id = p.image_file_id WHERE p.is_active ORDER BY p.id",
     )
     .fetch_all(pool)
     .await
@@ -608,7 +607,7 @@ pub async fn interiors(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
         "SELECT i.id, i.slug, i.title, i.sub_title, '' AS summary, i.description AS body, \
          f.full_size_directory AS image, f.width AS image_width, f.height AS image_height, \
          '' AS author, i.created_at AS published_at, i.updated_at, i.category_id \
-         FROM interior i JOIN image_file f ON f.id = i.image_id WHERE i.active = 1 ORDER BY i.id",
+         FROM interior i JOIN image_file f ON f.id = i.image_id WHERE i.active ORDER BY i.id",
     )
     .fetch_all(pool)
     .await
@@ -618,7 +617,7 @@ pub async fn interiors(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
 pub async fn interior_images(pool: &Pool) -> Result<Vec<Picture>, sqlx::Error> {
     db::query_as(
         "SELECT ii.interior_id AS owner_id, f.full_size_directory AS path, f.width, f.height, ii.title, \
-         ii.caption AS link, 0 AS kind FROM interior_image ii JOIN image_file f ON f.id = ii.image_id \
+         ii.caption AS link, CAST(0 AS BIGINT) AS kind FROM interior_image ii JOIN image_file f ON f.id = ii.image_id \
          ORDER BY ii.interior_id, ii.sort, ii.id",
     )
     .fetch_all(pool)
@@ -631,7 +630,7 @@ pub async fn product_sets(pool: &Pool) -> Result<Vec<ContentRow>, sqlx::Error> {
         "SELECT s.id, s.slug, s.title, s.subtitle AS sub_title, s.price_info AS summary, s.description AS body, \
          f.full_size_directory AS image, COALESCE(f.width, 0) AS image_width, COALESCE(f.height, 0) AS image_height, \
          '' AS author, s.created_at AS published_at, s.updated_at, s.category_id \
-         FROM product_set s LEFT JOIN image_file f ON f.id = s.image_file_id WHERE s.active = 1 ORDER BY s.id",
+         FROM product_set s LEFT JOIN image_file f ON f.id = s.image_file_id WHERE s.active ORDER BY s.id",
     )
     .fetch_all(pool)
     .await
@@ -649,13 +648,14 @@ pub async fn product_set_items(pool: &Pool) -> Result<Vec<(i64, i64, i64)>, sqlx
 pub async fn product_set_extras(pool: &Pool) -> Result<(Vec<Picture>, Vec<Picture>), sqlx::Error> {
     let fabrics = db::query_as(
         "SELECT fb.product_set_id AS owner_id, COALESCE(f.full_size_directory, '') AS path, COALESCE(f.width, 0) AS width, \
-         COALESCE(f.height, 0) AS height, fb.title, '' AS link, 0 AS kind \
-         FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id WHERE fb.active = 1 ORDER BY fb.product_set_id, fb.sort, fb.id",
+         COALESCE(f.height, 0) AS height, fb.title, '' AS link, CAST(0 AS BIGINT) AS kind \
+         FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id WHERE fb.active ORDER BY fb.product_set_id, fb.sort, fb.id",
     )
     .fetch_all(pool)
     .await?;
     let infos = db::query_as(
-        "SELECT product_set_id AS owner_id, '' AS path, 0 AS width, 0 AS height, title, description AS link, 0 AS kind \
+        "SELECT product_set_id AS owner_id, '' AS path, CAST(0 AS BIGINT) AS width, CAST(0 AS BIGINT) AS height, \
+         title, description AS link, CAST(0 AS BIGINT) AS kind \
          FROM product_set_info ORDER BY product_set_id, sort, id",
     )
     .fetch_all(pool)
@@ -678,7 +678,7 @@ pub struct ShowroomRow {
 pub async fn showrooms(pool: &Pool) -> Result<Vec<ShowroomRow>, sqlx::Error> {
     db::query_as(
         "SELECT s.title, s.shop_type, d.name AS district, s.address, s.phone, s.opening_hours \
-         FROM showroom s JOIN district d ON d.id = s.district_id WHERE s.is_active = 1 ORDER BY d.name, s.title",
+         FROM showroom s JOIN district d ON d.id = s.district_id WHERE s.is_active ORDER BY d.name, s.title, s.id",
     )
     .fetch_all(pool)
     .await

@@ -156,7 +156,7 @@ async fn flash_ends(
     let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     let rows: Vec<(i64, i64)> = db::query_as(&format!(
         "SELECT fi.product_id, MIN(fs.ends_at) FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id \
-         WHERE fs.is_active = 1 AND fs.starts_at <= {now} AND fs.ends_at > {now} AND fi.product_id IN ({list}) \
+         WHERE fs.is_active AND fs.starts_at <= {now} AND fs.ends_at > {now} AND fi.product_id IN ({list}) \
          GROUP BY fi.product_id"
     ))
     .fetch_all(pool)
