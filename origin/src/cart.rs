@@ -643,7 +643,7 @@ pub async fn district(conn: &mut Conn, name: &str) -> sqlx::Result<Option<Distri
     }
     let rows: Vec<(String, String, String, String, String)> = db::query_as(
         "SELECT d.name, dv.name, d.delivery_zone, d.aliases, d.name_bn \
-         FROM district d JOIN division dv ON dv.id = d.division_id",
+         FROM district d JOIN division dv ON dv.id = d.division_id ORDER BY d.id",
     )
     .fetch_all(&mut *conn)
     .await?;

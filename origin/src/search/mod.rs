@@ -246,8 +246,8 @@ impl Search {
         }
         let rows: Vec<ProductRow> = db::query_as(&format!(
             "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, \
-             (SELECT string_agg(v.product_code, ' ') FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
-             (SELECT string_agg(t.name, ' ') FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
+             (SELECT string_agg(v.product_code, ' ' ORDER BY v.id) FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
+             (SELECT string_agg(t.name, ' ' ORDER BY t.id) FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
              FROM product p WHERE p.is_active{filter}"
         ))
         .fetch_all(pool)
