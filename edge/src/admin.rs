@@ -1,10 +1,12 @@
-//! The admin listener: the ops dashboard at `/`, its data at `/stats`, Prometheus text at
+//! The admin listener: the ops dashboard at `/`, its data at `/stats` (this edge's and the
+//! cluster's), this edge's own figures for its peers at `/stats/self`, Prometheus text at
 //! `/metrics`, `/healthz`, and the purge API (bearer token required).
 //!
 //! `POST /purge` takes JSON `{"urls": [...], "tags": [...], "all": false, "soft": false}`
 //! or the same as query parameters (`?tag=product:12&tag=home&soft=1`, `?url=/p/x`,
 //! `?all=1`). `GET /purge/log?since=N` lists the purge log.
 
+use crate::cluster::Figures;
 use crate::dashboard::DASHBOARD_HTML;
 use crate::purge::{unix_ms, PurgeRequest};
 use crate::State;
@@ -258,10 +260,13 @@ impl Admin {
             .into_iter()
             .map(|(url, count)| serde_json::json!({"url": url, "misses": count}))
             .collect();
+        let own = Figures::own(state);
         json(
             StatusCode::OK,
             serde_json::json!({
                 "now_ms": unix_ms(SystemTime::now()),
+                "own": own,
+                "cluster": state.cluster.view(&own),
                 "series": state.metrics.series(),
                 "purges": purges,
                 "most_missed": missed,
@@ -285,6 +290,9 @@ impl ServeHttp for Admin {
         match (method.as_str(), path.as_str()) {
             ("GET", "/") => respond(StatusCode::OK, "text/html; charset=utf-8", DASHBOARD_HTML),
             ("GET", "/stats") => self.stats(),
+            ("GET", "/stats/self") => {
+                json(StatusCode::OK, serde_json::json!(Figures::own(self.state)))
+            }
             ("GET", "/metrics") => {
                 self.state.refresh_gauges();
                 respond(

@@ -1,7 +1,8 @@
 //! The ops dashboard: one self-contained page (no external assets) that polls `/stats`
 //! every second and plots hit ratio, requests/s, origin requests/s, origin p50/p99 and
 //! cache size over the last ten minutes, with recent purges, the most-missed URLs and
-//! origin health. Readable on a phone (one column below 700 px).
+//! origin health, and the cluster's figures (this edge plus its `--peers`: sums and each
+//! peer's state). Readable on a phone (one column below 700 px).
 
 /// The page.
 pub const DASHBOARD_HTML: &str = r##"<!doctype html>
@@ -26,6 +27,10 @@ th{color:var(--mut);font-weight:600}td.n{text-align:right;font-variant-numeric:t
 </style></head><body>
 <header><h1>Edge cache · live</h1><span id="status">connecting…</span><span id="origins"></span></header>
 <main>
+<section class="wide"><h2>Cluster · <span id="cl-edges">–</span></h2>
+<table><thead><tr><th>requests/s</th><th>hits/s</th><th>origin requests/s</th><th>hit ratio</th><th>cache</th></tr></thead>
+<tbody><tr class="big"><td id="cl-rps">–</td><td id="cl-hits">–</td><td id="cl-orps">–</td><td id="cl-hit">–</td><td id="cl-size">–</td></tr></tbody></table>
+<table><thead><tr><th>peer</th><th>state</th><th>last seen</th><th class="n">requests/s</th><th class="n">cache</th></tr></thead><tbody id="peers"></tbody></table></section>
 <section><h2>Hit ratio</h2><div class="big" id="v-hit">–</div><canvas id="c-hit"></canvas></section>
 <section><h2>Requests / s</h2><div class="big" id="v-rps">–</div><canvas id="c-rps"></canvas></section>
 <section><h2>Origin requests / s</h2><div class="big" id="v-orps">–</div><canvas id="c-orps"></canvas></section>
@@ -70,6 +75,14 @@ async function tick(){
     plot("c-orps",[s.map(p=>p.origin_rps)],{});
     plot("c-lat",[s.map(p=>p.origin_p50_ms),s.map(p=>p.origin_p99_ms)],{});
     plot("c-size",[s.map(p=>p.cache_bytes)],{max:d.cache.limit,fmt:fmtBytes});
+    const c=d.cluster;
+    $("cl-edges").textContent="sum of "+c.edges+" of "+c.of+" edges";
+    $("cl-rps").textContent=c.sum.rps.toLocaleString();
+    $("cl-hits").textContent=c.sum.hits_ps.toLocaleString();
+    $("cl-orps").textContent=c.sum.origin_rps.toLocaleString();
+    $("cl-hit").textContent=c.hit_ratio==null?"–":(c.hit_ratio*100).toFixed(1)+" %";
+    $("cl-size").textContent=fmtBytes(c.sum.cache_bytes);
+    $("peers").innerHTML=c.peers.map(p=>`<tr><td>${esc(p.url)}</td><td class="${p.up?"up":"down"}">${p.up?"up":"down"}</td><td>${p.last_seen_ms?ago(p.last_seen_ms,d.now_ms):"never"}</td><td class="n">${p.up&&p.figures?p.figures.rps.toLocaleString():"–"}</td><td class="n">${p.up&&p.figures?fmtBytes(p.figures.cache_bytes):"–"}</td></tr>`).join("")||'<tr><td colspan="5">no peers configured</td></tr>';
     $("purges").innerHTML=d.purges.map(p=>`<tr><td>${p.at_ms?ago(p.at_ms,d.now_ms):""}</td><td>${esc(p.all?"everything":[...p.tags.map(t=>"tag "+t),...p.urls].join(", "))}${p.source==="peer"?" (peer)":""}</td><td>${p.mode}</td><td class="n">${p.matched}</td></tr>`).join("")||'<tr><td colspan="4">none yet</td></tr>';
     $("missed").innerHTML=d.most_missed.map(m=>`<tr><td>${esc(m.url)}</td><td class="n">${m.misses}</td></tr>`).join("")||'<tr><td colspan="2">none yet</td></tr>';
   }catch(e){$("status").textContent="cannot reach the edge: "+e}
@@ -88,5 +101,6 @@ mod tests {
         assert!(!DASHBOARD_HTML.contains("https://"));
         assert!(!DASHBOARD_HTML.contains("src="));
         assert!(DASHBOARD_HTML.contains("name=\"viewport\""));
+        assert!(DASHBOARD_HTML.contains("id=\"peers\""));
     }
 }

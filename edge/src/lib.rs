@@ -4,10 +4,11 @@
 //! cache lock and a predictor), the proxy (`proxy::Edge`), the origin pool with health
 //! checks (`upstream`), purges and their broadcast to peers (`purge`, `peers`), rate
 //! limits (`ratelimit`), metrics and the ops dashboard on the admin listener (`metrics`,
-//! `admin`, `dashboard`).
+//! `admin`, `dashboard`), with the cluster's figures fetched from the peers (`cluster`).
 
 pub mod admin;
 pub mod cache;
+pub mod cluster;
 pub mod config;
 pub mod dashboard;
 pub mod metrics;
@@ -70,6 +71,8 @@ pub struct State {
     pub pool: &'static Pool,
     /// Rate limits.
     pub limiter: RateLimiter,
+    /// The peers' last known figures, for the dashboard.
+    pub cluster: cluster::Cluster,
     purge_ids: AtomicU64,
 }
 
@@ -113,6 +116,7 @@ impl State {
                 config.rate_limit,
                 Duration::from_secs(config.rate_window.max(1)),
             ),
+            cluster: cluster::Cluster::new(&config.peers),
             purge_ids: AtomicU64::new(0),
         })
     }
@@ -300,6 +304,12 @@ pub fn run(config: Config) -> anyhow::Result<()> {
                 state,
                 peer: peer.trim().to_string(),
             },
+        ));
+    }
+    for index in 0..state.cluster.len() {
+        server.add_service(background_service(
+            "peer-figures",
+            cluster::PeerWatcher { state, index },
         ));
     }
     tracing::info!(listen = %config.listen, admin = %config.admin, origins = ?config.origin, "edge starting");

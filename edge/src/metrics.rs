@@ -100,6 +100,8 @@ pub struct Point {
     pub hit_ratio: Option<f64>,
     /// Client requests per second.
     pub rps: u64,
+    /// Of those, answered from the cache.
+    pub hits: u64,
     /// Origin requests per second.
     pub origin_rps: u64,
     /// Origin latency percentiles in milliseconds, `None` without origin requests.
@@ -336,6 +338,7 @@ impl Metrics {
             t: unix_secs,
             hit_ratio: (d_req > 0).then(|| d_hit as f64 / d_req as f64),
             rps: d_req,
+            hits: d_hit,
             origin_rps: d_origin,
             origin_p50_ms: percentile(&samples, 0.50),
             origin_p99_ms: percentile(&samples, 0.99),
@@ -358,6 +361,25 @@ impl Metrics {
             .iter()
             .cloned()
             .collect()
+    }
+
+    /// The latest sampled second, if any.
+    pub fn last_point(&self) -> Option<Point> {
+        self.live
+            .series
+            .lock()
+            .expect("series lock poisoned")
+            .back()
+            .cloned()
+    }
+
+    /// Client requests, cache hits and origin requests since start.
+    pub fn totals(&self) -> (u64, u64, u64) {
+        (
+            self.live.requests.load(Ordering::Relaxed),
+            self.live.hits.load(Ordering::Relaxed),
+            self.live.origin_requests.load(Ordering::Relaxed),
+        )
     }
 
     /// The Prometheus text exposition.
