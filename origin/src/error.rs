@@ -90,6 +90,19 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// A database error after which the whole transaction may be run again
+    /// ([`catalog::db::is_retryable`]).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ApiError::Internal(err) => err
+                .downcast_ref::<sqlx::Error>()
+                .is_some_and(catalog::db::is_retryable),
+            _ => false,
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> Self {
         ApiError::Internal(err.into())

@@ -111,8 +111,32 @@ pub async fn place_cash_on_delivery(
     place(pool, owner, Paying::CashOnDelivery, idempotency_key, now).await
 }
 
-/// Places the owner's cart as an order paid as `paying` says.
+/// Times a placement is tried when the database aborts it to break a deadlock.
+const PLACE_ATTEMPTS: u32 = 3;
+
+/// Places the owner's cart as an order paid as `paying` says. A placement
+/// the database aborted to break a deadlock (PostgreSQL, with a writer from
+/// outside the shop) is run again from the start: it wrote nothing.
 pub async fn place(
+    pool: &Pool,
+    owner: &Owner,
+    paying: Paying<'_>,
+    idempotency_key: Option<&str>,
+    now: i64,
+) -> ApiResult<Placed> {
+    let mut attempt = 1;
+    loop {
+        match place_once(pool, owner, paying, idempotency_key, now).await {
+            Err(err) if attempt < PLACE_ATTEMPTS && err.is_retryable() => {
+                tracing::warn!(attempt, cause = %err, "order placement aborted by the database; trying again");
+                attempt += 1;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+async fn place_once(
     pool: &Pool,
     owner: &Owner,
     paying: Paying<'_>,

@@ -304,6 +304,19 @@ pub async fn begin_write(pool: &Pool) -> sqlx::Result<Tx> {
     }
 }
 
+/// Whether a failed transaction may simply be run again from the start:
+/// PostgreSQL aborted it to break a deadlock (40P01) or a serialization
+/// conflict (40001). A deadlock can happen when a writer outside the shop's
+/// code (an admin tool's `UPDATE product`) holds a row the shop's write
+/// transaction needs while waiting for the change log's lock that the shop's
+/// transaction holds. SQLite queues writers instead: never.
+pub fn is_retryable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Database(e) => matches!(e.code().as_deref(), Some("40P01" | "40001")),
+        _ => false,
+    }
+}
+
 /// The PostgreSQL advisory lock key that [`begin_write`] takes (an arbitrary
 /// constant: "shop" in ASCII).
 pub const WRITE_LOCK: i64 = 0x73686f70;
@@ -576,6 +589,47 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(5), standby)
             .await
             .expect("the standby takes over once the leader is gone");
+    }
+
+    #[tokio::test]
+    async fn a_deadlock_is_retryable_and_other_errors_are_not() {
+        let db = TestDatabase::empty().await;
+        let pool = db.pool().await;
+        let missing = query("SELECT nothing FROM nowhere")
+            .execute(&pool)
+            .await
+            .unwrap_err();
+        assert!(!is_retryable(&missing));
+        if pool.dialect() != Dialect::Postgres {
+            return; // SQLite's writers queue: there is no deadlock to make
+        }
+        query("CREATE TABLE r (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        query("INSERT INTO r VALUES (1, 0), (2, 0)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        let mut one = pool.begin().await.unwrap();
+        let mut two = pool.begin().await.unwrap();
+        query("UPDATE r SET n = 1 WHERE id = 1")
+            .execute(&mut *one)
+            .await
+            .unwrap();
+        query("UPDATE r SET n = 2 WHERE id = 2")
+            .execute(&mut *two)
+            .await
+            .unwrap();
+        let (a, b) = tokio::join!(
+            query("UPDATE r SET n = 1 WHERE id = 2").execute(&mut *one),
+            query("UPDATE r SET n = 2 WHERE id = 1").execute(&mut *two),
+        );
+        let err = a
+            .err()
+            .or(b.err())
+            .expect("one of the two is chosen as the victim");
+        assert!(is_retryable(&err), "{err}");
     }
 
     #[test]
