@@ -1,35 +1,35 @@
-//! Whole-site tests: the fixture shop (`tests/fixtures/shop.sql`) built into a
+//! Whole-site tests: the fixture shop (`tests/fixtures/shop.sql`), in a test
+//! database (SQLite, or PostgreSQL when `TEST_POSTGRES_URL` is set), built into a
 //! temp dir, every page type checked for its key content, a link check over
 //! the whole output, and an incremental rebuild after a price change.
 
 use catalog::db;
+use catalog::db::testing::TestDatabase;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use generator::build::{build_for, BuildOptions, BuildReport, Products};
 use generator::output::Manifest;
 
 struct Shop {
     dir: tempfile::TempDir,
+    db: TestDatabase,
     pool: catalog::db::Pool,
 }
 
 impl Shop {
+    /// The fixture shop in a database of its own (SQLite, or PostgreSQL when
+    /// `TEST_POSTGRES_URL` is set).
     async fn open() -> Shop {
         let dir = tempfile::tempdir().unwrap();
-        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(Self::url_in(dir.path())))
-            .await
-            .unwrap();
-        catalog::db::migrate(&pool).await.unwrap();
-        catalog::db::raw_sql(include_str!("fixtures/shop.sql"))
+        let db = TestDatabase::migrated().await;
+        let pool = db.pool().await;
+        db::raw_sql(include_str!("fixtures/shop.sql"))
             .execute(&pool)
             .await
             .unwrap();
-        Shop { dir, pool }
-    }
-
-    fn url_in(dir: &Path) -> String {
-        format!("sqlite:{}", dir.join("shop.db").display())
+        db::after_bulk_load(&pool).await.unwrap();
+        Shop { dir, db, pool }
     }
 
     fn out(&self) -> PathBuf {
@@ -43,7 +43,7 @@ impl Shop {
     async fn build_for(&self, products: &Products) -> BuildReport {
         build_for(
             &BuildOptions {
-                database: Self::url_in(self.dir.path()),
+                database: self.db.url().to_string(),
                 out: self.out(),
                 base_url: "https://shop.example".into(),
                 web_dist: self.dir.path().join("no-web"),

@@ -1,8 +1,9 @@
-//! `generator watch` on the fixture shop (`tests/fixtures/shop.sql`) in a temp
-//! SQLite file: changes written with plain SQL reach the pages on disk and are
-//! purged at a stand-in edge admin (a local HTTP server recording each
-//! `POST /purge`); a flash sale's start switches the page at the boundary with
-//! no change in the log; a purge endpoint that is down stops nothing.
+//! `generator watch` on the fixture shop (`tests/fixtures/shop.sql`) in a test
+//! database (SQLite, or PostgreSQL when `TEST_POSTGRES_URL` is set): changes
+//! written with plain SQL reach the pages on disk and are purged at a
+//! stand-in edge admin (a local HTTP server recording each `POST /purge`); a
+//! flash sale's start switches the page at the boundary with no change in the
+//! log; a purge endpoint that is down stops nothing.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
+use catalog::db::testing::TestDatabase;
 use generator::build::BuildOptions;
 use generator::watch::{watch, EdgeAdmin, WatchOptions};
 
@@ -99,9 +101,11 @@ fn free_addr() -> SocketAddr {
     listener.local_addr().unwrap()
 }
 
-/// The fixture shop in a temp dir, and a running watcher.
+/// The fixture shop in a test database, its site in a temp dir, and a
+/// running watcher.
 struct Watched {
     dir: tempfile::TempDir,
+    _db: TestDatabase,
     pool: catalog::db::Pool,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
@@ -112,15 +116,14 @@ impl Watched {
     /// first build is on disk.
     async fn start(edge: SocketAddr) -> Watched {
         let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite:{}", dir.path().join("shop.db").display());
-        let pool = catalog::db::connect(&catalog::db::PoolConfig::new(url.clone()))
-            .await
-            .unwrap();
-        catalog::db::migrate(&pool).await.unwrap();
+        let db = TestDatabase::migrated().await;
+        let url = db.url().to_string();
+        let pool = db.pool().await;
         catalog::db::raw_sql(include_str!("fixtures/shop.sql"))
             .execute(&pool)
             .await
             .unwrap();
+        catalog::db::after_bulk_load(&pool).await.unwrap();
         let options = WatchOptions {
             build: BuildOptions {
                 database: url,
@@ -144,6 +147,7 @@ impl Watched {
         }));
         let w = Watched {
             dir,
+            _db: db,
             pool,
             stop: Some(stop),
             task: Some(task),
