@@ -536,7 +536,6 @@ mod tests {
     #[tokio::test]
     async fn a_follower_is_woken_by_a_committed_change_and_one_leader_acts_at_a_time() {
         let db = TestDatabase::migrated().await;
-        let pool = db.pool().await;
         let poll = Duration::from_millis(200);
         // A pool of one connection, as the watch has: the feed must not keep it.
         let pool = connect(&PoolConfig {
