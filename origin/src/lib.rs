@@ -79,7 +79,6 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
     let state = AppState {
         pool,
         search,
-        limits: Default::default(),
         smtp: match &args.smtp_url {
             Some(url) if !url.0.trim().is_empty() => {
                 Some(Arc::new(mail::Smtp::from_url(url, &args.mail_from)?))

@@ -1,65 +1,88 @@
-//! A small in-memory limiter: at most `limit` events per key in a sliding
-//! window. Used where a call sends something (e-mail) so that nobody can
-//! flood a person or the shop (DOMAIN.md, "Operations"); the edge limits
-//! sensitive calls per client address as well.
+//! Rate limits kept in the database: at most `limit` events per key in a
+//! sliding window. Used where a call sends something (e-mail) so that nobody
+//! can flood a person or the shop (DOMAIN.md, "Operations"); the edge limits
+//! sensitive calls per client address as well. The events live in the
+//! `rate_event` table, so every origin of a cluster counts the same ones.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use catalog::db::{self, Pool};
 
-/// Keys and the instants of their recent events.
-#[derive(Debug, Default)]
-pub struct RateLimiter {
-    events: Mutex<HashMap<String, VecDeque<i64>>>,
-}
-
-impl RateLimiter {
-    /// Counts an event for every key at `now` if each of them is under
-    /// `limit` events in the last `window` seconds; otherwise counts nothing
-    /// and returns the seconds until the fullest key frees up.
-    pub fn check(&self, keys: &[String], limit: usize, window: i64, now: i64) -> Result<(), u64> {
-        let Ok(mut events) = self.events.lock() else {
-            return Err(window as u64);
-        };
-        let mut wait = 0;
-        for key in keys {
-            let list = events.entry(key.clone()).or_default();
-            while list.front().is_some_and(|t| *t <= now - window) {
-                list.pop_front();
-            }
-            if list.len() >= limit {
-                let oldest = list.front().copied().unwrap_or(now);
-                wait = wait.max(oldest + window - now);
-            }
+/// Counts an event for every key at `now` if each of them is under `limit`
+/// events in the last `window` seconds, and answers `Ok(Ok(()))`; otherwise
+/// counts nothing and answers `Ok(Err(seconds))`, the wait until the fullest
+/// key frees up. One writing transaction: two origins cannot both take the
+/// last slot.
+pub async fn check(
+    pool: &Pool,
+    keys: &[String],
+    limit: i64,
+    window: i64,
+    now: i64,
+) -> sqlx::Result<Result<(), u64>> {
+    let mut tx = db::begin_write(pool).await?;
+    // Forget what no window can count any more.
+    db::query("DELETE FROM rate_event WHERE at <= $1")
+        .bind(now - window)
+        .execute(&mut *tx)
+        .await?;
+    let mut wait = 0;
+    for key in keys {
+        let (count, oldest): (i64, Option<i64>) =
+            db::query_as("SELECT COUNT(*), MIN(at) FROM rate_event WHERE key = $1 AND at > $2")
+                .bind(key)
+                .bind(now - window)
+                .fetch_one(&mut *tx)
+                .await?;
+        if count >= limit {
+            wait = wait.max(oldest.unwrap_or(now) + window - now);
         }
-        if wait > 0 {
-            return Err(wait.max(1) as u64);
-        }
-        for key in keys {
-            events.entry(key.clone()).or_default().push_back(now);
-        }
-        // Forget keys that have gone quiet, now and then.
-        if events.len() > 10_000 {
-            events.retain(|_, list| list.back().is_some_and(|t| *t > now - window));
-        }
-        Ok(())
     }
+    if wait > 0 {
+        tx.rollback().await?;
+        return Ok(Err(wait.max(1) as u64));
+    }
+    for key in keys {
+        db::query(
+            "INSERT INTO rate_event (key, at, created_at, updated_at) VALUES ($1, $2, $2, $2)",
+        )
+        .bind(key)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(Ok(()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use catalog::db::testing::TestDatabase;
 
-    #[test]
-    fn a_key_gets_its_limit_per_window_then_waits() {
-        let limiter = RateLimiter::default();
+    #[tokio::test]
+    async fn a_key_gets_its_limit_per_window_then_waits_on_every_origin() {
+        let db = TestDatabase::migrated().await;
+        // Two pools: two origins of a cluster.
+        let (one, two) = (db.pool().await, db.pool().await);
         let keys = vec!["to:a@example.com".to_string(), "ip:1".to_string()];
         for t in 0..3 {
-            assert_eq!(limiter.check(&keys, 3, 3600, 100 + t), Ok(()));
+            let pool = if t % 2 == 0 { &one } else { &two };
+            assert_eq!(check(pool, &keys, 3, 3600, 100 + t).await.unwrap(), Ok(()));
         }
-        assert_eq!(limiter.check(&keys, 3, 3600, 200), Err(3500));
+        assert_eq!(check(&two, &keys, 3, 3600, 200).await.unwrap(), Err(3500));
         // Another target from the same client is limited by the client key.
         let other = vec!["to:b@example.com".to_string(), "ip:1".to_string()];
-        assert!(limiter.check(&other, 3, 3600, 200).is_err());
-        assert_eq!(limiter.check(&keys, 3, 3600, 3700), Ok(()));
+        assert!(check(&one, &other, 3, 3600, 200).await.unwrap().is_err());
+        // A refused event was not counted: the window frees up on time.
+        assert_eq!(check(&one, &keys, 3, 3600, 3700).await.unwrap(), Ok(()));
+        // Much later, every earlier event is forgotten; the new one is counted per key.
+        assert_eq!(check(&two, &keys, 3, 3600, 9000).await.unwrap(), Ok(()));
+        let left: i64 = db::query_scalar("SELECT COUNT(*) FROM rate_event")
+            .fetch_one(&one)
+            .await
+            .unwrap();
+        assert_eq!(
+            left, 2,
+            "old events are deleted, the new one is counted per key"
+        );
     }
 }

@@ -7,7 +7,6 @@ use catalog::db::Pool;
 
 use crate::mail::Smtp;
 use crate::payments::gateway::Gateways;
-use crate::ratelimit::RateLimiter;
 use crate::search::Search;
 use crate::social::Social;
 
@@ -18,8 +17,6 @@ pub struct AppState {
     pub dirs: Arc<Dirs>,
     /// The product search index, kept current from the change log.
     pub search: Arc<Search>,
-    /// Limits on calls that send messages.
-    pub limits: Arc<RateLimiter>,
     /// The shop's public address, for links in messages.
     pub site_url: Arc<str>,
     /// The mail server; `None` writes mail to `dirs.outbox`.

@@ -40,7 +40,6 @@ async fn site() -> Site {
     let (search, _) = origin::search::Search::build(&pool).await.unwrap();
     let app = origin::app(AppState {
         search: Arc::new(search),
-        limits: Default::default(),
         smtp: None,
         social: Default::default(),
         payments: Default::default(),

@@ -22,13 +22,14 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::Json as Body;
 use crate::identity::{hash_token, new_token};
 use crate::mail::{self, Mail};
+use crate::ratelimit;
 use crate::state::AppState;
 use crate::validate;
 
 /// How long a reset link works, seconds.
 pub const LINK_LIFETIME_SECS: i64 = 3_600;
 /// Links one address (or one client) may be sent per hour.
-pub const LINKS_PER_HOUR: usize = 3;
+pub const LINKS_PER_HOUR: i64 = 3;
 
 /// Routes merged into `/api/user`.
 pub fn router() -> ApiRouter {
@@ -85,7 +86,9 @@ async fn post_forgot(
     }
     let now = clock::now_unix();
     let keys = [format!("to:{email}"), format!("ip:{}", client(&headers))];
-    if let Err(retry_after) = state.limits.check(&keys, LINKS_PER_HOUR, 3_600, now) {
+    if let Err(retry_after) =
+        ratelimit::check(&state.pool, &keys, LINKS_PER_HOUR, 3_600, now).await?
+    {
         return Err(ApiError::TooManyRequests {
             message: "Too many reset links asked for. Please try again later.".into(),
             retry_after,

@@ -111,7 +111,6 @@ impl TestShop {
             .expect("search index");
         let state = AppState {
             search: Arc::new(search),
-            limits: Default::default(),
             smtp: None,
             social: Default::default(),
             payments: Default::default(),
