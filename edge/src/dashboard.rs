@@ -21,15 +21,15 @@ h2{font-size:.85rem;font-weight:600;color:var(--mut);margin:0 0 .2rem;text-trans
 .big{font-size:1.6rem;font-weight:650;font-variant-numeric:tabular-nums}
 canvas{width:100%;height:120px;display:block}
 table{width:100%;border-collapse:collapse;font-size:.85rem}td,th{text-align:left;padding:.2rem .3rem;border-bottom:1px solid var(--grid);overflow-wrap:anywhere}
-th{color:var(--mut);font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{color:var(--mut);font-weight:600;overflow-wrap:normal}
+.tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(8.5rem,1fr));gap:.3rem 1rem;margin:.2rem 0 .6rem;color:var(--mut);font-size:.85rem}.tiles .big{color:var(--fg)}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .up{color:#16a34a}.down{color:var(--line2)}.wide{grid-column:1/-1}
 @media (max-width:700px){main{grid-template-columns:1fr}}
 </style></head><body>
 <header><h1>Edge cache · live</h1><span id="status">connecting…</span><span id="origins"></span></header>
 <main>
 <section class="wide"><h2>Cluster · <span id="cl-edges">–</span></h2>
-<table><thead><tr><th>requests/s</th><th>hits/s</th><th>origin requests/s</th><th>hit ratio</th><th>cache</th></tr></thead>
-<tbody><tr class="big"><td id="cl-rps">–</td><td id="cl-hits">–</td><td id="cl-orps">–</td><td id="cl-hit">–</td><td id="cl-size">–</td></tr></tbody></table>
+<div class="tiles"><div><div class="big" id="cl-rps">–</div>requests/s</div><div><div class="big" id="cl-hits">–</div>hits/s</div><div><div class="big" id="cl-orps">–</div>origin requests/s</div><div><div class="big" id="cl-hit">–</div>hit ratio</div><div><div class="big" id="cl-size">–</div>cache</div></div>
 <table><thead><tr><th>peer</th><th>state</th><th>last seen</th><th class="n">requests/s</th><th class="n">cache</th></tr></thead><tbody id="peers"></tbody></table></section>
 <section><h2>Hit ratio</h2><div class="big" id="v-hit">–</div><canvas id="c-hit"></canvas></section>
 <section><h2>Requests / s</h2><div class="big" id="v-rps">–</div><canvas id="c-rps"></canvas></section>
@@ -63,7 +63,7 @@ async function tick(){
   try{
     const r=await fetch("stats",{cache:"no-store"});const d=await r.json();
     const s=d.series.slice(-300),last=s[s.length-1]||{};
-    $("status").textContent="updated "+new Date(d.now_ms).toLocaleTimeString()+" · "+d.cache.items+" objects";
+    $("status").textContent="updated "+new Date(d.now_ms).toLocaleTimeString()+" · "+d.cache.items+(d.cache.items===1?" object":" objects");
     $("origins").innerHTML=d.origins.map(o=>`<span class="${o.up?"up":"down"}">● ${esc(o.addr)}</span>`).join(" ");
     $("v-hit").textContent=last.hit_ratio==null?"–":(last.hit_ratio*100).toFixed(1)+" %";
     $("v-rps").textContent=(last.rps??0).toLocaleString();
