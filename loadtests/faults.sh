@@ -102,14 +102,15 @@ during_slow_origin() {
 }
 
 # write-contention: the checkout's hot products, and an admin tool holding
-# 30 ms write transactions every 20 ms for the whole run.
+# 30 ms write transactions every 20 ms for the whole run (on PostgreSQL, where
+# writes lock rows, its transactions lock the hot products' rows and others).
 prepare_write_contention() {
   if [ "$SMOKE" = 1 ]; then FAULT_FOR=20; else FAULT_FOR=60; fi
   K6_ENV+=("FAULT_FOR=$FAULT_FOR")
   prepare_checkout
 }
 during_write_contention() {
-  "${TOOL[@]}" contend "$DB" "$FAULT_FOR" --hold-ms 30 --gap-ms 20
+  "${TOOL[@]}" contend "$DB" "$FAULT_FOR" --hold-ms 30 --gap-ms 20 --hot "$WORK/hot.json"
 }
 
 # soak: RSS of both servers every 30 s (smoke: 5 s), to show growth.

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Helpers of loadtests/run, standard library only.
+"""Helpers of loadtests/run: standard library only for SQLite; a
+PostgreSQL database (DB given as a postgres:// URL, the cluster target) is
+reached with psycopg, which loadtests/run installs into loadtests/.venv.
 
   ports N                        N free TCP ports on 127.0.0.1, one a line
   rebase DB SEEDED_AT NOW        move every flash schedule by NOW - SEEDED_AT
@@ -10,15 +12,20 @@
   warm BASE DATA                 fetch every page the scenarios use once
   metrics URL OUT                save the edge's /metrics
   sample URL START SECONDS OUT   origin requests per second from the edge's /metrics
-  contend DB SECONDS             hold short write transactions on DB for SECONDS
+  contend DB SECONDS [--hot F]   hold short write transactions on DB for SECONDS
+
+DB is a SQLite file or a postgres:// URL; every difference between the two
+is in class Db below.
   report ...                     the summary table and JSON (see `report --help`)
   table FILE...                  a Markdown table of result files (the README's "Measured")
+  compare FILE...                orders/s, latencies and errors side by side (loadtests/measure-cluster)
 """
 
 import argparse
 import json
 import math
 import os
+import random
 import re
 import socket
 import sqlite3
@@ -33,6 +40,109 @@ def connect(path):
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA busy_timeout = 30000")
     return db
+
+
+def is_postgres(target):
+    return target.startswith(("postgres://", "postgresql://"))
+
+
+class PgRow(tuple):
+    """A PostgreSQL row that reads like sqlite3.Row: by index, by column
+    name, unpacked, and dict(row)."""
+
+    def __new__(cls, values, names):
+        row = super().__new__(cls, values)
+        row.names = names
+        return row
+
+    def keys(self):
+        return self.names
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            key = self.names.index(key)
+        return tuple.__getitem__(self, key)
+
+
+def pg_rows(cursor):
+    import decimal
+
+    names = [c.name for c in cursor.description or ()]
+
+    def make(values):
+        # SUM() of BIGINT is NUMERIC in PostgreSQL (an integer in SQLite)
+        values = [int(v) if isinstance(v, decimal.Decimal) and v == v.to_integral_value() else v for v in values]
+        return PgRow(values, names)
+
+    return make
+
+
+class Db:
+    """The dialect switch, the one place where SQLite and PostgreSQL differ.
+
+    DB is a SQLite file (loadtests/run's single stack, through sqlite3 as
+    before) or a postgres:// URL (LOADTEST_TARGET=cluster, through psycopg).
+    Queries are written once with `?` placeholders; the few words that differ
+    are attributes: TRUE / FALSE (flags are INTEGER 0/1 in SQLite, BOOLEAN in
+    PostgreSQL) and GREATEST (SQLite's two-argument MAX). As a context manager
+    it commits on success and rolls back on an exception, like sqlite3."""
+
+    def __init__(self, target):
+        self.target = target
+        self.pg = is_postgres(target)
+        if self.pg:
+            import psycopg
+
+            self.conn = psycopg.connect(target, row_factory=pg_rows)
+            self.TRUE, self.FALSE, self.GREATEST = "TRUE", "FALSE", "GREATEST"
+        else:
+            self.conn = connect(target)
+            self.TRUE, self.FALSE, self.GREATEST = "1", "0", "MAX"
+
+    @staticmethod
+    def exists(target):
+        return bool(target) and (is_postgres(target) or os.path.exists(target))
+
+    def execute(self, sql, args=()):
+        if self.pg:
+            if args:
+                sql = sql.replace("%", "%%").replace("?", "%s")
+            return self.conn.execute(sql, args or None)
+        return self.conn.execute(sql, args)
+
+    def insert(self, sql, args=()):
+        """An INSERT; the new row's id."""
+        if self.pg:
+            return self.execute(sql + " RETURNING id", args).fetchone()[0]
+        return self.execute(sql, args).lastrowid
+
+    def has_column(self, table, column):
+        if self.pg:
+            return self.execute(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = ? AND column_name = ?",
+                (table, column),
+            ).fetchone() is not None
+        return any(r[1] == column for r in self.execute(f"PRAGMA table_info({table})"))
+
+    def commit(self):
+        self.conn.commit()
+
+    def rollback(self):
+        self.conn.rollback()
+
+    def close(self):
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            self.conn.commit()
+        else:
+            self.conn.rollback()
+        return False
 
 
 def discounted(price, percent):
@@ -54,7 +164,7 @@ def cmd_ports(a):
 
 def cmd_rebase(a):
     delta = a.now - a.seeded_at
-    with connect(a.db) as db:
+    with Db(a.db) as db:
         db.execute(
             "UPDATE flash_schedule SET starts_at = starts_at + ?, ends_at = ends_at + ?",
             (delta, delta),
@@ -62,20 +172,22 @@ def cmd_rebase(a):
 
 
 def buyable(db, where="", args=()):
+    t, f = db.TRUE, db.FALSE
     return db.execute(
         "SELECT id, seo_url, title, product_code, price_now, price_before, stock FROM product "
-        "WHERE is_active = 1 AND disable_buy = 0 AND pre_booking = 0 AND cash_on_delivery = 1 "
-        "AND enable_variation = 0 AND stock > 0 " + where + " ORDER BY id",
+        f"WHERE is_active = {t} AND disable_buy = {f} AND pre_booking = {f} AND cash_on_delivery = {t} "
+        f"AND enable_variation = {f} AND stock > 0 " + where + " ORDER BY id",
         args,
     ).fetchall()
 
 
 def cmd_export(a):
-    db = connect(a.db)
+    db = Db(a.db)
+    t = db.TRUE
     products = [
         dict(r)
         for r in db.execute(
-            "SELECT id, seo_url, title, price_now, stock FROM product WHERE is_active = 1 ORDER BY id"
+            f"SELECT id, seo_url, title, price_now, stock FROM product WHERE is_active = {t} ORDER BY id"
         )
     ]
     buy = [dict(r) for r in buyable(db)]
@@ -83,53 +195,50 @@ def cmd_export(a):
         r[0]
         for r in db.execute(
             "SELECT DISTINCT c.seo_url FROM category c JOIN product_category pc ON pc.category_id = c.id "
-            "JOIN product p ON p.id = pc.product_id WHERE c.is_published = 1 AND c.is_active = 1 "
-            "AND p.is_active = 1 ORDER BY c.seo_url"
+            f"JOIN product p ON p.id = pc.product_id WHERE c.is_published = {t} AND c.is_active = {t} "
+            f"AND p.is_active = {t} ORDER BY c.seo_url"
         )
     ]
     words = sorted(
         {
             w
-            for (t,) in db.execute("SELECT title FROM product WHERE is_active = 1")
-            for w in re.findall(r"[A-Za-z]{4,}", t)
+            for (title,) in db.execute(f"SELECT title FROM product WHERE is_active = {t}")
+            for w in re.findall(r"[A-Za-z]{4,}", title)
         }
     )
     districts = [
         dict(r) for r in db.execute("SELECT district, division FROM district ORDER BY district LIMIT 64")
-    ] if table_has(db, "district", "division") else []
+    ] if db.has_column("district", "division") else []
     out = {"products": products, "buyable": buy, "categories": categories, "words": words, "districts": districts}
     with open(a.out, "w") as f:
         json.dump(out, f)
     print(f"{len(products)} products ({len(buy)} buyable), {len(categories)} categories, {len(words)} search words")
 
 
-def table_has(db, table, column):
-    return any(r[1] == column for r in db.execute(f"PRAGMA table_info({table})"))
-
-
 def cmd_flash_setup(a):
     """A new schedule that starts mid-run, on products in no running sale."""
-    with connect(a.db) as db:
+    with Db(a.db) as db:
+        t = db.TRUE
         now = int(time.time())
         taken = {
             r[0]
             for r in db.execute(
                 "SELECT fi.product_id FROM flash_item fi JOIN flash_schedule fs ON fs.id = fi.schedule_id "
-                "WHERE fs.is_active = 1 AND fs.ends_at > ?",
+                f"WHERE fs.is_active = {t} AND fs.ends_at > ?",
                 (now,),
             )
         }
         picks = [r for r in buyable(db) if r["id"] not in taken][: a.count]
-        sid = db.execute(
+        sid = db.insert(
             "INSERT INTO flash_schedule (fs_name, fs_description, starts_at, ends_at, show_price, is_active) "
-            "VALUES ('Load-test Flash Sale', 'Starts mid-run.', ?, ?, 1, 1)",
+            f"VALUES ('Load-test Flash Sale', 'Starts mid-run.', ?, ?, {t}, {t})",
             (a.starts_at, a.starts_at + 3600),
-        ).lastrowid
+        )
         items = []
         for k, p in enumerate(picks):
             db.execute(
                 "INSERT INTO flash_item (schedule_id, product_id, discount_percent, show_tag, qty, sort) "
-                "VALUES (?, ?, ?, 1, 0, ?)",
+                f"VALUES (?, ?, ?, {t}, 0, ?)",
                 (sid, p["id"], a.discount, k),
             )
             items.append(
@@ -145,14 +254,14 @@ def cmd_flash_setup(a):
 
 
 def cmd_stock(a):
-    with connect(a.db) as db:
+    with Db(a.db) as db:
         stock = {str(i): s for i, s in db.execute("SELECT id, stock FROM product")}
     with open(a.out, "w") as f:
         json.dump(stock, f)
 
 
 def cmd_hot_stock(a):
-    with connect(a.db) as db:
+    with Db(a.db) as db:
         picks = buyable(db)[: a.count]
         for p in picks:
             db.execute("UPDATE product SET stock = ? WHERE id = ?", (a.stock, p["id"]))
@@ -231,6 +340,8 @@ def cmd_sample(a):
 def cmd_contend(a):
     """An admin tool writing to the shop while it sells: short write
     transactions (stock touch-ups) every few milliseconds."""
+    if is_postgres(a.db):
+        return contend_postgres(a)
     db = sqlite3.connect(a.db, timeout=30, isolation_level=None)
     db.execute("PRAGMA busy_timeout = 30000")
     end = time.time() + a.seconds
@@ -245,6 +356,46 @@ def cmd_contend(a):
         n += 1
         time.sleep(a.gap_ms / 1000)
     print(f"contention: {n} write transactions held {a.hold_ms} ms each")
+
+
+def contend_postgres(a):
+    """The same tool on PostgreSQL, where a write locks rows, not the
+    database: each transaction updates 20 product rows, the checkout's hot
+    products (--hot, the rows every other placement takes stock from) and
+    random others, locked in id order, and holds them (and, through the
+    change-log trigger, the change log's advisory lock) for --hold-ms. A
+    transaction PostgreSQL aborts (a deadlock with a placement) is counted
+    and the tool goes on."""
+    import psycopg
+
+    db = Db(a.db)
+    hot = [p["id"] for p in json.load(open(a.hot))] if a.hot else []
+    ids = [r[0] for r in db.execute("SELECT id FROM product ORDER BY id").fetchall()]
+    others = [i for i in ids if i not in set(hot)]
+    db.commit()
+    end = time.time() + a.seconds
+    n = aborted = 0
+    held = []
+    while time.time() < end:
+        rows = sorted(hot[:20] + random.sample(others, max(0, 20 - len(hot[:20]))))
+        try:
+            t0 = time.monotonic()
+            db.execute("SELECT id FROM product WHERE id = ANY(?) ORDER BY id FOR UPDATE", (rows,))
+            db.execute("UPDATE product SET updated_at = updated_at WHERE id = ANY(?)", (rows,))
+            held.append(time.monotonic() - t0)
+            time.sleep(a.hold_ms / 1000)
+            db.commit()
+            n += 1
+        except psycopg.Error as e:
+            db.rollback()
+            aborted += 1
+            print(f"contention: a transaction aborted: {type(e).__name__}: {str(e).strip().splitlines()[0]}")
+        time.sleep(a.gap_ms / 1000)
+    db.close()
+    waits = sorted(held)
+    p99 = waits[int(len(waits) * 0.99)] * 1000 if waits else 0
+    print(f"contention: {n} write transactions on {len(hot[:20])} hot + {20 - len(hot[:20])} random product rows "
+          f"held {a.hold_ms} ms each ({aborted} aborted; taking the locks took p99 {p99:.1f} ms)")
 
 
 # ---------------------------------------------------------------- report
@@ -281,12 +432,12 @@ def k6_metric(summary, name, stat):
 
 
 def order_checks(a):
-    """Orders placed during the run, checked in the SQLite file after it."""
+    """Orders placed during the run, checked in the database after it."""
     res = {"orders": 0, "oversold_units": 0, "flash_cap_exceeded": 0, "duplicate_orders": 0,
            "orders_confirmed": 0, "orders_lost": 0}
-    if not a.db or not os.path.exists(a.db):
+    if not Db.exists(a.db):
         return res
-    db = connect(a.db)
+    db = Db(a.db)
     res["orders"] = db.execute("SELECT COUNT(*) FROM order_master WHERE self_token LIKE 'lt-%'").fetchone()[0]
     # Units sold beyond the stock each product had when the run started.
     if a.stock_before and os.path.exists(a.stock_before):
@@ -302,14 +453,14 @@ def order_checks(a):
         res["oversold_units"] += negative
     # Units sold at a flash price beyond the sale's cap.
     res["flash_cap_exceeded"] = db.execute(
-        "SELECT COALESCE(SUM(over), 0) FROM (SELECT MAX(0, SUM(d.qty) - fi.qty) AS over FROM order_detail d "
-        "JOIN flash_item fi ON fi.id = d.flash_item_id WHERE fi.qty > 0 GROUP BY fi.id)"
+        f"SELECT COALESCE(SUM(over), 0) FROM (SELECT {db.GREATEST}(0, SUM(d.qty) - fi.qty) AS over "
+        "FROM order_detail d JOIN flash_item fi ON fi.id = d.flash_item_id WHERE fi.qty > 0 GROUP BY fi.id) t"
     ).fetchone()[0]
     # Each load-test shopper (one self token) places exactly one order, retried
     # with the same idempotency key: any second order is a duplicate.
     res["duplicate_orders"] = db.execute(
         "SELECT COALESCE(SUM(n - 1), 0) FROM (SELECT COUNT(*) AS n FROM order_master "
-        "WHERE self_token LIKE 'lt-%' GROUP BY self_token)"
+        "WHERE self_token LIKE 'lt-%' GROUP BY self_token) t"
     ).fetchone()[0]
     if a.orders_log and os.path.exists(a.orders_log):
         confirmed = set()
@@ -348,7 +499,10 @@ def cmd_report(a):
         "scenario": a.scenario,
         "smoke": a.smoke,
         "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "target": a.target,
         "load_average": a.uptime.strip() if a.uptime else None,
+        "load_average_at_start": a.uptime_start.strip() if a.uptime_start else None,
+        "load_average_at_k6_start": a.uptime_k6.strip() if a.uptime_k6 else None,
         "products": a.products,
         "duration_s": round(summary.get("state", {}).get("testRunDurationMs", 0) / 1000, 1),
         "requests": int(k6_metric(summary, "http_reqs", "count") or 0),
@@ -411,7 +565,7 @@ def cmd_report(a):
             rows.append((k, fmt(v) if isinstance(v, (int, float)) else str(v)))
     rows.append(("thresholds / invariants", f"{'ok' if r['thresholds_ok'] else 'FAILED'} / {'ok' if invariants_ok else 'FAILED'}"))
     width = max(len(k) for k, _ in rows)
-    print(f"\n{a.scenario}{' (smoke)' if a.smoke else ''} — {r['when']}, load {r['load_average']}")
+    print(f"\n{a.scenario}{' (smoke)' if a.smoke else ''} on {a.target} — {r['when']}, load {r['load_average']}")
     for k, v in rows:
         print(f"  {k.ljust(width)}  {v}")
     print(f"  written to {os.path.relpath(a.out)}")
@@ -448,6 +602,38 @@ def cmd_table(a):
         )
 
 
+def cmd_compare(a):
+    """One row per result file, to set the databases side by side
+    (loadtests/measure-cluster): orders/s, p95 and p99 of placing an order
+    and of every API call, errors, invariants, the load average."""
+    def ms(m, stat):
+        v = (m or {}).get(stat)
+        return "-" if v is None else f"{v:,.0f}" if v >= 100 else f"{v:.1f}"
+
+    def load(text):
+        m = re.search(r"load average: ([\d.]+)", text or "")
+        return m.group(1) if m else "-"
+
+    print("| scenario | database | orders | orders/s | placement p95 / p99 ms | API p95 / p99 ms "
+          "| failed req | 5xx (500) | invariants | load at start / k6 start / end |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for path in a.files:
+        r = json.load(open(path))
+        placed = r.get("order_placed") or {}
+        place, api = r.get("order_place_ms"), r.get("http_req_duration{kind:api}")
+        db = "PostgreSQL, 2 origins" if r.get("target") == "cluster" else "SQLite, 1 origin"
+        inv = "ok" if r.get("invariants_ok") else (
+            f"FAILED (oversold {r['oversold_units']}, dup {r['duplicate_orders']}, lost {r['orders_lost']}, "
+            f"500 {r['status_500']}, not JSON {r['api_not_json']})")
+        print(
+            f"| {r['scenario']} | {db} | {r.get('orders_confirmed', 0):,} | {placed.get('rate', 0):.1f} | "
+            f"{ms(place, 'p(95)')} / {ms(place, 'p(99)')} | {ms(api, 'p(95)')} / {ms(api, 'p(99)')} | "
+            f"{r['failed_requests']:,} | {r['status_5xx']:,} ({r['status_500']}) | {inv} | "
+            f"{load(r.get('load_average_at_start'))} / {load(r.get('load_average_at_k6_start'))} / "
+            f"{load(r.get('load_average'))} |"
+        )
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -468,15 +654,20 @@ def main():
     s.set_defaults(f=cmd_sample)
     s = sub.add_parser("contend"); s.add_argument("db"); s.add_argument("seconds", type=float)
     s.add_argument("--hold-ms", type=float, default=50); s.add_argument("--gap-ms", type=float, default=20)
+    s.add_argument("--hot", help="hot-stock's file: on PostgreSQL these rows are among those locked")
     s.set_defaults(f=cmd_contend)
     s = sub.add_parser("report")
     s.add_argument("--scenario", required=True); s.add_argument("--smoke", action="store_true")
     s.add_argument("--summary", required=True); s.add_argument("--metrics-before")
     s.add_argument("--metrics-after"); s.add_argument("--db"); s.add_argument("--stock-before")
     s.add_argument("--orders-log"); s.add_argument("--uptime"); s.add_argument("--products", type=int)
+    s.add_argument("--uptime-start", help="uptime when the runner started")
+    s.add_argument("--uptime-k6", help="uptime when k6 started")
+    s.add_argument("--target", default="sqlite", help="sqlite, or cluster (PostgreSQL)")
     s.add_argument("--k6-status", type=int, default=0); s.add_argument("--extra")
     s.add_argument("--out", required=True); s.set_defaults(f=cmd_report)
     s = sub.add_parser("table"); s.add_argument("files", nargs="+"); s.set_defaults(f=cmd_table)
+    s = sub.add_parser("compare"); s.add_argument("files", nargs="+"); s.set_defaults(f=cmd_compare)
     a = p.parse_args()
     a.f(a)
 
