@@ -24,6 +24,10 @@ pub enum Command {
     Seed(SeedArgs),
     /// Serve the API, the images under /storage/ and the generated site.
     Serve(ServeArgs),
+    /// Move a shop from SQLite to PostgreSQL: migrate the target (which must
+    /// have no products), copy every table with its ids and the change log,
+    /// and move the id sequences past the copied ids.
+    CopyDb(CopyDbArgs),
 }
 
 #[derive(Debug, Args)]
@@ -46,6 +50,18 @@ pub struct SeedArgs {
     /// Where the generated images are written (served as /storage/...).
     #[arg(long, env = "STORAGE_DIR", default_value = "var/storage")]
     pub storage: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CopyDbArgs {
+    /// The SQLite shop to copy, e.g. sqlite:var/shop.db (read only; stop the
+    /// origins and the watch first so that nothing writes during the copy).
+    #[arg(long, env = "COPY_FROM", default_value = "sqlite:var/shop.db")]
+    pub from: String,
+    /// The PostgreSQL database to fill, e.g. postgres://shop@127.0.0.1/shop
+    /// (created when missing; must have no products).
+    #[arg(long, env = "COPY_TO", hide_env_values = true)]
+    pub to: String,
 }
 
 #[derive(Debug, Args)]

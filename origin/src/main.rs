@@ -69,6 +69,47 @@ async fn main() -> anyhow::Result<()> {
             pool.close().await;
             Ok(())
         }
+        Command::CopyDb(args) => {
+            let from_url = catalog::db::normalise_url(&args.from)?;
+            if catalog::db::dialect_of(&from_url)? != catalog::db::Dialect::Sqlite {
+                anyhow::bail!("--from must be a SQLite shop (sqlite:PATH)");
+            }
+            let from = catalog::db::connect(&catalog::db::PoolConfig {
+                create_if_missing: false,
+                ..catalog::db::PoolConfig::new(&from_url)
+            })
+            .await
+            .with_context(|| format!("opening {}", args.from))?;
+            let to_shown = catalog::db::redact(&args.to);
+            if catalog::db::dialect_of(&args.to)? != catalog::db::Dialect::Postgres {
+                anyhow::bail!("--to must be a PostgreSQL database (postgres://…)");
+            }
+            let to = catalog::db::connect(&catalog::db::PoolConfig::new(&args.to))
+                .await
+                .with_context(|| format!("opening {to_shown}"))?;
+            let report = catalog::copy_db::copy_db(&from, &to)
+                .await
+                .with_context(|| format!("copying {} into {to_shown}", args.from))?;
+            let width = report
+                .tables
+                .iter()
+                .map(|(t, _)| t.len())
+                .max()
+                .unwrap_or(0);
+            for (table, rows) in &report.tables {
+                println!("  {table:<width$} {rows:>9}");
+            }
+            println!(
+                "copied {} into {to_shown}: {} tables, {} rows in {:.1} s",
+                args.from,
+                report.tables.len(),
+                report.rows(),
+                report.seconds
+            );
+            from.close().await;
+            to.close().await;
+            Ok(())
+        }
         Command::Serve(args) => origin::serve(args).await,
     }
 }

@@ -10,6 +10,7 @@
 //! both accept, and run through [`query`], [`query_as`], [`query_scalar`] and
 //! [`QueryBuilder`] (see `query.rs`); the test suites run on both databases.
 
+mod bulk;
 mod feed;
 mod query;
 #[cfg(any(test, feature = "testing"))]
@@ -24,6 +25,10 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Postgres, Sqlite, Transaction};
 
+pub use bulk::{
+    bulk_insert, copy_text, foreign_keys, lock_change_log, not_null_columns, read_rows,
+    resume_triggers, suspend_triggers, table_columns, table_names, Kind, Value,
+};
 pub use feed::{ChangeFeed, Leader, CHANNEL, LISTEN_FALLBACK};
 pub use query::{
     query, query_as, query_scalar, raw_sql, Column, Done, Executor, Param, Query, QueryAs,

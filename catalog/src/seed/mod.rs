@@ -6,7 +6,8 @@
 //! few demo shoppers with orders.
 //!
 //! Rows are built in memory from one seeded RNG ([`rand_chacha::ChaCha8Rng`])
-//! and written with multi-row INSERTs in one transaction, so 100,000 products
+//! and written in one transaction by [`db::bulk_insert`] (multi-row INSERTs
+//! on SQLite, COPY on PostgreSQL), so 100,000 products
 //! take seconds. Images come from a fixed pool drawn by code ([`images`]).
 
 mod catalogue;
@@ -23,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::db::{self, Conn, Pool, QueryBuilder};
+use crate::db::{self, Conn, Pool};
 
 /// What to make.
 #[derive(Debug, Clone)]
@@ -63,47 +64,9 @@ pub const DEMO_EMAIL: &str = "demo@example.com";
 /// The demo shopper's password.
 pub const DEMO_PASSWORD: &str = "demo-password-1";
 
-/// A column value of a seeded row.
-#[derive(Debug, Clone)]
-pub(crate) enum V {
-    I(i64),
-    /// A flag: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL.
-    B(bool),
-    T(String),
-    R(f64),
-    Null,
-}
-
-impl From<i64> for V {
-    fn from(v: i64) -> V {
-        V::I(v)
-    }
-}
-impl From<bool> for V {
-    fn from(v: bool) -> V {
-        V::B(v)
-    }
-}
-impl From<&str> for V {
-    fn from(v: &str) -> V {
-        V::T(v.to_string())
-    }
-}
-impl From<String> for V {
-    fn from(v: String) -> V {
-        V::T(v)
-    }
-}
-impl From<f64> for V {
-    fn from(v: f64) -> V {
-        V::R(v)
-    }
-}
-impl<T: Into<V>> From<Option<T>> for V {
-    fn from(v: Option<T>) -> V {
-        v.map_or(V::Null, Into::into)
-    }
-}
+/// A column value of a seeded row (flags are `Value::Bool`: INTEGER 0/1 on
+/// SQLite, BOOLEAN on PostgreSQL).
+pub(crate) use crate::db::Value as V;
 
 /// `row![a, b, c]`: a row of column values.
 macro_rules! row {
@@ -111,16 +74,15 @@ macro_rules! row {
 }
 pub(crate) use row;
 
-/// Rows for one table, written with multi-row INSERTs.
+/// Rows for one table, written with [`db::bulk_insert`].
 pub(crate) struct Table {
     name: &'static str,
     cols: &'static [&'static str],
     rows: Vec<Vec<V>>,
 }
 
-/// Bound parameters per statement: under SQLite's default limit (32,766)
-/// and PostgreSQL's (65,535).
-const MAX_PARAMS: usize = 32_000;
+/// Rows per [`db::bulk_insert`] call: the progress bar moves at each.
+const ROWS_PER_CALL: usize = 20_000;
 
 impl Table {
     pub(crate) fn new(name: &'static str, cols: &'static [&'static str]) -> Table {
@@ -145,47 +107,29 @@ impl Table {
         self.rows.len()
     }
 
-    /// Inserts every row, advancing `bar` by each statement's rows; returns how many.
+    /// Inserts every row, advancing `bar` as it goes; returns how many.
     ///
     /// A table whose rows do not set `created_at` gets `created_at` and
     /// `updated_at` = `now` (the seed's instant), not the columns' default of
     /// the wall clock: the same seed and `now` must make identical rows.
     pub(crate) async fn insert(
-        self,
+        mut self,
         conn: &mut Conn,
         bar: &ProgressBar,
         now: i64,
     ) -> anyhow::Result<u64> {
-        let stamp = !self.cols.contains(&"created_at");
-        let width = self.cols.len() + if stamp { 2 } else { 0 };
-        let per_statement = (MAX_PARAMS / width).max(1);
-        let mut cols = self.cols.join(", ");
-        if stamp {
-            cols.push_str(", created_at, updated_at");
+        let mut cols = self.cols.to_vec();
+        if !self.cols.contains(&"created_at") {
+            cols.extend(["created_at", "updated_at"]);
+            for row in &mut self.rows {
+                row.extend([V::Int(now), V::Int(now)]);
+            }
         }
         let mut count = 0;
-        for chunk in self.rows.chunks(per_statement) {
-            let mut q: QueryBuilder =
-                QueryBuilder::new(format!("INSERT INTO {} ({cols}) ", self.name));
-            q.push_values(chunk, |mut b, row| {
-                for v in row {
-                    match v {
-                        V::I(i) => b.push_bind(*i),
-                        V::B(f) => b.push_bind(*f),
-                        V::T(t) => b.push_bind(t.clone()),
-                        V::R(r) => b.push_bind(*r),
-                        V::Null => b.push_bind(None::<i64>),
-                    };
-                }
-                if stamp {
-                    b.push_bind(now).push_bind(now);
-                }
-            });
-            q.build()
-                .execute(&mut *conn)
+        for chunk in self.rows.chunks(ROWS_PER_CALL) {
+            count += db::bulk_insert(conn, self.name, &cols, chunk)
                 .await
                 .with_context(|| format!("inserting into {}", self.name))?;
-            count += chunk.len() as u64;
             bar.inc(chunk.len() as u64);
         }
         Ok(count)
@@ -252,6 +196,10 @@ pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedRepo
         .progress_chars("=> "),
     );
     let mut tx = pool.begin().await?;
+    // PostgreSQL: the change-log triggers stay off for the load (a trigger
+    // call per row doubled its time); the log is emptied below anyway.
+    let names: Vec<&str> = tables.iter().map(|t| t.name).collect();
+    db::suspend_triggers(&mut tx, &names).await?;
     for table in tables {
         bar.set_message(table.name);
         report.rows += table.insert(&mut tx, &bar, options.now).await?;
@@ -262,8 +210,9 @@ pub async fn seed(pool: &Pool, options: &SeedOptions) -> anyhow::Result<SeedRepo
             .await
             .with_context(|| format!("running {sql}"))?;
     }
-    // The triggers of 0004 logged every insert; the generator does a full
-    // build after a seed, so the change log starts empty.
+    db::resume_triggers(&mut tx, &names).await?;
+    // On SQLite the triggers of 0004 logged every insert; the generator does
+    // a full build after a seed, so the change log starts empty.
     db::query("DELETE FROM change_log")
         .execute(&mut *tx)
         .await?;
