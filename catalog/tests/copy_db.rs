@@ -5,26 +5,11 @@
 //! pass), and otherwise says it was skipped.
 
 use catalog::copy_db::{convert_rows, copy_db};
-use catalog::db::{self, testing::POSTGRES_ENV, Pool, PoolConfig, Value};
+use catalog::db::testing::{postgres_server, TestDatabase, POSTGRES_ENV};
+use catalog::db::{self, Pool, PoolConfig, Value};
 use catalog::seed::{seed, SeedOptions};
 
 const NOW: i64 = 1_795_000_000;
-
-fn postgres_server() -> Option<String> {
-    std::env::var(POSTGRES_ENV)
-        .ok()
-        .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('/').to_string())
-}
-
-async fn admin(server: &str, sql: &str) {
-    use sqlx::Connection;
-    let mut conn = sqlx::PgConnection::connect(&format!("{server}/postgres"))
-        .await
-        .unwrap();
-    sqlx::query(sql).execute(&mut conn).await.unwrap();
-    conn.close().await.unwrap();
-}
 
 /// Every row of `table`, the columns of the PostgreSQL table, the values
 /// converted to its types; sorted, since neither database promises an order.
@@ -47,10 +32,10 @@ async fn rows(pool: &Pool, table: &str, target_cols: &[(String, db::Kind)]) -> V
 
 #[tokio::test]
 async fn a_sqlite_shop_copied_into_postgres_has_every_row_and_goes_on_from_its_ids() {
-    let Some(server) = postgres_server() else {
+    if postgres_server().is_none() {
         eprintln!("SKIPPED: copy-db needs PostgreSQL; set {POSTGRES_ENV} to run it");
         return;
-    };
+    }
     let dir = tempfile::tempdir().unwrap();
     let sqlite = db::connect(&PoolConfig::new(format!(
         "sqlite:{}",
@@ -78,15 +63,9 @@ async fn a_sqlite_shop_copied_into_postgres_has_every_row_and_goes_on_from_its_i
         .await
         .unwrap();
 
-    let name = format!("copy_db_test_{}", std::process::id());
-    admin(
-        &server,
-        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-    )
-    .await;
-    let pg = db::connect(&PoolConfig::new(format!("{server}/{name}")))
-        .await
-        .unwrap();
+    // An empty database of its own on the server, dropped with `target`.
+    let target = TestDatabase::empty().await;
+    let pg = target.pool().await;
     let report = copy_db(&sqlite, &pg).await.unwrap();
     assert!(report.rows() > 1000, "{report:?}");
 
@@ -144,9 +123,4 @@ async fn a_sqlite_shop_copied_into_postgres_has_every_row_and_goes_on_from_its_i
 
     pg.close().await;
     sqlite.close().await;
-    admin(
-        &server,
-        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-    )
-    .await;
 }

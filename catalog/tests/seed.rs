@@ -61,16 +61,9 @@ const DIGEST_QUERIES: [&str; 10] = [
 /// the migration ran).
 async fn whole_database(pool: &Pool) -> String {
     let postgres = pool.dialect() == db::Dialect::Postgres;
-    let tables: Vec<(String,)> = db::query_as(if postgres {
-        "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations' ORDER BY 1"
-    } else {
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations' ORDER BY name"
-    })
-    .fetch_all(pool)
-    .await
-    .unwrap();
+    let tables = db::table_names(pool).await.unwrap();
     let mut out = String::new();
-    for (table,) in tables {
+    for table in tables {
         out.push_str(&format!("# {table}\n"));
         let sql = if postgres {
             // Every column as JSON, rows in the order of their key (there is no rowid).

@@ -22,7 +22,7 @@ use sqlx::postgres::{PgArguments, PgConnection, PgPool, PgRow};
 use sqlx::sqlite::{SqliteArguments, SqliteConnection, SqlitePool, SqliteRow};
 use sqlx::{Arguments, ColumnIndex, Decode, Encode, FromRow, Postgres, Sqlite, Type};
 
-use super::{Conn, ConnInner, Pool, PoolConn, Tx};
+use super::{Conn, ConnInner, Pool};
 
 /// A value that can be bound to a query on both databases.
 pub trait Param<'q>: Send + 'q {
@@ -114,7 +114,8 @@ pub enum Target<'c> {
     Pg(&'c mut PgConnection),
 }
 
-/// Something a query can run on: `&Pool`, `&mut Conn`, `&mut Tx`, `&mut PoolConn`.
+/// Something a query can run on: `&Pool`, or `&mut Conn` (`&mut *tx` of a
+/// transaction, `&mut *conn` of a pooled connection).
 pub trait Executor<'c>: Send {
     fn target(self) -> Target<'c>;
 }
@@ -136,18 +137,6 @@ impl<'c> Executor<'c> for &'c mut Conn {
             ConnInner::Postgres(c) => Target::Pg(c),
             ConnInner::PostgresTx(t) => Target::Pg(t),
         }
-    }
-}
-
-impl<'c> Executor<'c> for &'c mut Tx {
-    fn target(self) -> Target<'c> {
-        (&mut **self).target()
-    }
-}
-
-impl<'c> Executor<'c> for &'c mut PoolConn {
-    fn target(self) -> Target<'c> {
-        (&mut **self).target()
     }
 }
 

@@ -11,20 +11,14 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{checkpoint, connect, migrate, Dialect, Pool, PoolConfig};
+use super::{checkpoint, connect, migrate, Pool, PoolConfig};
 
 /// The variable that selects PostgreSQL for the tests.
 pub const POSTGRES_ENV: &str = "TEST_POSTGRES_URL";
 
-/// The dialect the tests of this process run on.
-pub fn dialect() -> Dialect {
-    match server() {
-        Some(_) => Dialect::Postgres,
-        None => Dialect::Sqlite,
-    }
-}
-
-fn server() -> Option<String> {
+/// The PostgreSQL server the tests run on (`TEST_POSTGRES_URL`, without a
+/// trailing `/`), or `None` for SQLite.
+pub fn postgres_server() -> Option<String> {
     std::env::var(POSTGRES_ENV)
         .ok()
         .filter(|s| !s.is_empty())
@@ -61,7 +55,7 @@ fn unique_name() -> String {
 impl TestDatabase {
     /// An empty database (not migrated).
     pub async fn empty() -> TestDatabase {
-        match server() {
+        match postgres_server() {
             None => {
                 let dir = tempfile::tempdir().expect("temp dir");
                 let file = dir.path().join("shop.db");
