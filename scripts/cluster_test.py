@@ -233,22 +233,10 @@ FAULT_AT, FAULT_FOR, TOTAL = 8, 8, 24
 
 
 def export_data(path):
-    """What the k6 scenarios read (loadtests/tool.py export, from PostgreSQL)."""
-    data = sql("""SELECT json_build_object(
-      'products', (SELECT json_agg(json_build_object('id', id, 'seo_url', seo_url, 'title', title,
-         'price_now', price_now, 'stock', stock) ORDER BY id) FROM product WHERE is_active),
-      'buyable', (SELECT json_agg(json_build_object('id', id, 'seo_url', seo_url, 'title', title,
-         'product_code', product_code, 'price_now', price_now, 'price_before', price_before,
-         'stock', stock) ORDER BY id) FROM product WHERE is_active AND NOT disable_buy
-         AND NOT pre_booking AND cash_on_delivery AND NOT enable_variation AND stock > 0),
-      'categories', (SELECT json_agg(DISTINCT c.seo_url) FROM category c
-         JOIN product_category pc ON pc.category_id = c.id JOIN product p ON p.id = pc.product_id
-         WHERE c.is_published AND c.is_active AND p.is_active),
-      'words', (SELECT json_agg(DISTINCT w) FROM (SELECT (regexp_matches(title, '[A-Za-z]{4,}', 'g'))[1]
-         AS w FROM product WHERE is_active) t),
-      'districts', json_build_array())""")
-    with open(path, "w") as f:
-        f.write(data)
+    """What the k6 scenarios read: loadtests/tool.py export, from PostgreSQL."""
+    subprocess.run([os.path.join(ROOT, "loadtests", ".venv", "bin", "python"),
+                    os.path.join(ROOT, "loadtests", "tool.py"), "export", DB_URL, path],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def origin_requests(admin, origin):

