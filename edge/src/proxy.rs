@@ -198,8 +198,10 @@ fn broken_connection(e: &Error) -> bool {
 }
 
 /// Whether a request may be sent again after the origin may have seen it: the idempotent
-/// methods, and a `POST` carrying an `Idempotency-Key` (the origin answers a repeat with the
-/// first result, as the checkout does).
+/// methods, and a `POST` carrying an `Idempotency-Key`: the client's word that a repeat is
+/// harmless, because the origin answers it with the first result (the order placement) or
+/// because the call only overwrites state (the cart's address and payment method; the web
+/// client and the load tests mark those, web/src/lib/api.ts).
 fn replay_safe(req: &RequestHeader) -> bool {
     match req.method {
         http::Method::GET | http::Method::HEAD | http::Method::OPTIONS => true,

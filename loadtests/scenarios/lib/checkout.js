@@ -9,6 +9,9 @@ import { check, sleep } from 'k6';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import { DATA, get, guestToken, json, post } from './common.js';
 
+/** A fresh key for a call that only overwrites the cart (a replay changes nothing). */
+const replayKey = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
 const HOT = __ENV.HOT_FILE ? JSON.parse(open(__ENV.HOT_FILE)) : [];
 
 export const orderPlaced = new Counter('order_placed');
@@ -76,16 +79,16 @@ export function checkout({ think = 0, retry5xx = 0 } = {}) {
     create: false,
     self_token: token,
   };
-  const delivery = step(post('/api/cart/checkout-delivery-address', address, { token }), 'delivery-address');
+  const delivery = step(post('/api/cart/checkout-delivery-address', address, { token, key: replayKey() }), 'delivery-address');
   if (!delivery.good) return failed(delivery);
   pause();
   const method = { self_token: token, terms_check: true, payment_method: 'cash_on_delivery' };
-  const payment = step(post('/api/cart/store-payment-method', method, { token }), 'payment-method');
+  const payment = step(post('/api/cart/store-payment-method', method, { token, key: replayKey() }), 'payment-method');
   if (!payment.good) return failed(payment);
   pause();
 
   const key = `${Date.now()}-${token}`;
-  const place = () => post('/api/cod-place-order', { idempotency_key: key }, { token });
+  const place = () => post('/api/cod-place-order', { idempotency_key: key }, { token, key });
   let first = place();
   const deadline = Date.now() + retry5xx * 1000;
   while ((first.status >= 500 || first.status === 0) && Date.now() < deadline) {

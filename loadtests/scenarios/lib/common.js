@@ -66,10 +66,17 @@ export function get(path, { token, name, tags, timeout, discard } = {}) {
   return observe(res, path);
 }
 
-/** POST JSON through the edge. */
-export function post(path, body, { token, name, tags, timeout } = {}) {
+/**
+ * POST JSON through the edge. `key`: sent as Idempotency-Key, which lets the
+ * edge replay the call on another origin when the first dies mid-request (as
+ * the web client does for the placement and the calls that only overwrite the
+ * cart, web/src/lib/api.ts).
+ */
+export function post(path, body, { token, name, tags, timeout, key } = {}) {
+  const extra = { 'Content-Type': 'application/json' };
+  if (key) extra['Idempotency-Key'] = key;
   const res = http.post(BASE + path, JSON.stringify(body), {
-    headers: headers(token, { 'Content-Type': 'application/json' }),
+    headers: headers(token, extra),
     tags: Object.assign({ name: name || path, kind: kindOf(path) }, tags || {}),
     timeout: timeout || '20s',
   });

@@ -50,6 +50,14 @@ describe('api', () => {
     expect(url.searchParams.has('variation_id')).toBe(false);
   });
 
+  it('sends Idempotency-Key only when the call gives one', async () => {
+    const fetch = mockFetch({ '/api/cart/store-payment-method': { body: { success: true } } });
+    await apiPost('/api/cart/store-payment-method', {}, { idempotencyKey: '17-abc' });
+    await apiPost('/api/cart/store-payment-method', {});
+    expect((fetch.mock.calls[0][1]!.headers as Record<string, string>)['Idempotency-Key']).toBe('17-abc');
+    expect((fetch.mock.calls[1][1]!.headers as Record<string, string>)['Idempotency-Key']).toBeUndefined();
+  });
+
   it('posts JSON', async () => {
     const fetch = mockFetch({ '/api/cart/coupon-apply': { body: { success: true } } });
     await apiPost('/api/cart/coupon-apply', { coupon: 'EID' });

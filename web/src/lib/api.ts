@@ -35,7 +35,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Background calls (suggestions, counts) do not move the loading bar. */
   quiet?: boolean;
+  /**
+   * Sent as `Idempotency-Key`: tells the edge that this POST may be replayed on
+   * another origin when the first one dies mid-request. Give it only to calls
+   * that are safe to repeat: the order placement (the origin keeps one order per
+   * key) and calls that only overwrite the cart's fields ([`replayKey`]).
+   */
+  idempotencyKey?: string;
 }
+
+/** A fresh key for a POST that only overwrites state, so a replay changes nothing. */
+export const replayKey = (): string => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /** Reads a cookie by name. */
 export function readCookie(name: string): string | null {
@@ -131,6 +141,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const headers: Record<string, string> = { Accept: 'application/json', 'SELF-TOKEN': selfToken() };
   const bearer = authToken();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

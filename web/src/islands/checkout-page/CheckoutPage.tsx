@@ -8,7 +8,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
-import { ApiError, apiGet, apiPost, authToken, selfToken } from '../../lib/api';
+import { ApiError, apiGet, apiPost, authToken, replayKey, selfToken } from '../../lib/api';
 import { discountOf, fetchCart, setsOf, type Cart } from '../../lib/cart';
 import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
@@ -123,7 +123,7 @@ export function CheckoutPage() {
         password: create ? password : '',
         create,
         self_token: selfToken(),
-      });
+      }, { idempotencyKey: replayKey() });
       try {
         localStorage.setItem(DISTRICT_KEY, f.district);
       } catch {

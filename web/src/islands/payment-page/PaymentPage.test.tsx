@@ -49,8 +49,12 @@ describe('payment-page', () => {
     await flush();
     const store = fetch.mock.calls.find((c) => String(c[0]).includes('store-payment-method'))!;
     expect(JSON.parse(String(store[1]!.body))).toMatchObject({ terms_check: true, payment_method: 'cash_on_delivery' });
+    // Both calls may be replayed by the edge on another origin: they carry Idempotency-Key.
+    expect((store[1]!.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^\d+-/);
     const place = fetch.mock.calls.find((c) => String(c[0]).includes('cod-place-order'))!;
-    expect(JSON.parse(String(place[1]!.body)).idempotency_key).toMatch(/^\d+-/);
+    const key = JSON.parse(String(place[1]!.body)).idempotency_key;
+    expect(key).toMatch(/^\d+-/);
+    expect((place[1]!.headers as Record<string, string>)['Idempotency-Key']).toBe(key);
     expect(navigate).toHaveBeenCalledWith('/thank-you?order_random=R1001&order_key=k3y');
   });
 

@@ -7,7 +7,7 @@
 // double tap or a retry cannot make two orders.
 import { useEffect, useState } from 'react';
 import forms from '../../components/forms.module.css';
-import { ApiError, apiGet, apiPost, selfToken } from '../../lib/api';
+import { ApiError, apiGet, apiPost, replayKey, selfToken } from '../../lib/api';
 import { discountOf, fetchCart, type Cart } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { formatTaka } from '../../lib/money';
@@ -28,7 +28,7 @@ export function idempotencyKey(): string {
   try {
     let k = sessionStorage.getItem(KEY);
     if (!k) {
-      k = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      k = replayKey();
       sessionStorage.setItem(KEY, k);
     }
     return k;
@@ -78,9 +78,10 @@ export function PaymentPage() {
     setBusy(true);
     const token = selfToken();
     try {
-      await apiPost('/api/cart/store-payment-method', { self_token: token, terms_check: true, payment_method: method });
+      await apiPost('/api/cart/store-payment-method', { self_token: token, terms_check: true, payment_method: method }, { idempotencyKey: replayKey() });
       if (method === 'cash_on_delivery') {
-        const r = await apiPost<PlaceOrderResponse | false>('/api/cod-place-order', { idempotency_key: idempotencyKey() });
+        const key = idempotencyKey();
+        const r = await apiPost<PlaceOrderResponse | false>('/api/cod-place-order', { idempotency_key: key }, { idempotencyKey: key });
         if (!r || !r.order_random) throw new ApiError(200, 'The order could not be placed. Please check your cart and address.');
         try {
           sessionStorage.removeItem(KEY);
