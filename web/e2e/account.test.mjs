@@ -82,8 +82,14 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await expectCartCount(page, 2);
   const rows = await cartTitles(page);
   assert.equal(rows.length, 2, `two lines in the cart: ${rows.join(' | ')}`);
-  assert.ok(rows.some((r) => r.includes(first.title)), `${first.title} in the cart`);
-  assert.ok(rows.some((r) => r.includes(second.title)), `${second.title} in the cart`);
+  assert.ok(
+    rows.some((r) => r.includes(first.title)),
+    `${first.title} in the cart`,
+  );
+  assert.ok(
+    rows.some((r) => r.includes(second.title)),
+    `${second.title} in the cart`,
+  );
 
   // A signed-in checkout: name and email come from the account; the order is
   // then listed under My orders.
@@ -101,7 +107,10 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await page.getByLabel('I agree to the terms and conditions').check();
   await page.getByRole('button', { name: 'Place order' }).click();
   await page.waitForURL('**/thank-you?**');
-  const orderNumber = await page.getByText(/Your order \S+ is placed/).locator('strong').textContent();
+  const orderNumber = await page
+    .getByText(/Your order \S+ is placed/)
+    .locator('strong')
+    .textContent();
   await expectCartCount(page, 0);
   await page.goto('/user/orders');
   await page.getByText(`Order ${orderNumber}`).waitFor();

@@ -34,13 +34,15 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   await category.click();
   await page.waitForURL(/\/c\//);
   assert.ok(categoryName, 'the main navigation has a category');
-  await page.locator('main').getByText(/৳[\d,]+/).first().waitFor();
+  await page
+    .locator('main')
+    .getByText(/৳[\d,]+/)
+    .first()
+    .waitFor();
 
   // Search with a typo, as typed into the header's box; the suggestions
   // still find products, and one of them is bought.
-  const word = data.buyable
-    .flatMap((p) => p.title.split(/\s+/))
-    .find((w) => /^[A-Za-z]{6,}$/.test(w));
+  const word = data.buyable.flatMap((p) => p.title.split(/\s+/)).find((w) => /^[A-Za-z]{6,}$/.test(w));
   assert.ok(word, 'a long enough word in a product title');
   const box = page.getByRole('combobox', { name: 'Search products' });
   await box.click();
@@ -56,7 +58,11 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   // The product page as generated, then the buy-buttons island.
   const title = (await page.getByRole('heading', { level: 1 }).textContent())?.trim();
   assert.ok(title, 'the product page has its title');
-  await page.locator('.pr').getByText(/৳[\d,]+/).first().waitFor();
+  await page
+    .locator('.pr')
+    .getByText(/৳[\d,]+/)
+    .first()
+    .waitFor();
   await expectCartCount(page, 0);
   await clickAddToCart(page);
   await page.getByText(/Added to your cart/).waitFor();
@@ -110,7 +116,10 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   watcher.expect(/\/api\/cart\/track-order/);
   await page.getByLabel('Mobile number used for the order').fill(mobile(Date.now() + 99));
   await page.getByRole('button', { name: 'Track order' }).click();
-  await page.getByRole('alert').getByText(/No order matches/).waitFor();
+  await page
+    .getByRole('alert')
+    .getByText(/No order matches/)
+    .waitFor();
 
   watcher.check();
   await context.close();

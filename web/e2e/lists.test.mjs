@@ -32,7 +32,10 @@ test('a guest compares two products, removes one and adds the other to the cart'
   const table = page.getByRole('table', { name: 'Products compared' });
   await table.getByRole('link', { name: a.title }).waitFor();
   await table.getByRole('link', { name: b.title }).waitFor();
-  const prices = await table.getByRole('row', { name: /^Price/ }).getByRole('cell').allTextContents();
+  const prices = await table
+    .getByRole('row', { name: /^Price/ })
+    .getByRole('cell')
+    .allTextContents();
   assert.equal(prices.length, 2);
   for (const price of prices) assert.match(price, /^৳[\d,]+$/);
 

@@ -105,7 +105,9 @@ function scores(report) {
   const s = Object.fromEntries(Object.entries(report.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
   const failing = Object.values(report.categories)
     .filter((c) => c.id !== 'performance')
-    .flatMap((c) => c.auditRefs.filter((r) => r.weight > 0 && report.audits[r.id].score !== null && report.audits[r.id].score < 1).map((r) => `${c.id}/${r.id}`));
+    .flatMap((c) =>
+      c.auditRefs.filter((r) => r.weight > 0 && report.audits[r.id].score !== null && report.audits[r.id].score < 1).map((r) => `${c.id}/${r.id}`),
+    );
   return { ...s, failing };
 }
 
@@ -175,7 +177,14 @@ async function addToCartTime(browser, url, link) {
     const at = () => ((performance.now() - t0) / 1000).toFixed(2);
     const started = new Map();
     page.on('request', (r) => started.set(r, at()));
-    page.on('requestfinished', (r) => timeline.push(`${started.get(r)} → ${at()} s  ${r.url().replace(/^https?:\/\/[^/]+/, '').slice(0, 80)}`));
+    page.on('requestfinished', (r) =>
+      timeline.push(
+        `${started.get(r)} → ${at()} s  ${r
+          .url()
+          .replace(/^https?:\/\/[^/]+/, '')
+          .slice(0, 80)}`,
+      ),
+    );
   }
   await page.goto(url, { waitUntil: 'commit' });
   if (link.rest !== link.first) await emulate(link.rest); // the page's answer has arrived
@@ -187,7 +196,10 @@ async function addToCartTime(browser, url, link) {
   await button.click();
   await page.getByRole('link', { name: /^Cart, 1 item$/ }).waitFor();
   const done = performance.now() - t0;
-  if (VERBOSE) console.error(`${url} at ${link.label}: ready ${fmtMs(ready)}, badge ${fmtMs(done)}\n  ${timeline.sort((a, b) => parseFloat(a) - parseFloat(b)).join('\n  ')}`);
+  if (VERBOSE)
+    console.error(
+      `${url} at ${link.label}: ready ${fmtMs(ready)}, badge ${fmtMs(done)}\n  ${timeline.sort((a, b) => parseFloat(a) - parseFloat(b)).join('\n  ')}`,
+    );
   await context.close();
   return { ready, done };
 }
@@ -270,8 +282,14 @@ async function floor() {
   const [p] = buyable(1);
   const rows = [];
   try {
-    for (const [name, path] of [['bare 1 KB page', BARE_PATH], ['product', `/product/${p.seo_url}`]]) {
-      for (const [via, base] of [['TLS (h2)', TLS_BASE], ['plain HTTP/1.1', BASE]]) {
+    for (const [name, path] of [
+      ['bare 1 KB page', BARE_PATH],
+      ['product', `/product/${p.seo_url}`],
+    ]) {
+      for (const [via, base] of [
+        ['TLS (h2)', TLS_BASE],
+        ['plain HTTP/1.1', BASE],
+      ]) {
         const runs = [];
         for (let i = 0; i < RUNS; i++) runs.push(weights(await lighthouse(`${base}${path}`, TWO_G_ARGS)));
         const m = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k]))]));
@@ -329,7 +347,11 @@ async function main() {
     for (let i = 0; i < RUNS; i++) {
       twoG.push(weights(await lighthouse(url, TWO_G_ARGS)));
     }
-    const s = Object.fromEntries(Object.keys(mobile[0]).filter((k) => k !== 'failing').map((k) => [k, median(mobile.map((m) => m[k]))]));
+    const s = Object.fromEntries(
+      Object.keys(mobile[0])
+        .filter((k) => k !== 'failing')
+        .map((k) => [k, median(mobile.map((m) => m[k]))]),
+    );
     const failing = [...new Set(mobile.flatMap((m) => m.failing))];
     if (failing.length) notes.push(`${name}: ${failing.join(', ')}`);
     const w = Object.fromEntries(Object.keys(twoG[0]).map((k) => [k, median(twoG.map((m) => m[k]))]));

@@ -79,7 +79,9 @@ for (const [key, entry] of Object.entries(manifest)) {
   else if (!kindOf.has(entry.file)) kindOf.set(entry.file, [/react/.test(entry.file) ? 'React (shared)' : 'shared', null]);
   for (const css of entry.css ?? []) if (!kindOf.has(css)) kindOf.set(css, ['css', null]);
 }
-for (const file of readdirSync(dist).filter((f) => /\.(js|css)$/.test(f)).sort()) {
+for (const file of readdirSync(dist)
+  .filter((f) => /\.(js|css)$/.test(f))
+  .sort()) {
   const [kind, budget] = kindOf.get(file) ?? ['other', null];
   const { raw, br } = size(file);
   const over = budget !== null && br > budget;

@@ -18,7 +18,15 @@ export function Field({ label, name, value, error, hint, onChange, ...rest }: Fi
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} value={value} aria-invalid={error ? true : undefined} aria-describedby={described} onChange={(e) => onChange(e.target.value)} {...rest} />
+      <input
+        id={id}
+        name={name}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        onChange={(e) => onChange(e.target.value)}
+        {...rest}
+      />
       {hint && (
         <small id={`${id}-h`} className={styles.hint}>
           {hint}

@@ -94,7 +94,12 @@ export function Wishlist() {
                   type="button"
                   className="btn"
                   disabled={busy}
-                  onClick={() => void run(async () => (await addProduct({ id: p.id, title: p.title, price: p.product_price_now }), `Added to your cart: ${p.title}.`), 'Could not add it to your cart.')}
+                  onClick={() =>
+                    void run(
+                      async () => (await addProduct({ id: p.id, title: p.title, price: p.product_price_now }), `Added to your cart: ${p.title}.`),
+                      'Could not add it to your cart.',
+                    )
+                  }
                 >
                   Add to cart
                 </button>

@@ -33,7 +33,9 @@ afterEach(() => {
 
 describe('early add to cart', () => {
   it('adds with the island call before React, says so, and writes the count into the header fallback', async () => {
-    const fetch = mockFetch({ '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', product_code: 'BED-42', purchaseprice: 52000, cartCount: 3 } } });
+    const fetch = mockFetch({
+      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', product_code: 'BED-42', purchaseprice: 52000, cartCount: 3 } },
+    });
     const button = screen.getByRole('button', { name: 'Add to cart' }) as HTMLButtonElement;
     button.click();
     expect(button.disabled).toBe(true);
@@ -59,7 +61,7 @@ describe('early add to cart', () => {
   });
 
   it('hands an add still under way to the island, which shows how it ended, once', async () => {
-    let answer: (v: import("../lib/test-utils").FakeResponse) => void = () => {};
+    let answer: (v: import('../lib/test-utils').FakeResponse) => void = () => {};
     const fetch = mockFetch({ '/api/cart/add-to-cart': () => new Promise((r) => (answer = r)), '/api/product/recent-view': { body: {} } });
     screen.getByRole('button', { name: 'Add to cart' }).click();
     const el = buyIsland();

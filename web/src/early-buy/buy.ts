@@ -61,7 +61,7 @@ export function earlyBuy(root: Document | HTMLElement = document): void {
         },
         (e: unknown) => {
           const alert = document.createElement('p');
-                    alert.setAttribute('role', 'alert');
+          alert.setAttribute('role', 'alert');
           alert.textContent = errorText(e);
           status?.replaceChildren(alert);
         },

@@ -34,8 +34,14 @@ describe('analytics', () => {
     addToWishlist({ item_id: '42', item_name: 'Sofa', price: 30000, quantity: 3 });
     expect(last()).toMatchObject({ event: 'add_to_wishlist', ecommerce: { currency: 'BDT', value: 30000, items: [{ quantity: 1 }] } });
 
-    viewItemList('Beds', [{ item_id: 'a', item_name: 'A' }, { item_id: 'b', item_name: 'B' }]);
-    expect(last()).toMatchObject({ event: 'view_item_list', ecommerce: { item_list_name: 'Beds', items: [{ index: 0 }, { index: 1, item_list_name: 'Beds' }] } });
+    viewItemList('Beds', [
+      { item_id: 'a', item_name: 'A' },
+      { item_id: 'b', item_name: 'B' },
+    ]);
+    expect(last()).toMatchObject({
+      event: 'view_item_list',
+      ecommerce: { item_list_name: 'Beds', items: [{ index: 0 }, { index: 1, item_list_name: 'Beds' }] },
+    });
 
     purchase({ transaction_id: 'R-1001', value: 51000, shipping: 1000, items: [{ item_id: 'BED-1', item_name: 'Bed', price: 50000 }] });
     expect(last()).toMatchObject({ event: 'purchase', ecommerce: { transaction_id: 'R-1001', currency: 'BDT', affiliation: 'Regal', value: 51000 } });

@@ -68,13 +68,7 @@ export function addToWishlist(item: AnalyticsItem): void {
 }
 
 /** An order was placed (thank-you page). */
-export function purchase(order: {
-  transaction_id: string;
-  value: number;
-  shipping?: number;
-  coupon?: string;
-  items: AnalyticsItem[];
-}): void {
+export function purchase(order: { transaction_id: string; value: number; shipping?: number; coupon?: string; items: AnalyticsItem[] }): void {
   track('purchase', {
     currency: CURRENCY,
     affiliation: AFFILIATION,

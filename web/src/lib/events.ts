@@ -32,10 +32,7 @@ export function emit<K extends IslandEventName>(name: K, detail: IslandEvents[K]
 }
 
 /** Listens to `name` on `window`; returns the function that stops listening. */
-export function on<K extends IslandEventName>(
-  name: K,
-  handler: (detail: IslandEvents[K]) => void,
-): () => void {
+export function on<K extends IslandEventName>(name: K, handler: (detail: IslandEvents[K]) => void): () => void {
   const listener = (e: Event) => handler((e as CustomEvent<IslandEvents[K]>).detail);
   window.addEventListener(name, listener);
   return () => window.removeEventListener(name, listener);

@@ -1,4 +1,17 @@
-import { afterLoad, afterPaint, boot, importersFrom, parseProps, reloadOnce, RELOAD_GUARD_MS, RELOAD_KEY, schedule, start, type Importer, type Mount } from './core';
+import {
+  afterLoad,
+  afterPaint,
+  boot,
+  importersFrom,
+  parseProps,
+  reloadOnce,
+  RELOAD_GUARD_MS,
+  RELOAD_KEY,
+  schedule,
+  start,
+  type Importer,
+  type Mount,
+} from './core';
 
 function page(html: string): HTMLElement {
   document.body.innerHTML = html;
@@ -116,7 +129,12 @@ describe('start', () => {
     const errors: unknown[] = [];
     window.addEventListener('island-error', (e) => errors.push((e as CustomEvent).detail), { once: true });
     const el = page('<div data-island="buy-buttons"><a href="/cart">Cart</a></div>');
-    await start(el, importersWith('buy-buttons', () => { throw new Error('boom'); }));
+    await start(
+      el,
+      importersWith('buy-buttons', () => {
+        throw new Error('boom');
+      }),
+    );
     expect(el.innerHTML).toBe('<a href="/cart">Cart</a>');
     expect(errors).toEqual([{ name: 'buy-buttons', error: new Error('boom') }]);
     expect(console.error).toHaveBeenCalled();

@@ -172,8 +172,7 @@ export function importersFrom(files: IslandFiles, base: string): Record<string, 
   const out: Record<string, Importer> = {};
   for (const [name, spec] of Object.entries(files.i)) {
     const [main, ...deps] = spec.split(' ').map((t, k) => (t.includes('.') ? t : `${name}-${t}.${k ? 'css' : 'js'}`));
-    out[name] = () =>
-      Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m);
+    out[name] = () => Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m);
   }
   return out;
 }

@@ -78,13 +78,7 @@ export interface ResponseLike {
  */
 export function storable(res: ResponseLike): boolean {
   const cc = (res.headers.get('cache-control') ?? '').toLowerCase();
-  return (
-    res.status === 200 &&
-    res.type === 'basic' &&
-    !res.redirected &&
-    !/(^|[\s,])(private|no-store)\b/.test(cc) &&
-    res.headers.get('vary')?.trim() !== '*'
-  );
+  return res.status === 200 && res.type === 'basic' && !res.redirected && !/(^|[\s,])(private|no-store)\b/.test(cc) && res.headers.get('vary')?.trim() !== '*';
 }
 
 /** The part of the Cache API the strategies use. */
@@ -123,7 +117,13 @@ export function cacheFirst(req: Request, cache: CacheLike, fetch: Fetch): Answer
     if (storable(res)) store = keep(cache, req.url, res.clone(), MAX_ASSETS);
     return res;
   });
-  return { response, done: response.then(() => store, () => undefined) };
+  return {
+    response,
+    done: response.then(
+      () => store,
+      () => undefined,
+    ),
+  };
 }
 
 /**
@@ -160,7 +160,13 @@ export function networkFirst(req: Request, pages: CacheLike, offline: () => Prom
   });
   // Runs after the handler above, which has set `store` by then (the copy is
   // taken before the answer is handed over, while its body is unread).
-  return { response, done: network.then(() => store, () => undefined) };
+  return {
+    response,
+    done: network.then(
+      () => store,
+      () => undefined,
+    ),
+  };
 }
 
 /** A page never kept (per-visitor, search): the network's answer, else the offline page. */

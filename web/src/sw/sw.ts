@@ -3,7 +3,19 @@
 // defines this build's precache list and version; the generator copies it to
 // the site. Decisions live in ./policy.ts; web/README.md "Slow links" says
 // what it keeps and how to check it.
-import { cacheFirst, networkFirst, networkOnly, offlineText, OFFLINE_URL, PAGES_CACHE, precacheList, staleCaches, staticCache, strategyFor, type Answer } from './policy';
+import {
+  cacheFirst,
+  networkFirst,
+  networkOnly,
+  offlineText,
+  OFFLINE_URL,
+  PAGES_CACHE,
+  precacheList,
+  staleCaches,
+  staticCache,
+  strategyFor,
+  type Answer,
+} from './policy';
 
 /** This build's loader, after-load and shared chunks (file names under /assets/). */
 declare const __SW_ASSETS__: string[];
@@ -57,6 +69,11 @@ self.addEventListener('fetch', (e) => {
         ? caches.open(PAGES_CACHE).then((c) => networkFirst(e.request, c, offline, net))
         : Promise.resolve(networkOnly(e.request, offline, net));
   // Without the Cache API (storage off, quota), the network alone.
-  e.respondWith(answer.then((a) => a.response, () => fetch(e.request)));
+  e.respondWith(
+    answer.then(
+      (a) => a.response,
+      () => fetch(e.request),
+    ),
+  );
   e.waitUntil(answer.then((a) => a.done).catch(() => undefined));
 });

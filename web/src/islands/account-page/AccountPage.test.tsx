@@ -43,7 +43,13 @@ describe('account-page', () => {
     fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Rina Akter' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/user/user-update')[0][1]!.body))).toEqual({ name: 'Rina Akter', email: 'rina@example.com', phone: '01712345678', birthday: '', gender: 'female' });
+    expect(JSON.parse(String(calls(fetch, '/api/user/user-update')[0][1]!.body))).toEqual({
+      name: 'Rina Akter',
+      email: 'rina@example.com',
+      phone: '01712345678',
+      birthday: '',
+      gender: 'female',
+    });
     expect(screen.getByText('Infomation Updated!')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Subscribe/ }));
     await flush();
@@ -54,7 +60,21 @@ describe('account-page', () => {
   it('lists orders with their products and a link to the details', async () => {
     mockFetch({
       '/api/user/orders': {
-        body: { orders: [{ id: 1, order_random: 'R1001', order_key: 'k', order_date: '2026-05-01', od_status: 'placed', grand_total: 53500, payment_method: 'cash_on_delivery', payment_term_status: 'COD', products: [{ qty: 1, local_purchase_price: 52000, product: { title: 'Oslo Bed', seo_url: 'oslo-bed' } }] }] },
+        body: {
+          orders: [
+            {
+              id: 1,
+              order_random: 'R1001',
+              order_key: 'k',
+              order_date: '2026-05-01',
+              od_status: 'placed',
+              grand_total: 53500,
+              payment_method: 'cash_on_delivery',
+              payment_term_status: 'COD',
+              products: [{ qty: 1, local_purchase_price: 52000, product: { title: 'Oslo Bed', seo_url: 'oslo-bed' } }],
+            },
+          ],
+        },
       },
     });
     render(<AccountPage path="/user/orders" />);
@@ -65,7 +85,13 @@ describe('account-page', () => {
   });
 
   it('lists reviews keyed by id', async () => {
-    mockFetch({ '/api/user/reviews': { body: { reviews: { '7': { product: { title: 'Rio Sofa', seo_url: 'rio-sofa' }, rating: 4, comment: 'Comfortable', is_active: 0, created_at: '01 May 2026' } } } } });
+    mockFetch({
+      '/api/user/reviews': {
+        body: {
+          reviews: { '7': { product: { title: 'Rio Sofa', seo_url: 'rio-sofa' }, rating: 4, comment: 'Comfortable', is_active: 0, created_at: '01 May 2026' } },
+        },
+      },
+    });
     render(<AccountPage path="/user/reviews" />);
     await flush();
     expect(screen.getByLabelText('4 of 5 stars').textContent).toBe('★★★★');
@@ -92,11 +118,20 @@ describe('account-page', () => {
     }
     fireEvent.click(screen.getByRole('button', { name: 'Save the address' }));
     await flush();
-    expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({ name: 'Rina', address: 'Road 2', region: 'Dhaka', district: 'Dhaka', phone: '01712345678' });
+    expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({
+      name: 'Rina',
+      address: 'Road 2',
+      region: 'Dhaka',
+      district: 'Dhaka',
+      phone: '01712345678',
+    });
     expect(screen.getByText('The address is saved.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Use for delivery' }));
     await flush();
-    expect(Object.fromEntries(new URL(String(calls(fetch, '/api/user/set-default-address')[0][0]), 'http://x').searchParams)).toEqual({ type: 'shipping', id: '3' });
+    expect(Object.fromEntries(new URL(String(calls(fetch, '/api/user/set-default-address')[0][0]), 'http://x').searchParams)).toEqual({
+      type: 'shipping',
+      id: '3',
+    });
   });
 
   it('changes the password and shows a wrong current one', async () => {
@@ -111,7 +146,12 @@ describe('account-page', () => {
   });
 
   it('signs out even when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('offline');
+      }),
+    );
     render(<AccountPage path="/user/reviews" />);
     fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     await flush();

@@ -29,7 +29,12 @@ export interface OrdersResponse {
 
 /** `GET /api/user/reviews`: an object keyed by review id. */
 export interface ReviewsResponse {
-  reviews?: Record<string, { product?: { title?: string; seo_url?: string } | unknown[]; rating?: number; comment?: string; is_active?: number | boolean; created_at?: string }> | unknown[];
+  reviews?:
+    | Record<
+        string,
+        { product?: { title?: string; seo_url?: string } | unknown[]; rating?: number; comment?: string; is_active?: number | boolean; created_at?: string }
+      >
+    | unknown[];
 }
 
 /** One saved address. */

@@ -44,7 +44,13 @@ function useLoad<T>(path: string): [T | undefined, string, () => void] {
 
 export function Profile() {
   const [r, loadError] = useLoad<{ user?: User }>('/api/auth/user');
-  const [v, setV] = useState<Required<Pick<User, 'name' | 'email' | 'phone'>> & { birthday: string; gender: string }>({ name: '', email: '', phone: '', birthday: '', gender: '' });
+  const [v, setV] = useState<Required<Pick<User, 'name' | 'email' | 'phone'>> & { birthday: string; gender: string }>({
+    name: '',
+    email: '',
+    phone: '',
+    birthday: '',
+    gender: '',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [note, setNote] = useState<Note>(null);
   const [news, setNews] = useState<Note>(null);
@@ -60,7 +66,12 @@ export function Profile() {
     setNote(null);
     if (Object.keys(found).length) return;
     try {
-      const res = await apiPost<{ message?: string }>('/api/user/user-update', { ...v, name: v.name.trim(), email: v.email.trim(), phone: normalisePhone(v.phone) });
+      const res = await apiPost<{ message?: string }>('/api/user/user-update', {
+        ...v,
+        name: v.name.trim(),
+        email: v.email.trim(),
+        phone: normalisePhone(v.phone),
+      });
       setNote({ ok: true, text: res.message || 'Your details are saved.' });
     } catch (err) {
       setErrors(err instanceof ApiError ? fieldErrors(err.errors) : {});
@@ -75,7 +86,12 @@ export function Profile() {
       setNews({ ok: false, text: message(err, 'The subscription failed. Please try again.') });
     }
   };
-  if (loadError) return <p className={forms.error} role="alert">{loadError}</p>;
+  if (loadError)
+    return (
+      <p className={forms.error} role="alert">
+        {loadError}
+      </p>
+    );
   if (!r) return <p className="muted">Loading your profile…</p>;
   return (
     <>
@@ -110,7 +126,12 @@ export function Profile() {
 
 export function Orders() {
   const [r, error] = useLoad<OrdersResponse>('/api/user/orders');
-  if (error) return <p className={forms.error} role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className={forms.error} role="alert">
+        {error}
+      </p>
+    );
   if (!r) return <p className="muted">Loading your orders…</p>;
   const orders = r.orders ?? [];
   if (!orders.length)
@@ -133,13 +154,16 @@ export function Orders() {
             <ul>
               {(o.products ?? []).map((p, i) => (
                 <li key={i}>
-                  {p.product?.seo_url ? <a href={`/product/${p.product.seo_url}`}>{p.product.title}</a> : (p.product?.title ?? p.product_code)} — {p.qty} × {formatTaka(Number(p.local_purchase_price) || 0)}
+                  {p.product?.seo_url ? <a href={`/product/${p.product.seo_url}`}>{p.product.title}</a> : (p.product?.title ?? p.product_code)} — {p.qty} ×{' '}
+                  {formatTaka(Number(p.local_purchase_price) || 0)}
                 </li>
               ))}
             </ul>
             <p>
               Payment: {o.payment_method ?? '–'} ({o.payment_term_status ?? '–'}){' '}
-              {o.order_random && o.order_key && <a href={`/thank-you?order_random=${encodeURIComponent(String(o.order_random))}&order_key=${encodeURIComponent(o.order_key)}`}>Order details</a>}
+              {o.order_random && o.order_key && (
+                <a href={`/thank-you?order_random=${encodeURIComponent(String(o.order_random))}&order_key=${encodeURIComponent(o.order_key)}`}>Order details</a>
+              )}
             </p>
           </details>
         </li>
@@ -150,7 +174,12 @@ export function Orders() {
 
 export function Reviews() {
   const [r, error] = useLoad<ReviewsResponse>('/api/user/reviews');
-  if (error) return <p className={forms.error} role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className={forms.error} role="alert">
+        {error}
+      </p>
+    );
   if (!r) return <p className="muted">Loading your reviews…</p>;
   const list = r.reviews && !Array.isArray(r.reviews) ? Object.entries(r.reviews) : [];
   if (!list.length) return <p>You have not written a review yet.</p>;
@@ -187,11 +216,23 @@ export function AddressBook() {
     e.preventDefault();
     if (!editing) return;
     const a = { ...EMPTY, ...editing };
-    const found = only({ name: a.name.trim() ? '' : 'Enter a name.', address: a.address.trim() ? '' : 'Enter the address.', district: a.district.trim() ? '' : 'Enter the district.', region: (a.region ?? '').trim() ? '' : 'Enter the division.', phone: checkPhone(a.phone) });
+    const found = only({
+      name: a.name.trim() ? '' : 'Enter a name.',
+      address: a.address.trim() ? '' : 'Enter the address.',
+      district: a.district.trim() ? '' : 'Enter the district.',
+      region: (a.region ?? '').trim() ? '' : 'Enter the division.',
+      phone: checkPhone(a.phone),
+    });
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      const params = { name: a.name.trim(), address: a.address.trim(), region: (a.region ?? '').trim(), district: a.district.trim(), phone: normalisePhone(a.phone) };
+      const params = {
+        name: a.name.trim(),
+        address: a.address.trim(),
+        region: (a.region ?? '').trim(),
+        district: a.district.trim(),
+        phone: normalisePhone(a.phone),
+      };
       if (editing.id) await apiGet('/api/user/address-update', { ...params, id: editing.id });
       else await apiGet('/api/user/address-store', params);
       setEditing(null);
@@ -210,7 +251,12 @@ export function AddressBook() {
       setNote({ ok: false, text: message(err, 'That could not be changed.') });
     }
   };
-  if (error) return <p className={forms.error} role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className={forms.error} role="alert">
+        {error}
+      </p>
+    );
   if (!r) return <p className="muted">Loading your addresses…</p>;
   const list = Array.isArray(r.addresses) ? r.addresses : Object.values(r.addresses ?? {});
   const set = (k: keyof Address) => (value: string) => setEditing((o) => ({ ...o, [k]: value }));
@@ -256,7 +302,14 @@ export function AddressBook() {
           </p>
         </form>
       ) : (
-        <button type="button" className="btn" onClick={() => { setErrors({}); setEditing({}); }}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            setErrors({});
+            setEditing({});
+          }}
+        >
           Add an address
         </button>
       )}
@@ -291,9 +344,34 @@ export function ChangePassword() {
   return (
     <form className={forms.form} onSubmit={(e) => void save(e)} noValidate>
       <NoteLine note={note} />
-      <Field label="Current password" name="old_password" type="password" autoComplete="current-password" value={v.old_password} error={errors.old_password} onChange={set('old_password')} />
-      <Field label="New password" name="password" type="password" autoComplete="new-password" hint="At least 6 characters" value={v.password} error={errors.password} onChange={set('password')} />
-      <Field label="Confirm new password" name="password_confirmation" type="password" autoComplete="new-password" value={v.password_confirmation} error={errors.password_confirmation} onChange={set('password_confirmation')} />
+      <Field
+        label="Current password"
+        name="old_password"
+        type="password"
+        autoComplete="current-password"
+        value={v.old_password}
+        error={errors.old_password}
+        onChange={set('old_password')}
+      />
+      <Field
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 6 characters"
+        value={v.password}
+        error={errors.password}
+        onChange={set('password')}
+      />
+      <Field
+        label="Confirm new password"
+        name="password_confirmation"
+        type="password"
+        autoComplete="new-password"
+        value={v.password_confirmation}
+        error={errors.password_confirmation}
+        onChange={set('password_confirmation')}
+      />
       <button className="btn">Change password</button>
     </form>
   );

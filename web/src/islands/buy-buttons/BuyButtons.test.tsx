@@ -77,7 +77,12 @@ describe('buy-buttons', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
     await flush();
     expect(screen.getByRole('alert').textContent).toBe('A pre-booking product cannot share the cart');
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
     await flush();
     expect(screen.getByRole('alert').textContent).toBe('No connection. Check your internet and try again.');
@@ -91,7 +96,10 @@ describe('buy-buttons', () => {
     expect(calledUrl(fetch).searchParams.get('pid')).toBe('42');
     expect(screen.getByText(/Added to your wishlist\./)).toBeTruthy();
     expect(events).toEqual(['wishlist:changed']);
-    expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'add_to_wishlist', ecommerce: { currency: 'BDT', value: 52000, items: [{ item_id: 'BED-42', item_name: 'Oslo Bed', quantity: 1 }] } });
+    expect(window.dataLayer!.at(-1)).toMatchObject({
+      event: 'add_to_wishlist',
+      ecommerce: { currency: 'BDT', value: 52000, items: [{ item_id: 'BED-42', item_name: 'Oslo Bed', quantity: 1 }] },
+    });
   });
 
   it('sends a guest to /user/login when the wishlist answers 401', async () => {
@@ -124,7 +132,14 @@ describe('buy-buttons', () => {
 
   it('adds a whole product set with psets and pset_id', async () => {
     const fetch = mockFetch({
-      '/api/product/product-set-products': { body: { products: [{ id: 11, product_set_qty: 1, price_now: 40000 }, { id: 12, product_set_qty: 4, price_now: 9000 }] } },
+      '/api/product/product-set-products': {
+        body: {
+          products: [
+            { id: 11, product_set_qty: 1, price_now: 40000 },
+            { id: 12, product_set_qty: 4, price_now: 9000 },
+          ],
+        },
+      },
       '/api/cart/add-to-cart': { body: { success: true, main_pid: [11, 12] } },
     });
     render(<BuyButtons set_id={3} slug="dining-set" />);

@@ -8,9 +8,19 @@ vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
 
 const fullCart: Cart = {
   items: [
-    { qty: 2, purchaseprice: 12500, item: { productcode: 'CHR-101-RED', sub_title: 'Red' }, info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair' } },
+    {
+      qty: 2,
+      purchaseprice: 12500,
+      item: { productcode: 'CHR-101-RED', sub_title: 'Red' },
+      info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair' },
+    },
   ],
-  psets: { '3': { info: { id: 3, title: 'Dining set', slug: 'dining-set' }, items: [{ qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } }] } },
+  psets: {
+    '3': {
+      info: { id: 3, title: 'Dining set', slug: 'dining-set' },
+      items: [{ qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } }],
+    },
+  },
   totalprice: 65000,
   discount: 10,
   discount_type: 'Percentage',
@@ -97,7 +107,9 @@ describe('cart-page', () => {
     let ok = true;
     const fetch = api({
       '/api/cart/coupon-apply': () =>
-        ok ? { body: { success: true, message: 'Coupon applied successfully' } } : { status: 422, body: { success: false, message: 'Coupon Code Doesnt Exist' } },
+        ok
+          ? { body: { success: true, message: 'Coupon applied successfully' } }
+          : { status: 422, body: { success: false, message: 'Coupon Code Doesnt Exist' } },
     });
     render(<CartPage />);
     await flush();

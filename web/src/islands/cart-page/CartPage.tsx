@@ -247,7 +247,13 @@ export function CartPage() {
                   </td>
                   <td data-label="Total">{formatTaka(l.purchaseprice * l.qty)}</td>
                   <td>
-                    <button type="button" className={styles.remove} disabled={busy !== null} aria-label={`Remove ${l.info.title}`} onClick={() => void act(key, () => removeLine(l), 'That item could not be removed.')}>
+                    <button
+                      type="button"
+                      className={styles.remove}
+                      disabled={busy !== null}
+                      aria-label={`Remove ${l.info.title}`}
+                      onClick={() => void act(key, () => removeLine(l), 'That item could not be removed.')}
+                    >
                       ×
                     </button>
                   </td>
@@ -259,9 +265,7 @@ export function CartPage() {
       )}
       {sets.map((s, i) => (
         <section key={`set-${s.info.id ?? i}`} className={styles.set} aria-labelledby={`${id}-set${i}`}>
-          <h2 id={`${id}-set${i}`}>
-            {s.info.slug ? <a href={`/product-set/${s.info.slug}`}>{s.info.title}</a> : s.info.title}
-          </h2>
+          <h2 id={`${id}-set${i}`}>{s.info.slug ? <a href={`/product-set/${s.info.slug}`}>{s.info.title}</a> : s.info.title}</h2>
           <ul>
             {s.items.map((l, j) => (
               <li key={`${lineCode(l)}-${j}`}>
@@ -274,7 +278,12 @@ export function CartPage() {
           </ul>
           <p className={styles.settotal}>
             Set total <strong>{formatTaka(s.items.reduce((sum, l) => sum + l.qty * l.purchaseprice, 0))}</strong>{' '}
-            <button type="button" className={styles.textbtn} disabled={busy !== null} onClick={() => void act(`set-${i}`, () => removeSet(s), 'The set could not be removed.')}>
+            <button
+              type="button"
+              className={styles.textbtn}
+              disabled={busy !== null}
+              onClick={() => void act(`set-${i}`, () => removeSet(s), 'The set could not be removed.')}
+            >
               Remove the set
             </button>
           </p>
@@ -284,7 +293,13 @@ export function CartPage() {
         <form className={styles.coupon} onSubmit={(e) => void applyCoupon(e)} noValidate>
           <label htmlFor={`${id}-coupon`}>Coupon code</label>
           <span>
-            <input id={`${id}-coupon`} value={coupon} autoComplete="off" aria-describedby={couponNote ? `${id}-cn` : undefined} onChange={(e) => setCoupon(e.target.value)} />
+            <input
+              id={`${id}-coupon`}
+              value={coupon}
+              autoComplete="off"
+              aria-describedby={couponNote ? `${id}-cn` : undefined}
+              onChange={(e) => setCoupon(e.target.value)}
+            />
             <button className="btn alt" disabled={busy !== null}>
               Apply
             </button>

@@ -9,7 +9,17 @@ const PAGE = `<main>
 <nav class="pages" aria-label="Pages"><span>1</span><a href="/c/beds?page=2">2</a></nav>
 <h2>Explore</h2></main>`;
 
-const product = (id: number) => ({ id, title: `Bed ${id}`, sub_title: 'Teak', seo_url: `bed-${id}`, product_code: `B-${id}`, local_selling_price: 60000, local_discount: 10, product_price_now: 54000, first_image: { full_size_directory: 'storage/b.jpg' } });
+const product = (id: number) => ({
+  id,
+  title: `Bed ${id}`,
+  sub_title: 'Teak',
+  seo_url: `bed-${id}`,
+  product_code: `B-${id}`,
+  local_selling_price: 60000,
+  local_discount: 10,
+  product_price_now: 54000,
+  first_image: { full_size_directory: 'storage/b.jpg' },
+});
 
 const flush = () =>
   act(async () => {
@@ -39,7 +49,14 @@ describe('category-filters', () => {
   it('reads the filter groups from the fallback links', () => {
     document.body.innerHTML = PAGE;
     expect(readGroups(document.querySelector('[data-island]')!)).toEqual([
-      { label: 'Colour', param: 'filterby_color', values: [{ slug: 'red', label: 'Red' }, { slug: 'teak', label: 'Teak' }] },
+      {
+        label: 'Colour',
+        param: 'filterby_color',
+        values: [
+          { slug: 'red', label: 'Red' },
+          { slug: 'teak', label: 'Teak' },
+        ],
+      },
       { label: 'Material', param: 'filterby_material', values: [{ slug: 'wood', label: 'Wood' }] },
     ]);
     const q = toggle(new URLSearchParams('filterby_color=red&page=3'), 'filterby_color', 'teak');
@@ -60,7 +77,10 @@ describe('category-filters', () => {
     expect(screen.getByText('40 products')).toBeTruthy();
     expect(document.querySelectorAll('#listing .card')).toHaveLength(2);
     expect(document.querySelector('#listing .pr')!.textContent).toBe('৳54,000৳60,000');
-    expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'view_item_list', ecommerce: { item_list_name: 'beds', items: [{ item_id: 'B-1' }, { item_id: 'B-2' }] } });
+    expect(window.dataLayer!.at(-1)).toMatchObject({
+      event: 'view_item_list',
+      ecommerce: { item_list_name: 'beds', items: [{ item_id: 'B-1' }, { item_id: 'B-2' }] },
+    });
     // The page's other content stays.
     expect(screen.getByText('Explore')).toBeTruthy();
   });

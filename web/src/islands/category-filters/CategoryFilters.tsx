@@ -24,7 +24,18 @@ function Card({ p }: { p: ListedProduct }) {
   return (
     <li className="card">
       <a href={`/product/${p.seo_url}`}>
-        {img && <img src={imageUrl(img, 400)} srcSet={srcset(img, CARD_WIDTHS)} sizes="(min-width:576px) 25vw, 50vw" width="400" height="400" alt={p.title} loading="lazy" decoding="async" />}
+        {img && (
+          <img
+            src={imageUrl(img, 400)}
+            srcSet={srcset(img, CARD_WIDTHS)}
+            sizes="(min-width:576px) 25vw, 50vw"
+            width="400"
+            height="400"
+            alt={p.title}
+            loading="lazy"
+            decoding="async"
+          />
+        )}
         <h3>{p.title}</h3>
       </a>
       <p>{p.sub_title}</p>
@@ -58,7 +69,15 @@ function Pages({ path, q, page, last, go }: { path: string; q: URLSearchParams; 
   const items = [];
   if (page > 1) items.push(link(page - 1, '‹ Previous', 'prev'));
   for (let n = Math.max(1, page - 3); n <= Math.min(last, page + 3); n++) {
-    items.push(n === page ? <span key={n} aria-current="page">{n}</span> : link(n));
+    items.push(
+      n === page ? (
+        <span key={n} aria-current="page">
+          {n}
+        </span>
+      ) : (
+        link(n)
+      ),
+    );
   }
   if (page < last) items.push(link(page + 1, 'Next ›', 'next'));
   return (

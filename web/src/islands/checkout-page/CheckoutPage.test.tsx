@@ -15,7 +15,14 @@ const cart = { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, code: 'B-4
 const api = (extra = {}) =>
   mockFetch({
     '/api/cart/view': { body: { cart } },
-    '/api/common/districts': { body: { districts: [{ division: 'Dhaka', district: 'Dhaka' }, { division: 'Chattogram', district: "Cox's Bazar" }] } },
+    '/api/common/districts': {
+      body: {
+        districts: [
+          { division: 'Dhaka', district: 'Dhaka' },
+          { division: 'Chattogram', district: "Cox's Bazar" },
+        ],
+      },
+    },
     '/api/cart/get-delivery-charge': { body: { deliverycharge: 1500 } },
     ...extra,
   });
@@ -39,7 +46,9 @@ describe('checkout-page', () => {
       district: 'Choose the district for delivery.',
       address: 'Enter the delivery address: house, road, area.',
     });
-    expect(checkAddress({ name: 'Rina', mobile: '01712345678', emergency_mobile: '+8801712345678', email: 'r@x.bd', district: 'Dhaka', address: 'Road 1' })).toEqual({
+    expect(
+      checkAddress({ name: 'Rina', mobile: '01712345678', emergency_mobile: '+8801712345678', email: 'r@x.bd', district: 'Dhaka', address: 'Road 1' }),
+    ).toEqual({
       emergency_mobile: 'Use a different number from the mobile number above.',
     });
   });
@@ -48,7 +57,13 @@ describe('checkout-page', () => {
     const fetch = api({ '/api/cart/checkout-delivery-address': { body: { success: true, message: 'Your contact and address has been saved' } } });
     render(<CheckoutPage />);
     await flush();
-    fill({ 'Full name': 'Rina Akter', 'Mobile number': '01712345678', 'Emergency mobile number': '01812345678', Email: 'rina@example.com', Address: 'House 5, Road 2, Kolatoli' });
+    fill({
+      'Full name': 'Rina Akter',
+      'Mobile number': '01712345678',
+      'Emergency mobile number': '01812345678',
+      Email: 'rina@example.com',
+      Address: 'House 5, Road 2, Kolatoli',
+    });
     fireEvent.change(screen.getByLabelText('District'), { target: { value: "Cox's Bazar" } });
     await flush();
     expect(screen.getByRole('complementary', { name: 'Order summary' }).textContent).toContain('Delivery৳1,500Total৳53,500');
@@ -56,13 +71,29 @@ describe('checkout-page', () => {
     await flush();
     const call = fetch.mock.calls.find((c) => String(c[0]).includes('checkout-delivery-address'))!;
     const body = JSON.parse(String(call[1]!.body));
-    expect(body).toMatchObject({ name: 'Rina Akter', mobile: '01712345678', emergency_mobile: '01812345678', email: 'rina@example.com', district: "Cox's Bazar", division: 'Chattogram', address: 'House 5, Road 2, Kolatoli', username: '', password: '', create: false });
+    expect(body).toMatchObject({
+      name: 'Rina Akter',
+      mobile: '01712345678',
+      emergency_mobile: '01812345678',
+      email: 'rina@example.com',
+      district: "Cox's Bazar",
+      division: 'Chattogram',
+      address: 'House 5, Road 2, Kolatoli',
+      username: '',
+      password: '',
+      create: false,
+    });
     expect(body.self_token).toMatch(/^\d{13}/);
     expect(navigate).toHaveBeenCalledWith('/payment');
   });
 
   it('puts the API field messages beside their fields', async () => {
-    api({ '/api/cart/checkout-delivery-address': { status: 422, body: { success: false, message: 'The mobile must be 11 characters.', errors: { mobile: ['The mobile must be 11 characters.'] } } } });
+    api({
+      '/api/cart/checkout-delivery-address': {
+        status: 422,
+        body: { success: false, message: 'The mobile must be 11 characters.', errors: { mobile: ['The mobile must be 11 characters.'] } },
+      },
+    });
     render(<CheckoutPage />);
     await flush();
     fill({ 'Full name': 'Rina Akter', 'Mobile number': '01712345678', 'Emergency mobile number': '01812345678', Email: 'rina@example.com', Address: 'Road 2' });

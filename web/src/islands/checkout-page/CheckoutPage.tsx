@@ -44,7 +44,14 @@ export function checkAddress(f: AddressForm): Record<string, string> {
 }
 
 export function CheckoutPage() {
-  const [f, setF] = useState<AddressForm>(() => ({ name: '', mobile: '', emergency_mobile: '', email: '', district: localStorage.getItem(DISTRICT_KEY) ?? '', address: '' }));
+  const [f, setF] = useState<AddressForm>(() => ({
+    name: '',
+    mobile: '',
+    emergency_mobile: '',
+    email: '',
+    district: localStorage.getItem(DISTRICT_KEY) ?? '',
+    address: '',
+  }));
   const [districts, setDistricts] = useState<{ division?: string; district: string }[]>([]);
   const [cart, setCart] = useState<Cart | null | undefined>(undefined);
   const [delivery, setDelivery] = useState<number | null>(null);
@@ -111,19 +118,23 @@ export function CheckoutPage() {
     setBusy(true);
     try {
       const division = districts.find((d) => d.district === f.district)?.division ?? '';
-      await apiPost('/api/cart/checkout-delivery-address', {
-        name: f.name.trim(),
-        mobile: normalisePhone(f.mobile),
-        emergency_mobile: normalisePhone(f.emergency_mobile),
-        email: f.email.trim(),
-        district: f.district,
-        division,
-        address: f.address.trim(),
-        username: create ? f.email.trim() : '',
-        password: create ? password : '',
-        create,
-        self_token: selfToken(),
-      }, { idempotencyKey: replayKey() });
+      await apiPost(
+        '/api/cart/checkout-delivery-address',
+        {
+          name: f.name.trim(),
+          mobile: normalisePhone(f.mobile),
+          emergency_mobile: normalisePhone(f.emergency_mobile),
+          email: f.email.trim(),
+          district: f.district,
+          division,
+          address: f.address.trim(),
+          username: create ? f.email.trim() : '',
+          password: create ? password : '',
+          create,
+          self_token: selfToken(),
+        },
+        { idempotencyKey: replayKey() },
+      );
       try {
         localStorage.setItem(DISTRICT_KEY, f.district);
       } catch {
@@ -158,12 +169,40 @@ export function CheckoutPage() {
         )}
         <h2 className={styles.h}>Delivery address</h2>
         <Field label="Full name" name="name" autoComplete="name" required value={f.name} error={errors.name} onChange={set('name')} />
-        <Field label="Mobile number" name="mobile" type="tel" inputMode="tel" autoComplete="tel" required hint="11 digits, like 01712345678" value={f.mobile} error={errors.mobile} onChange={set('mobile')} />
-        <Field label="Emergency mobile number" name="emergency_mobile" type="tel" inputMode="tel" required hint="Another number we can call" value={f.emergency_mobile} error={errors.emergency_mobile} onChange={set('emergency_mobile')} />
+        <Field
+          label="Mobile number"
+          name="mobile"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          required
+          hint="11 digits, like 01712345678"
+          value={f.mobile}
+          error={errors.mobile}
+          onChange={set('mobile')}
+        />
+        <Field
+          label="Emergency mobile number"
+          name="emergency_mobile"
+          type="tel"
+          inputMode="tel"
+          required
+          hint="Another number we can call"
+          value={f.emergency_mobile}
+          error={errors.emergency_mobile}
+          onChange={set('emergency_mobile')}
+        />
         <Field label="Email" name="email" type="email" autoComplete="email" required value={f.email} error={errors.email} onChange={set('email')} />
         <div className={styles.field}>
           <label htmlFor="checkout-district">District</label>
-          <select id="checkout-district" name="district" value={f.district} aria-invalid={errors.district ? true : undefined} aria-describedby={errors.district ? 'checkout-district-e' : undefined} onChange={(e) => set('district')(e.target.value)}>
+          <select
+            id="checkout-district"
+            name="district"
+            value={f.district}
+            aria-invalid={errors.district ? true : undefined}
+            aria-describedby={errors.district ? 'checkout-district-e' : undefined}
+            onChange={(e) => set('district')(e.target.value)}
+          >
             <option value="">Choose a district</option>
             {[...new Set([f.district, ...districts.map((d) => d.district)].filter(Boolean))].sort().map((d) => (
               <option key={d} value={d}>
@@ -179,7 +218,16 @@ export function CheckoutPage() {
         </div>
         <div className={styles.field}>
           <label htmlFor="checkout-address">Address</label>
-          <textarea id="checkout-address" name="address" rows={3} autoComplete="street-address" value={f.address} aria-invalid={errors.address ? true : undefined} aria-describedby={errors.address ? 'checkout-address-e' : undefined} onChange={(e) => set('address')(e.target.value)} />
+          <textarea
+            id="checkout-address"
+            name="address"
+            rows={3}
+            autoComplete="street-address"
+            value={f.address}
+            aria-invalid={errors.address ? true : undefined}
+            aria-describedby={errors.address ? 'checkout-address-e' : undefined}
+            onChange={(e) => set('address')(e.target.value)}
+          />
           {errors.address && (
             <small id="checkout-address-e" className={forms.error}>
               {errors.address}
@@ -191,7 +239,17 @@ export function CheckoutPage() {
             <label className={forms.row}>
               <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} /> Create an account with this email
             </label>
-            {create && <Field label="Choose a password" name="password" type="password" autoComplete="new-password" value={password} error={errors.password} onChange={setPassword} />}
+            {create && (
+              <Field
+                label="Choose a password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                error={errors.password}
+                onChange={setPassword}
+              />
+            )}
           </>
         )}
         <button className="btn" disabled={busy}>

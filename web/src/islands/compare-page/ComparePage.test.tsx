@@ -23,7 +23,17 @@ describe('compare-page', () => {
   it('shows up to 5 products side by side with a row per attribute', async () => {
     mockFetch({
       '/api/common/compare': {
-        body: { products: [product(1, [{ field_label: 'Colour', value: 'Teak' }]), product(1), product(2, [{ field_label: 'Size', value: 'King' }]), product(3), product(4), product(5), product(6)] },
+        body: {
+          products: [
+            product(1, [{ field_label: 'Colour', value: 'Teak' }]),
+            product(1),
+            product(2, [{ field_label: 'Size', value: 'King' }]),
+            product(3),
+            product(4),
+            product(5),
+            product(6),
+          ],
+        },
       },
     });
     render(<ComparePage />);

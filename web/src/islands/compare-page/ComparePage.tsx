@@ -128,7 +128,12 @@ export function ComparePage() {
                     className="btn"
                     disabled={busy}
                     aria-label={`Add ${p.title} to cart`}
-                    onClick={() => void run(async () => (await addProduct({ id: p.id, title: p.title, price: p.price_now }), `Added to your cart: ${p.title}.`), 'Could not add it to your cart.')}
+                    onClick={() =>
+                      void run(
+                        async () => (await addProduct({ id: p.id, title: p.title, price: p.price_now }), `Added to your cart: ${p.title}.`),
+                        'Could not add it to your cart.',
+                      )
+                    }
                   >
                     Add to cart
                   </button>

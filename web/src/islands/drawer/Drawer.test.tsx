@@ -17,7 +17,9 @@ const flush = () =>
 function setup(wide = false) {
   document.body.innerHTML = NAV;
   vi.stubGlobal('matchMedia', () => ({ matches: wide, addEventListener() {}, removeEventListener() {} }));
-  const fetch = mockFetch({ '/api/product/recent-views-product': { body: { products: [{ title: 'Oslo Bed', seo_url: 'oslo-bed', image_url: 'storage/b.jpg' }] } } });
+  const fetch = mockFetch({
+    '/api/product/recent-views-product': { body: { products: [{ title: 'Oslo Bed', seo_url: 'oslo-bed', image_url: 'storage/b.jpg' }] } },
+  });
   const view = render(<Drawer />, { container: document.body.appendChild(document.createElement('div')) });
   return { fetch, view, nav: document.getElementById('menu')!, menu: screen.getByRole('button', { name: 'Menu' }) };
 }

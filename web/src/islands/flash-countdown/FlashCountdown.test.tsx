@@ -50,7 +50,8 @@ describe('flash-countdown', () => {
   });
 
   it('mounts inside the fallback line, keeping the heading', () => {
-    document.body.innerHTML = '<div data-island="flash-countdown"><h2><a href="/page/flash-sale">Eid sale</a></h2><p class="pr">Ends 5 May 2026, 22:00</p></div>';
+    document.body.innerHTML =
+      '<div data-island="flash-countdown"><h2><a href="/page/flash-sale">Eid sale</a></h2><p class="pr">Ends 5 May 2026, 22:00</p></div>';
     const el = document.querySelector<HTMLElement>('[data-island]')!;
     let root!: ReturnType<typeof mount>;
     act(() => {

@@ -21,7 +21,12 @@ describe('forgot-password-page', () => {
   });
 
   it('shows an unknown email beside the field', async () => {
-    mockFetch({ '/api/user/forgot-password-send-link': { status: 422, body: { message: 'Invalid', errors: { email: ["We can't find a user with that email address."] } } } });
+    mockFetch({
+      '/api/user/forgot-password-send-link': {
+        status: 422,
+        body: { message: 'Invalid', errors: { email: ["We can't find a user with that email address."] } },
+      },
+    });
     render(<ForgotPasswordPage />);
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'nobody@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));

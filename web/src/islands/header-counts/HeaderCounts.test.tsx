@@ -7,7 +7,12 @@ import type { CartViewResponse } from './types';
 const cartView: CartViewResponse = {
   cart: {
     items: [
-      { qty: 2, purchaseprice: 12500, item: { productcode: 'CHR-101-RED' }, info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair', image_url: 'storage/c.jpg' } },
+      {
+        qty: 2,
+        purchaseprice: 12500,
+        item: { productcode: 'CHR-101-RED' },
+        info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair', image_url: 'storage/c.jpg' },
+      },
     ],
     psets: {
       '3': {
@@ -122,7 +127,10 @@ describe('header-counts', () => {
   });
 
   it('says the cart is empty', async () => {
-    mockFetch({ '/api/cart/count-notification': { body: { cartCount: 0 } }, '/api/cart/view': { body: { cart: { psets: [], product_maximum_arrive_time: null } } } });
+    mockFetch({
+      '/api/cart/count-notification': { body: { cartCount: 0 } },
+      '/api/cart/view': { body: { cart: { psets: [], product_maximum_arrive_time: null } } },
+    });
     render(<HeaderCounts />);
     fireEvent.mouseEnter(cartWrap());
     await flush();
@@ -143,11 +151,17 @@ describe('header-counts', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Akij Chair' }));
     await flush();
-    const first = calledUrl(fetch, fetch.mock.calls.findIndex((c) => String(c[0]).includes('remove-cart-item')));
+    const first = calledUrl(
+      fetch,
+      fetch.mock.calls.findIndex((c) => String(c[0]).includes('remove-cart-item')),
+    );
     expect(Object.fromEntries(first.searchParams)).toEqual({ pid: '7', pcode: 'CHR-101-RED' });
     expect(changed).toHaveBeenCalledTimes(1);
     expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
-    expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'remove_from_cart', ecommerce: { value: 25000, items: [{ item_id: 'CHR-101-RED', quantity: 2 }] } });
+    expect(window.dataLayer!.at(-1)).toMatchObject({
+      event: 'remove_from_cart',
+      ecommerce: { value: 25000, items: [{ item_id: 'CHR-101-RED', quantity: 2 }] },
+    });
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove the set Dining set' }));
     await flush();

@@ -75,12 +75,5 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
     };
   }, [throttle_ms]);
 
-  return (
-    <div
-      className={styles.bar}
-      data-state={state}
-      aria-hidden="true"
-      style={{ animationDuration: `${duration_ms}ms` }}
-    />
-  );
+  return <div className={styles.bar} data-state={state} aria-hidden="true" style={{ animationDuration: `${duration_ms}ms` }} />;
 }

@@ -12,7 +12,6 @@ import { navigate } from '../../lib/navigate';
 import { EMAIL } from '../../lib/validate';
 import type { LoginResponse } from './types';
 
-
 /** Where to go after signing in: a same-site path from `?redirect=`, else home. */
 export function afterLogin(search: string): string {
   const to = new URLSearchParams(search).get('redirect') ?? '';
@@ -60,7 +59,16 @@ export function LoginPage() {
         </p>
       )}
       <Field label="Email" name="email" type="email" autoComplete="email" required value={email} error={errors.email} onChange={setEmail} />
-      <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} error={errors.password} onChange={setPassword} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        error={errors.password}
+        onChange={setPassword}
+      />
       <button className="btn" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>

@@ -11,7 +11,10 @@ const flush = () =>
     await new Promise((r) => setTimeout(r, 0));
   });
 
-const view = { cart: { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, title: 'Oslo Bed' } }], totalprice: 52000 }, pm: { deliveryfee: 1500, grand_total: null } };
+const view = {
+  cart: { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, title: 'Oslo Bed' } }], totalprice: 52000 },
+  pm: { deliveryfee: 1500, grand_total: null },
+};
 
 beforeEach(() => {
   sessionStorage.clear();

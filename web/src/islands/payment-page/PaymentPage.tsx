@@ -99,7 +99,10 @@ export function PaymentPage() {
         if (!r || !r.bkashURL) throw new ApiError(200, 'bKash could not be reached. Please try another method.');
         navigate(r.bkashURL);
       } else {
-        const r = await apiPost<{ status?: string; data?: string | null; message?: string }>(`/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`, { device: 'website' });
+        const r = await apiPost<{ status?: string; data?: string | null; message?: string }>(
+          `/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`,
+          { device: 'website' },
+        );
         if (!/^success$/i.test(r.status ?? '') || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
         navigate(r.data);
       }
@@ -136,7 +139,14 @@ export function PaymentPage() {
       </fieldset>
       <div>
         <label className={forms.row}>
-          <input type="checkbox" checked={terms} aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? 'pay-terms-e' : undefined} onChange={(e) => setTerms(e.target.checked)} /> I agree to the terms and conditions
+          <input
+            type="checkbox"
+            checked={terms}
+            aria-invalid={errors.terms ? true : undefined}
+            aria-describedby={errors.terms ? 'pay-terms-e' : undefined}
+            onChange={(e) => setTerms(e.target.checked)}
+          />{' '}
+          I agree to the terms and conditions
         </label>
         {errors.terms && (
           <small id="pay-terms-e" className={forms.error}>

@@ -5,7 +5,9 @@ export type PaymentPageProps = Record<string, never>;
 export type PaymentMethod = 'cash_on_delivery' | 'debitcredit' | 'bkash' | 'nagad';
 
 /** `GET /api/cart/get-payment-gateway`: which methods are on. */
-export type GatewaysResponse = Partial<Record<'cash_on_delivery' | 'bkash' | 'nagad' | 'mobile_banking' | 'debitcredit', { active?: boolean | number | string }>>;
+export type GatewaysResponse = Partial<
+  Record<'cash_on_delivery' | 'bkash' | 'nagad' | 'mobile_banking' | 'debitcredit', { active?: boolean | number | string }>
+>;
 
 /** `POST /api/cod-place-order`. */
 export interface PlaceOrderResponse {

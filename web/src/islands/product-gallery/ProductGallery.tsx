@@ -53,7 +53,13 @@ export function ProductGallery({
   const main =
     view.kind === 'video' && video ? (
       embedUrl(video) ? (
-        <iframe className={styles.fill} src={embedUrl(video)!} title={`Video: ${title}`} allow="autoplay; encrypted-media; picture-in-picture" allowFullScreen />
+        <iframe
+          className={styles.fill}
+          src={embedUrl(video)!}
+          title={`Video: ${title}`}
+          allow="autoplay; encrypted-media; picture-in-picture"
+          allowFullScreen
+        />
       ) : (
         <video className={styles.fill} src={video} controls autoPlay />
       )

@@ -45,7 +45,12 @@ describe('product-questions', () => {
   });
 
   it('shows field errors from the API and sends an expired session to login', async () => {
-    mockFetch({ '/api/product/comment-store': { status: 400, body: { success: false, message: 'Invalid', errors: { comment: ['comment must be at most 1000 characters'] } } } });
+    mockFetch({
+      '/api/product/comment-store': {
+        status: 400,
+        body: { success: false, message: 'Invalid', errors: { comment: ['comment must be at most 1000 characters'] } },
+      },
+    });
     render(<ProductQuestions productId={7} enableComment seoUrl="oslo-bed" signedIn />);
     fireEvent.click(screen.getByRole('button', { name: 'Write a comment' }));
     fireEvent.change(screen.getByLabelText('Your comment'), { target: { value: 'Lovely' } });
@@ -60,7 +65,8 @@ describe('product-questions', () => {
 
   it('takes over only the sign-in line, keeping the questions the generator wrote', () => {
     setAuthToken('1|t');
-    document.body.innerHTML = '<div data-island="product-questions"><h2>Questions</h2><ul><li><p><strong>Rina</strong>: Size?</p></li></ul><p><a href="/user/login">Sign in</a> to ask a question or comment.</p></div>';
+    document.body.innerHTML =
+      '<div data-island="product-questions"><h2>Questions</h2><ul><li><p><strong>Rina</strong>: Size?</p></li></ul><p><a href="/user/login">Sign in</a> to ask a question or comment.</p></div>';
     const el = document.querySelector<HTMLElement>('[data-island]')!;
     act(() => {
       mount(el, { product_id: 7, enable_comment: true });

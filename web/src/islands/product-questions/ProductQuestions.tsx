@@ -87,7 +87,17 @@ function TalkForm({ kind, productId, seoUrl, onDone }: { kind: Kind; productId: 
   );
 }
 
-export function ProductQuestions({ productId, enableComment, seoUrl, signedIn = !!authToken() }: { productId: number; enableComment: boolean; seoUrl: string; signedIn?: boolean }) {
+export function ProductQuestions({
+  productId,
+  enableComment,
+  seoUrl,
+  signedIn = !!authToken(),
+}: {
+  productId: number;
+  enableComment: boolean;
+  seoUrl: string;
+  signedIn?: boolean;
+}) {
   const [open, setOpen] = useState<Kind | null>(null);
   const [thanks, setThanks] = useState('');
   if (!signedIn) {
@@ -103,7 +113,15 @@ export function ProductQuestions({ productId, enableComment, seoUrl, signedIn = 
       {kinds.map((k, i) => (
         <span key={k}>
           {i > 0 && ' · '}
-          <button type="button" className={styles.link} aria-expanded={open === k} onClick={() => { setOpen(open === k ? null : k); setThanks(''); }}>
+          <button
+            type="button"
+            className={styles.link}
+            aria-expanded={open === k}
+            onClick={() => {
+              setOpen(open === k ? null : k);
+              setThanks('');
+            }}
+          >
             {TEXT[k].open}
           </button>
         </span>

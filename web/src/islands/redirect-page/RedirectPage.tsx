@@ -9,7 +9,9 @@ export function nextPage(search: string): string {
   const q = new URLSearchParams(search);
   const id = q.get('order_random');
   const key = q.get('order_key');
-  return id && key ? `/thank-you?order_random=${encodeURIComponent(id)}&order_key=${encodeURIComponent(key)}` : `/fail${q.get('data') ? `?data=${encodeURIComponent(q.get('data')!)}` : ''}`;
+  return id && key
+    ? `/thank-you?order_random=${encodeURIComponent(id)}&order_key=${encodeURIComponent(key)}`
+    : `/fail${q.get('data') ? `?data=${encodeURIComponent(q.get('data')!)}` : ''}`;
 }
 
 export function RedirectPage({ search = location.search }: { search?: string }) {

@@ -15,7 +15,14 @@ const flush = () =>
 function fill(values: Record<string, string>) {
   for (const [label, value] of Object.entries(values)) fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
-const good = { 'Full name': 'Rina Akter', Email: 'rina@example.com', 'Mobile number': '+880 1712-345678', 'Emergency contact number': '01812345678', Password: 'secret12', 'Confirm password': 'secret12' };
+const good = {
+  'Full name': 'Rina Akter',
+  Email: 'rina@example.com',
+  'Mobile number': '+880 1712-345678',
+  'Emergency contact number': '01812345678',
+  Password: 'secret12',
+  'Confirm password': 'secret12',
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -64,7 +71,12 @@ describe('registration-page', () => {
   });
 
   it('puts the API field messages beside their fields', async () => {
-    mockFetch({ '/api/auth/register': { status: 422, body: { success: false, message: 'Please correct the fields marked below.', errors: { email: ['This email already has an account.'] } } } });
+    mockFetch({
+      '/api/auth/register': {
+        status: 422,
+        body: { success: false, message: 'Please correct the fields marked below.', errors: { email: ['This email already has an account.'] } },
+      },
+    });
     render(<RegistrationPage />);
     fill(good);
     fireEvent.click(screen.getByRole('checkbox'));

@@ -15,7 +15,14 @@ const FIELDS = ['name', 'email', 'telephone', 'emergency_contact_number', 'passw
 type FieldName = (typeof FIELDS)[number];
 
 export function RegistrationPage() {
-  const [v, setV] = useState<Record<FieldName, string>>({ name: '', email: '', telephone: '', emergency_contact_number: '', password: '', password_confirmation: '' });
+  const [v, setV] = useState<Record<FieldName, string>>({
+    name: '',
+    email: '',
+    telephone: '',
+    emergency_contact_number: '',
+    password: '',
+    password_confirmation: '',
+  });
   const [district, setDistrict] = useState('Dhaka');
   const [agree, setAgree] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -52,7 +59,11 @@ export function RegistrationPage() {
       });
       if (r.type && r.type !== 'success') {
         const fields = typeof r.messages === 'object' ? fieldErrors(r.messages) : {};
-        throw new ApiError(200, typeof r.messages === 'string' ? r.messages : 'Please correct the fields marked below.', Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, [m]])));
+        throw new ApiError(
+          200,
+          typeof r.messages === 'string' ? r.messages : 'Please correct the fields marked below.',
+          Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, [m]])),
+        );
       }
       if (r.token) {
         setAuthToken(r.token);
@@ -78,8 +89,28 @@ export function RegistrationPage() {
       )}
       <Field label="Full name" name="name" autoComplete="name" required value={v.name} error={errors.name} onChange={set('name')} />
       <Field label="Email" name="email" type="email" autoComplete="email" required value={v.email} error={errors.email} onChange={set('email')} />
-      <Field label="Mobile number" name="telephone" type="tel" autoComplete="tel" inputMode="tel" required hint="11 digits, like 01712345678" value={v.telephone} error={errors.telephone} onChange={set('telephone')} />
-      <Field label="Emergency contact number" name="emergency_contact_number" type="tel" inputMode="tel" required value={v.emergency_contact_number} error={errors.emergency_contact_number} onChange={set('emergency_contact_number')} />
+      <Field
+        label="Mobile number"
+        name="telephone"
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        required
+        hint="11 digits, like 01712345678"
+        value={v.telephone}
+        error={errors.telephone}
+        onChange={set('telephone')}
+      />
+      <Field
+        label="Emergency contact number"
+        name="emergency_contact_number"
+        type="tel"
+        inputMode="tel"
+        required
+        value={v.emergency_contact_number}
+        error={errors.emergency_contact_number}
+        onChange={set('emergency_contact_number')}
+      />
       <fieldset className={forms.row}>
         <legend>Where do you live?</legend>
         {['Dhaka', 'Outside Dhaka'].map((d) => (
@@ -88,12 +119,38 @@ export function RegistrationPage() {
           </label>
         ))}
       </fieldset>
-      <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="6 to 32 characters" value={v.password} error={errors.password} onChange={set('password')} />
-      <Field label="Confirm password" name="password_confirmation" type="password" autoComplete="new-password" required value={v.password_confirmation} error={errors.password_confirmation} onChange={set('password_confirmation')} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="6 to 32 characters"
+        value={v.password}
+        error={errors.password}
+        onChange={set('password')}
+      />
+      <Field
+        label="Confirm password"
+        name="password_confirmation"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={v.password_confirmation}
+        error={errors.password_confirmation}
+        onChange={set('password_confirmation')}
+      />
       <div>
         <label className={forms.row}>
-          <input type="checkbox" name="agree" checked={agree} aria-invalid={errors.agree ? true : undefined} aria-describedby={errors.agree ? 'agree-error' : undefined} onChange={(e) => setAgree(e.target.checked)} /> I accept the
-          terms and conditions
+          <input
+            type="checkbox"
+            name="agree"
+            checked={agree}
+            aria-invalid={errors.agree ? true : undefined}
+            aria-describedby={errors.agree ? 'agree-error' : undefined}
+            onChange={(e) => setAgree(e.target.checked)}
+          />{' '}
+          I accept the terms and conditions
         </label>
         {errors.agree && (
           <small id="agree-error" className={forms.error}>

@@ -22,7 +22,12 @@ describe('reset-password-page', () => {
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'longenough' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the new password' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ token: 'tok123', email: 'rina@example.com', password: 'longenough', password_confirmation: 'longenough' });
+    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({
+      token: 'tok123',
+      email: 'rina@example.com',
+      password: 'longenough',
+      password_confirmation: 'longenough',
+    });
     expect(screen.getByRole('status').textContent).toContain('Your password has been reset!');
     expect(screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
   });

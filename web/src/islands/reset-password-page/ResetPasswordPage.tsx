@@ -64,8 +64,27 @@ export function ResetPasswordPage({ search = location.search }: { search?: strin
         </p>
       )}
       <Field label="Email" name="email" type="email" autoComplete="email" required value={email} error={errors.email} onChange={setEmail} />
-      <Field label="New password" name="password" type="password" autoComplete="new-password" required hint={`At least ${MIN_LENGTH} characters`} value={password} error={errors.password} onChange={setPassword} />
-      <Field label="Confirm new password" name="password_confirmation" type="password" autoComplete="new-password" required value={confirm} error={errors.password_confirmation} onChange={setConfirm} />
+      <Field
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={`At least ${MIN_LENGTH} characters`}
+        value={password}
+        error={errors.password}
+        onChange={setPassword}
+      />
+      <Field
+        label="Confirm new password"
+        name="password_confirmation"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirm}
+        error={errors.password_confirmation}
+        onChange={setConfirm}
+      />
       <button className="btn" disabled={busy}>
         Save the new password
       </button>

@@ -156,23 +156,32 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
         <button>Search</button>
       </form>
       <div id={`${id}-panel`} className={styles.panel} hidden={!showPanel}>
-        <button type="button" className={styles.cancel} aria-label="Close suggestions" onClick={() => {
+        <button
+          type="button"
+          className={styles.cancel}
+          aria-label="Close suggestions"
+          onClick={() => {
             close();
             quietFocus.current = true;
             input.current?.focus();
             quietFocus.current = false;
-          }}>
+          }}
+        >
           ×
         </button>
         {error && <p className={styles.note}>{error}</p>}
         {data && !items.length && <p className={styles.note}>Nothing found for “{data.for}”.</p>}
         <ul role="listbox" aria-label="Suggestions">
           {data?.terms.length ? (
-            <li role="presentation" className={styles.head}>Categories</li>
+            <li role="presentation" className={styles.head}>
+              Categories
+            </li>
           ) : null}
           {data?.terms.map((s, i) => option(s, i))}
           {data?.products.length ? (
-            <li role="presentation" className={styles.head}>Products</li>
+            <li role="presentation" className={styles.head}>
+              Products
+            </li>
           ) : null}
           {data?.products.map((s, i) => option(s, i + data.terms.length))}
         </ul>

@@ -9,7 +9,15 @@ const flush = () =>
   });
 
 const order = {
-  order_masters: { customer_name: 'Rina', phone: '01712345678', payment_method: 'cash_on_delivery', payment_term_status: 'COD', total_amount: 52000, delivery_fee: 1500, grand_total: 53500 },
+  order_masters: {
+    customer_name: 'Rina',
+    phone: '01712345678',
+    payment_method: 'cash_on_delivery',
+    payment_term_status: 'COD',
+    total_amount: 52000,
+    delivery_fee: 1500,
+    grand_total: 53500,
+  },
   order_details: [{ name: 'Oslo Bed', seo_url: 'oslo-bed', product_code: 'B-4', qty: 1, local_purchase_price: 52000, total_purchase_price: 52000 }],
 };
 

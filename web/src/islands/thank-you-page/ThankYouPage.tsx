@@ -33,7 +33,12 @@ export function trackPurchase(orderId: string, r: OrderDetailsResponse): void {
     value: Number(m.grand_total) || 0,
     shipping: Number(m.delivery_fee) || 0,
     ...(m.coupon_code ? { coupon: m.coupon_code } : {}),
-    items: (r.order_details ?? []).map((d) => ({ item_id: d.product_code ?? '', item_name: d.name ?? '', price: Number(d.local_purchase_price) || 0, quantity: Number(d.qty) || 1 })),
+    items: (r.order_details ?? []).map((d) => ({
+      item_id: d.product_code ?? '',
+      item_name: d.name ?? '',
+      price: Number(d.local_purchase_price) || 0,
+      quantity: Number(d.qty) || 1,
+    })),
   });
 }
 
@@ -52,7 +57,9 @@ export function ThankYouPage({ search = location.search }: { search?: string }) 
         setR(res);
         trackPurchase(orderId, res);
       })
-      .catch((e: unknown) => setError(e instanceof ApiError && e.message && e.status !== 404 ? e.message : 'We could not find this order. The link may be incomplete.'));
+      .catch((e: unknown) =>
+        setError(e instanceof ApiError && e.message && e.status !== 404 ? e.message : 'We could not find this order. The link may be incomplete.'),
+      );
   }, [orderId, key]);
 
   if (!orderId || !key || error)

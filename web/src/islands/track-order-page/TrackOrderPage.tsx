@@ -53,7 +53,17 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
     <div className={styles.page}>
       <form className={forms.form} onSubmit={(e) => void submit(e)} noValidate>
         <Field label="Order number" name="id" required value={id} error={errors.id} onChange={setId} />
-        <Field label="Mobile number used for the order" name="phone" type="tel" inputMode="tel" autoComplete="tel" required value={phone} error={errors.phone} onChange={setPhone} />
+        <Field
+          label="Mobile number used for the order"
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          required
+          value={phone}
+          error={errors.phone}
+          onChange={setPhone}
+        />
         <button className="btn" disabled={busy}>
           Track order
         </button>
@@ -83,7 +93,9 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
           <ul>
             {found.details.map((d, i) => (
               <li key={i}>
-                {d.first_image?.full_size_directory && <img src={imageUrl(d.first_image.full_size_directory, 100)} width="48" height="48" alt="" loading="lazy" />}
+                {d.first_image?.full_size_directory && (
+                  <img src={imageUrl(d.first_image.full_size_directory, 100)} width="48" height="48" alt="" loading="lazy" />
+                )}
                 <span>
                   {d.product?.seo_url ? <a href={`/product/${d.product.seo_url}`}>{d.product.title}</a> : d.product?.title}
                   <small>

@@ -4,13 +4,15 @@ export type TrackOrderPageProps = Record<string, never>;
 /** `GET /api/cart/track-order?phone=&id=` (ORIGINAL-API.md §2). */
 export interface TrackOrderResponse {
   success?: boolean;
-  order_masters?: {
-    payment_term_status?: string;
-    order_status?: string;
-    order_date?: string;
-    customer_name?: string;
-    order_random?: string | number;
-  } | unknown[];
+  order_masters?:
+    | {
+        payment_term_status?: string;
+        order_status?: string;
+        order_date?: string;
+        customer_name?: string;
+        order_random?: string | number;
+      }
+    | unknown[];
   order_details?:
     | {
         qty?: number;
