@@ -2,9 +2,9 @@
 //! every row, ids kept, the change log included, so that the generator's
 //! watch and the origins' search indexes continue where they were.
 //!
-//! It lives in the library, beside the seed, because it is a database
-//! operation like the seed: the origin's command only parses its flags and
-//! prints the report, and the test runs it against real databases. What
+//! It lives in the library because it is a database operation: the origin's
+//! command only parses its flags and prints the report, and the test runs
+//! it against real databases. What
 //! differs between the databases (reading a schema, COPY, pausing triggers)
 //! is in [`crate::db`].
 //!

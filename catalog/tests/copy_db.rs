@@ -7,7 +7,7 @@
 use catalog::copy_db::{convert_rows, copy_db};
 use catalog::db::testing::{postgres_server, TestDatabase, POSTGRES_ENV};
 use catalog::db::{self, Pool, PoolConfig, Value};
-use catalog::seed::{seed, SeedOptions};
+use demo::{seed, SeedOptions};
 
 const NOW: i64 = 1_795_000_000;
 

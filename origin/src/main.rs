@@ -40,14 +40,14 @@ async fn main() -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("opening {}", args.db.database))?;
             catalog::db::migrate(&pool).await.context("migrating")?;
-            let options = catalog::seed::SeedOptions {
+            let options = demo::SeedOptions {
                 products: args.products,
                 seed: args.seed,
                 storage_dir: args.storage.clone(),
                 now: catalog::clock::now_unix(),
                 progress: true,
             };
-            let report = catalog::seed::seed(&pool, &options)
+            let report = demo::seed(&pool, &options)
                 .await
                 .with_context(|| format!("seeding {}", args.db.database))?;
             let steps = report

@@ -106,9 +106,9 @@ async fn main() -> anyhow::Result<()> {
         .await?;
     if have == 0 {
         let started = Instant::now();
-        catalog::seed::seed(
+        demo::seed(
             &pool,
-            &catalog::seed::SeedOptions {
+            &demo::SeedOptions {
                 products: args.products,
                 seed: 1,
                 storage_dir: PathBuf::from(format!("/tmp/search-bench-storage-{}", args.products)),

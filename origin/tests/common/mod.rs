@@ -46,9 +46,9 @@ fn seeded() -> &'static Seeded {
             let db = rt.block_on(async {
                 let db = TestDatabase::migrated().await;
                 let pool = db.pool().await;
-                catalog::seed::seed(
+                demo::seed(
                     &pool,
-                    &catalog::seed::SeedOptions {
+                    &demo::SeedOptions {
                         products: TEST_PRODUCTS,
                         seed: TEST_SEED,
                         storage_dir: storage.clone(),

@@ -102,7 +102,7 @@ pub(super) fn build(
         let mut salt = [0u8; 16];
         rng.fill(&mut salt);
         let hash =
-            crate::password::hash_with_salt(password, &salt).context("hashing a demo password")?;
+            catalog::password::hash_with_salt(password, &salt).context("hashing a demo password")?;
         let (addr, region, district, thana) = ADDRESSES[i % ADDRESSES.len()];
         let created = now - 200 * 86_400 + id * 86_400;
         users.push(row![

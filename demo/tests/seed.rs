@@ -6,7 +6,7 @@ use std::path::Path;
 
 use catalog::db::testing::TestDatabase;
 use catalog::db::{self, Pool};
-use catalog::seed::{seed, SeedOptions};
+use demo::{seed, SeedOptions};
 
 const NOW: i64 = 1_795_000_000; // a fixed instant: the same seed and now make the same shop
 

@@ -11,7 +11,7 @@ use super::{row, SeedOptions, Table};
 
 /// The districts file (a copy of shared/data/districts.csv): division,
 /// division_bn, district, district_bn.
-const DISTRICTS_CSV: &str = include_str!("../../data/districts.csv");
+const DISTRICTS_CSV: &str = include_str!("../data/districts.csv");
 
 /// Other spellings shoppers use, keyed by the CSV's spelling (the name).
 const ALIASES: [(&str, &str); 10] = [

@@ -1,9 +1,11 @@
-//! The deterministic demo catalogue: the same seed (and the same `now`) makes
-//! the same shop. A believable Bangladeshi furniture shop: the category tree,
-//! products with taka prices, attributes, variations, images and 360 frames,
-//! product sets with fabrics, sliders, menus, widgets, settings, the 64
-//! districts, showrooms, posts, interior galleries, flash sales, coupons and a
-//! few demo shoppers with orders.
+//! The demo shop's data, for `origin seed` and for tests only: the shop's
+//! own code never links it. A deterministic demo catalogue (the same seed
+//! and the same `now` make the same shop) of a believable Bangladeshi
+//! furniture shop: the category tree, products with taka prices,
+//! attributes, variations, images and 360 frames, product sets with
+//! fabrics, sliders, menus, widgets, settings, the 64 districts, showrooms,
+//! posts, interior galleries, flash sales, coupons and a few demo shoppers
+//! with orders.
 //!
 //! Rows are built in memory from one seeded RNG ([`rand_chacha::ChaCha8Rng`])
 //! and written in one transaction by [`db::bulk_insert`] (multi-row INSERTs
@@ -24,7 +26,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::db::{self, Conn, Pool};
+use catalog::db::{self, Conn, Pool};
 
 /// What to make.
 #[derive(Debug, Clone)]
@@ -66,11 +68,11 @@ pub const DEMO_PASSWORD: &str = "demo-password-1";
 
 /// A column value of a seeded row (flags are `Value::Bool`: INTEGER 0/1 on
 /// SQLite, BOOLEAN on PostgreSQL).
-pub(crate) use crate::db::Value as V;
+pub(crate) use catalog::db::Value as V;
 
 /// `row![a, b, c]`: a row of column values.
 macro_rules! row {
-    ($($v:expr),* $(,)?) => { vec![$($crate::seed::V::from($v)),*] };
+    ($($v:expr),* $(,)?) => { vec![$($crate::V::from($v)),*] };
 }
 pub(crate) use row;
 
