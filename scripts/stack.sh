@@ -38,7 +38,7 @@ stack_build() {
 
 stack_data() {
   local products="$1" seed="$2" seed_hash
-  seed_hash=$(cat migrations/sqlite/*.sql catalog/src/seed/*.rs | sha256sum | cut -c1-12)
+  seed_hash=$(cat migrations/sqlite/*.sql demo/src/*.rs demo/data/* | sha256sum | cut -c1-12)
   CACHE="$HOME/.cache/furniture-shop/loadtests/p$products-s$seed-$seed_hash"
   if [ ! -f "$CACHE/shop.db" ]; then
     step "seeding $products products into $CACHE"
