@@ -3,7 +3,7 @@
 //! (`cache::key`, `cache::policy`, `cache::status`, `purge`, `ratelimit`); this file wires
 //! them to the request's life.
 
-use crate::cache::key::{cache_key, url_id, EncodingClass, RouteClass};
+use crate::cache::key::{cache_key, url_id, RouteClass};
 use crate::cache::policy::{self, RequestFacts, Verdict, VARY_ALLOWED};
 use crate::cache::status::{cache_status, CacheOutcome};
 use crate::cache::storage::{MemoryHit, URL_HEADER};
@@ -13,6 +13,7 @@ use crate::State;
 use async_trait::async_trait;
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue};
+use negotiate::Coding;
 use pingora::cache::key::HashBinary;
 use pingora::cache::{
     CacheKey, CacheMeta, CacheOptionOverrides, CachePhase, ForcedFreshness, HitHandler,
@@ -71,7 +72,8 @@ pub struct Ctx {
     request_id: String,
     route: RouteClass,
     url: String,
-    encoding: EncodingClass,
+    /// The content coding the client prefers: part of the key, and what the fill asks for.
+    encoding: Coding,
     /// A background revalidation, not a client request.
     subrequest: bool,
     tried: Vec<usize>,
@@ -341,7 +343,7 @@ impl ProxyHttp for Edge {
             request_id: String::new(),
             route: RouteClass::Page,
             url: String::new(),
-            encoding: EncodingClass::Identity,
+            encoding: Coding::Identity,
             subrequest: false,
             tried: Vec::new(),
             origin: None,
@@ -366,7 +368,7 @@ impl ProxyHttp for Edge {
         let path = req.uri.path();
         ctx.route = RouteClass::of(path);
         ctx.url = url_id(path, req.uri.query());
-        ctx.encoding = EncodingClass::from_accept_encoding(header_str(req, "accept-encoding"));
+        ctx.encoding = negotiate::preferred_coding(&req.headers);
         // The id reaches the origin through `upstream_request_filter`, and a background
         // revalidation through `cache_hit_filter`; a fresh hit needs neither.
         if ctx.subrequest {
@@ -512,7 +514,7 @@ impl ProxyHttp for Edge {
         let names = policy::vary_names(meta.headers());
         let mut variance = VarianceBuilder::new();
         for name in &names {
-            // Accept-Encoding is in the key already, as the encoding class.
+            // Accept-Encoding is in the key already, as the preferred coding.
             if name == "accept-encoding" || !VARY_ALLOWED.contains(&name.as_str()) {
                 continue;
             }
@@ -626,9 +628,9 @@ impl ProxyHttp for Edge {
             upstream.remove_header(*name);
         }
         if session.cache.enabled() {
-            // The fill must be exactly what the key says: one encoding class, the
+            // The fill must be exactly what the key says: one content coding, the
             // normalised query, and no visitor identity on public routes.
-            upstream.insert_header("accept-encoding", ctx.encoding.as_str())?;
+            upstream.insert_header("accept-encoding", ctx.encoding.token())?;
             let uri: http::Uri = ctx
                 .url
                 .parse()

@@ -3,8 +3,9 @@
 //! A path is looked up in the site's manifest (`manifest.json`, reread when
 //! it changes): `/product/sofa` is `product/sofa/index.html`, with
 //! `index.html.br` (and `index.html.gz` when the build kept one; else a gzip
-//! answer is compressed on request) beside it. The copy sent is chosen by
-//! `Accept-Encoding` (brotli, then gzip, then none) with `Vary:
+//! answer is compressed on request) beside it. The copy sent is the first
+//! coding `Accept-Encoding` allows by [`negotiate::acceptable_codings`] (the
+//! rule the edge keys its cache by) that is at hand, with `Vary:
 //! Accept-Encoding`; the ETag is the manifest's content hash (per encoding),
 //! and a matching `If-None-Match` gets a 304. Pages are public and tagged with
 //! the manifest's surrogate keys through [`crate::cache::public`], so the
@@ -24,13 +25,13 @@ use std::time::SystemTime;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::header::{
-    HeaderValue, ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG,
-    IF_NONE_MATCH, VARY,
+    HeaderValue, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
 };
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use generator::output::{file_for, Entry, Manifest, MANIFEST_FILE};
+use negotiate::Coding;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
@@ -117,76 +118,20 @@ pub fn service(state: AppState) -> Router {
     })
 }
 
-/// A content coding the client accepts, in order of preference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Coding {
-    Brotli,
-    Gzip,
-    Identity,
-}
-
-impl Coding {
-    fn suffix(self) -> &'static str {
-        match self {
-            Coding::Brotli => ".br",
-            Coding::Gzip => ".gz",
-            Coding::Identity => "",
-        }
+/// The file of a page's copy in `coding`: the page's own name plus this.
+fn suffix(coding: Coding) -> &'static str {
+    match coding {
+        Coding::Brotli => ".br",
+        Coding::Gzip => ".gz",
+        Coding::Identity => "",
     }
-    /// The `Content-Encoding` value, none for identity.
-    pub fn name(self) -> Option<&'static str> {
-        match self {
-            Coding::Brotli => Some("br"),
-            Coding::Gzip => Some("gzip"),
-            Coding::Identity => None,
-        }
-    }
-}
-
-/// The codings `Accept-Encoding` allows, best first (brotli, gzip, identity).
-pub fn accepted_codings(headers: &HeaderMap) -> Vec<Coding> {
-    let mut br = false;
-    let mut gzip = false;
-    for value in headers.get_all(ACCEPT_ENCODING) {
-        let Ok(value) = value.to_str() else { continue };
-        for item in value.split(',') {
-            let mut parts = item.split(';');
-            let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .filter_map(|q| q.trim().parse::<f32>().ok())
-                .next()
-                .unwrap_or(1.0);
-            if q <= 0.0 {
-                continue;
-            }
-            match name.as_str() {
-                "br" => br = true,
-                "gzip" | "x-gzip" => gzip = true,
-                "*" => {
-                    br = true;
-                    gzip = true;
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(3);
-    if br {
-        out.push(Coding::Brotli);
-    }
-    if gzip {
-        out.push(Coding::Gzip);
-    }
-    out.push(Coding::Identity);
-    out
 }
 
 /// The ETag of a page in a coding: the manifest hash, shortened, with the
 /// coding named so each representation has its own strong tag.
 pub fn etag(entry: &Entry, coding: Coding) -> String {
     let short = &entry.hash[..entry.hash.len().min(20)];
-    match coding.name() {
+    match coding.content_encoding() {
         Some(name) => format!("\"{short}-{name}\""),
         None => format!("\"{short}\""),
     }
@@ -366,7 +311,7 @@ pub fn body_response(
     h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
     h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
-    if let Some(name) = coding.name() {
+    if let Some(name) = coding.content_encoding() {
         h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
     }
     response
@@ -396,7 +341,7 @@ async fn send_page(
     headers: &HeaderMap,
     head: bool,
 ) -> anyhow::Result<Response> {
-    let codings = accepted_codings(headers);
+    let codings = negotiate::acceptable_codings(headers);
     if not_modified(headers, entry) {
         return Ok(not_modified_response(entry, codings[0]));
     }
@@ -413,7 +358,7 @@ async fn send_body(
     headers: &HeaderMap,
     head: bool,
 ) -> anyhow::Result<Response> {
-    let codings = accepted_codings(headers);
+    let codings = negotiate::acceptable_codings(headers);
     Ok(read_best(dir, page, &codings, head).await?.0)
 }
 
@@ -429,7 +374,7 @@ async fn read_best(
     let mut last_err = None;
     for coding in codings {
         let mut file = base.clone().into_os_string();
-        file.push(coding.suffix());
+        file.push(suffix(*coding));
         let bytes = match tokio::fs::read(&file).await {
             Ok(bytes) => bytes,
             // The generator keeps no gzip copy of pages by default: compress
@@ -469,24 +414,6 @@ mod tests {
             );
         }
         h
-    }
-
-    #[test]
-    fn brotli_is_preferred_then_gzip_and_q0_refuses() {
-        use Coding::*;
-        assert_eq!(
-            accepted_codings(&headers(&[("accept-encoding", "gzip, deflate, br")])),
-            [Brotli, Gzip, Identity]
-        );
-        assert_eq!(
-            accepted_codings(&headers(&[("accept-encoding", "gzip;q=0.8, br;q=0")])),
-            [Gzip, Identity]
-        );
-        assert_eq!(accepted_codings(&headers(&[])), [Identity]);
-        assert_eq!(
-            accepted_codings(&headers(&[("accept-encoding", "*")])),
-            [Brotli, Gzip, Identity]
-        );
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The cache key: what makes two requests "the same" for the cache.
 //!
 //! A key is the method class, the host, the path, the normalised query (tracking parameters
-//! dropped, the rest sorted by name) and the encoding class the client accepts. Each part is
+//! dropped, the rest sorted by name) and the content coding the client prefers
+//! ([`negotiate::preferred_coding`], the rule the origin answers by). Each part is
 //! length-prefixed so no two different tuples can frame into the same bytes. Nothing else from
 //! the request (cookies, `SELF-TOKEN`, `X-Forwarded-*`...) is part of it: the proxy strips
 //! those from cacheable fills instead, so they can never change what another visitor gets.
 
+use negotiate::Coding;
 use pingora::cache::key::hash_key;
 use pingora::cache::CacheKey;
 
@@ -14,66 +16,6 @@ const TRACKING_PARAMS: &[&str] = &[
     "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "mc_cid", "mc_eid", "_ga",
     "_gl", "igshid",
 ];
-
-/// The three body encodings the origin stores (brotli, gzip, none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EncodingClass {
-    /// `br` is acceptable.
-    Brotli,
-    /// `gzip` is acceptable, `br` is not.
-    Gzip,
-    /// Neither.
-    Identity,
-}
-
-impl EncodingClass {
-    /// The `Accept-Encoding` value sent upstream for this class.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Brotli => "br",
-            Self::Gzip => "gzip",
-            Self::Identity => "identity",
-        }
-    }
-
-    /// Classify a request's `Accept-Encoding` header. A coding with `q=0` is refused.
-    pub fn from_accept_encoding(value: Option<&str>) -> Self {
-        let Some(value) = value else {
-            return Self::Identity;
-        };
-        let mut br = false;
-        let mut gzip = false;
-        for item in value.split(',') {
-            let mut parts = item.split(';');
-            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let refused = parts.any(|p| {
-                let p = p.trim();
-                p.strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    .is_some_and(|q| q <= 0.0)
-            });
-            if refused {
-                continue;
-            }
-            match coding.as_str() {
-                "br" => br = true,
-                "gzip" | "x-gzip" => gzip = true,
-                "*" => {
-                    br = true;
-                    gzip = true;
-                }
-                _ => {}
-            }
-        }
-        if br {
-            Self::Brotli
-        } else if gzip {
-            Self::Gzip
-        } else {
-            Self::Identity
-        }
-    }
-}
 
 /// Which kind of resource a path is, for metrics and error pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -184,13 +126,13 @@ fn push_part(out: &mut Vec<u8>, part: &[u8], lowercase: bool) {
 /// The key's hash is computed here once and set as its override, so the lookup, the
 /// eviction manager, the predictor and the lock each reuse it instead of hashing again
 /// (the value is the same hash Pingora would compute from the primary key).
-pub fn cache_key(host: &str, url_id: &str, encoding: EncodingClass) -> CacheKey {
+pub fn cache_key(host: &str, url_id: &str, encoding: Coding) -> CacheKey {
     let host = host_without_default_port(host);
     let mut primary = Vec::with_capacity(host.len() + url_id.len() + 32);
     push_part(&mut primary, b"GET", false);
     push_part(&mut primary, host.as_bytes(), true);
     push_part(&mut primary, url_id.as_bytes(), false);
-    push_part(&mut primary, encoding.as_str().as_bytes(), false);
+    push_part(&mut primary, encoding.token().as_bytes(), false);
     let hash = hash_key(&primary);
     let mut key = CacheKey::new(primary, "");
     key.set_primary_bin_override(hash);
@@ -225,53 +167,34 @@ mod tests {
     }
 
     #[test]
-    fn encoding_class_prefers_brotli_and_honours_q_zero() {
-        use EncodingClass::*;
-        assert_eq!(
-            EncodingClass::from_accept_encoding(Some("gzip, deflate, br")),
-            Brotli
-        );
-        assert_eq!(
-            EncodingClass::from_accept_encoding(Some("gzip, br;q=0")),
-            Gzip
-        );
-        assert_eq!(
-            EncodingClass::from_accept_encoding(Some("deflate")),
-            Identity
-        );
-        assert_eq!(EncodingClass::from_accept_encoding(Some("*")), Brotli);
-        assert_eq!(EncodingClass::from_accept_encoding(None), Identity);
-    }
-
-    #[test]
     fn keys_differ_by_host_path_query_and_encoding_only() {
-        let a = cache_key("shop.test", "/p/1", EncodingClass::Brotli).primary_bin();
+        let a = cache_key("shop.test", "/p/1", Coding::Brotli).primary_bin();
         assert_eq!(
             a,
-            cache_key("SHOP.test:80", "/p/1", EncodingClass::Brotli).primary_bin()
+            cache_key("SHOP.test:80", "/p/1", Coding::Brotli).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("shop.test", "/p/1", EncodingClass::Gzip).primary_bin()
+            cache_key("shop.test", "/p/1", Coding::Gzip).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("shop.test", "/p/1?x=1", EncodingClass::Brotli).primary_bin()
+            cache_key("shop.test", "/p/1?x=1", Coding::Brotli).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("other.test", "/p/1", EncodingClass::Brotli).primary_bin()
+            cache_key("other.test", "/p/1", Coding::Brotli).primary_bin()
         );
     }
 
     #[test]
     fn the_precomputed_hash_is_pingoras_own() {
-        let key = cache_key("shop.test", "/p/1?a=1", EncodingClass::Gzip);
+        let key = cache_key("shop.test", "/p/1?a=1", Coding::Gzip);
         let plain = CacheKey::new(key.primary_key().to_vec(), "");
         assert_eq!(key.primary_bin(), plain.primary_bin());
         assert_eq!(key.primary_key(), b"3:GET9:shop.test8:/p/1?a=14:gzip");
         let long = format!("/{}", "a".repeat(1234));
-        let key = cache_key(" Shop.Test:443 ", &long, EncodingClass::Identity);
+        let key = cache_key(" Shop.Test:443 ", &long, Coding::Identity);
         let expected = format!("3:GET9:shop.test1235:{long}8:identity");
         assert_eq!(key.primary_key(), expected.as_bytes());
     }
@@ -279,8 +202,8 @@ mod tests {
     #[test]
     fn key_framing_is_unambiguous() {
         // Without length prefixes these two would concatenate to the same bytes.
-        let a = cache_key("ab", "/c", EncodingClass::Identity).primary_bin();
-        let b = cache_key("a", "b/c", EncodingClass::Identity).primary_bin();
+        let a = cache_key("ab", "/c", Coding::Identity).primary_bin();
+        let b = cache_key("a", "b/c", Coding::Identity).primary_bin();
         assert_ne!(a, b);
     }
 

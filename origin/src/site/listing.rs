@@ -319,7 +319,7 @@ fn html_response(body: Vec<u8>, headers: &HeaderMap, head: bool) -> anyhow::Resu
         hash: generator::output::hash(&body),
         keys: Vec::new(),
     };
-    let coding = site::accepted_codings(headers)[0];
+    let coding = negotiate::preferred_coding(headers);
     if site::not_modified(headers, &entry) {
         return Ok(site::not_modified_response(&entry, coding));
     }
