@@ -5,4 +5,4 @@ import { startPrefetch } from './prefetch';
 import { registerServiceWorker } from './register';
 
 startPrefetch();
-registerServiceWorker();
+void registerServiceWorker();

@@ -157,7 +157,7 @@ describe('startPrefetch', () => {
 
 describe('prefetchPage', () => {
   it('adds a <link rel=prefetch> where supported, else fetches at low priority', () => {
-    const fetch = vi.fn(async () => new Response(''));
+    const fetch = vi.fn(() => Promise.resolve(new Response('')));
     vi.stubGlobal('fetch', fetch);
     const supports = vi.spyOn(DOMTokenList.prototype, 'supports').mockReturnValue(true);
     prefetchPage('/product/a');

@@ -42,7 +42,7 @@ export function prefetchPage(href: string): void {
     link.href = href;
     document.head.append(link);
   } else {
-    fetch(href, { credentials: 'same-origin', priority: 'low' } as RequestInit).catch(() => undefined);
+    fetch(href, { credentials: 'same-origin', priority: 'low' }).catch(() => undefined);
   }
 }
 

@@ -5,7 +5,7 @@ const HEADLESS = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, lik
 
 describe('registerServiceWorker', () => {
   it('registers /sw.js for the whole site in a browser that supports it, on a secure page', async () => {
-    const register = vi.fn(async () => ({}));
+    const register = vi.fn(() => Promise.resolve({}));
     const nav = { userAgent: CHROME, serviceWorker: { register } } as unknown as Navigator;
     await registerServiceWorker(nav, true);
     expect(register).toHaveBeenCalledWith(SW_URL, { scope: '/' });

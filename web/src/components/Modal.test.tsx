@@ -20,7 +20,10 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 const dialog = () => screen.queryByRole('dialog');
-const later = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+const later = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 
 describe('Modal', () => {
   it('ignores a close within 500 ms of opening (the 500 ms rule)', () => {

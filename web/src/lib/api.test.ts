@@ -88,9 +88,7 @@ describe('api', () => {
   it('gives a readable message for a network failure and a body without one', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => {
-        throw new TypeError('Failed to fetch');
-      }),
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
     await expect(api('/api/x')).rejects.toMatchObject({ status: 0, message: 'No connection. Check your internet and try again.' });
     mockFetch({ '/api/x': { status: 500, body: null } });

@@ -165,7 +165,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     throw new ApiError(0, messageFor(0));
   }
   noteServerDate(res);
-  let data: unknown = null;
+  let data: unknown;
   try {
     data = await res.json();
   } catch {

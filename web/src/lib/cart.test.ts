@@ -1,5 +1,5 @@
 import { discountOf, lineCode, removeLine, removeSet, setQuantity, setsOf, type CartLine } from './cart';
-import { calledUrl, mockFetch } from './test-utils';
+import { calledUrl, mockFetch, sentJson } from './test-utils';
 
 const line: CartLine = { qty: 2, purchaseprice: 1000, item: { productcode: 'C-1-RED' }, info: { id: 5, code: 'C-1', title: 'Chair' } };
 
@@ -34,7 +34,7 @@ describe('cart helpers', () => {
   it('updates a quantity with items keyed by line code, and counts the difference in analytics', async () => {
     const fetch = mockFetch({ '/api/cart/update': { body: { success: true, message: 'Cart updated' } } });
     await setQuantity(line, 5);
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ items: { 'C-1-RED': { id: 5, code: 'C-1-RED', qty: 5 } } });
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ items: { 'C-1-RED': { id: 5, code: 'C-1-RED', qty: 5 } } });
     expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'add_to_cart', ecommerce: { items: [{ quantity: 3 }] } });
     await setQuantity(line, 1);
     expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'remove_from_cart', ecommerce: { items: [{ quantity: 1 }] } });

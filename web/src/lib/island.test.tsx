@@ -1,6 +1,7 @@
 import { act } from '@testing-library/react';
 
 import { useState } from 'react';
+import type { IslandEvents } from './events';
 import { takeOver } from './island';
 
 afterEach(() => {
@@ -45,7 +46,7 @@ describe('takeOver', () => {
     document.body.innerHTML = '<div data-island="buy-buttons"><a href="/cart">Cart</a></div>';
     const el = document.querySelector<HTMLElement>('[data-island]')!;
     const errors: string[] = [];
-    window.addEventListener('island-error', (e) => errors.push((e as CustomEvent).detail.name), { once: true });
+    window.addEventListener('island-error', (e) => errors.push((e as CustomEvent<IslandEvents['island-error']>).detail.name), { once: true });
     function Broken(): never {
       throw new Error('render failed');
     }

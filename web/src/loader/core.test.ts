@@ -1,3 +1,4 @@
+import type { IslandEvents } from '../lib/events';
 import {
   afterLoad,
   afterPaint,
@@ -21,7 +22,7 @@ function page(html: string): HTMLElement {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 function importersWith(name: string, mount: Mount): Record<string, Importer> {
-  return { [name]: async () => ({ default: mount }) };
+  return { [name]: () => Promise.resolve({ default: mount }) };
 }
 
 beforeEach(() => {
@@ -142,7 +143,7 @@ describe('start', () => {
 
   it('reports an unknown island and bad props without loading anything', async () => {
     const errors: string[] = [];
-    const listen = (e: Event) => errors.push((e as CustomEvent).detail.name);
+    const listen = (e: Event) => errors.push((e as CustomEvent<IslandEvents['island-error']>).detail.name);
     window.addEventListener('island-error', listen);
     await start(page('<div data-island="nope"></div>'), {});
     const mount = vi.fn();

@@ -109,7 +109,7 @@ export async function start(el: HTMLElement, importers: Record<string, Importer>
  * after-load chunk: prefetching and the service worker); a failure is ignored.
  */
 export function afterLoad(url: string): void {
-  addEventListener('load', () => (self.requestIdleCallback || setTimeout)(() => import(/* @vite-ignore */ url).catch(() => {})));
+  addEventListener('load', () => (self.requestIdleCallback || setTimeout)(() => void import(/* @vite-ignore */ url).catch(() => {})));
 }
 
 /**
@@ -172,7 +172,8 @@ export function importersFrom(files: IslandFiles, base: string): Record<string, 
   const out: Record<string, Importer> = {};
   for (const [name, spec] of Object.entries(files.i)) {
     const [main, ...deps] = spec.split(' ').map((t, k) => (t.includes('.') ? t : `${name}-${t}.${k ? 'css' : 'js'}`));
-    out[name] = () => Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m);
+    out[name] = () =>
+      Promise.all([import(/* @vite-ignore */ base + main), ...files.s.concat(deps).map((d) => fetchEarly(base + d))]).then(([m]) => m as { default: Mount });
   }
   return out;
 }

@@ -19,18 +19,19 @@ const ORIGIN = 'https://shop.test';
 /** An in-memory Cache (insertion order, as the Cache API keeps it; put moves a key last). */
 class MemoryCache implements CacheLike {
   entries = new Map<string, Response>();
-  async match(key: string) {
-    return this.entries.get(key)?.clone();
+  match(key: string) {
+    return Promise.resolve(this.entries.get(key)?.clone());
   }
-  async put(key: string, res: Response) {
+  put(key: string, res: Response) {
     this.entries.delete(key);
     this.entries.set(key, res);
+    return Promise.resolve();
   }
-  async keys() {
-    return [...this.entries.keys()].map((url) => ({ url }));
+  keys() {
+    return Promise.resolve([...this.entries.keys()].map((url) => ({ url })));
   }
-  async delete(key: string) {
-    return this.entries.delete(key);
+  delete(key: string) {
+    return Promise.resolve(this.entries.delete(key));
   }
 }
 
@@ -108,7 +109,7 @@ describe('caches', () => {
 describe('cacheFirst', () => {
   it('answers from the cache without the network, and keeps what the network answered', async () => {
     const cache = new MemoryCache();
-    const fetch = vi.fn(async () => res('code'));
+    const fetch = vi.fn(() => Promise.resolve(res('code')));
     const first = cacheFirst(new Request(`${ORIGIN}/assets/a-1.js`), cache, fetch);
     expect(await (await first.response).text()).toBe('code');
     await first.done;
@@ -119,7 +120,7 @@ describe('cacheFirst', () => {
 
   it('does not keep a failed answer', async () => {
     const cache = new MemoryCache();
-    const a = cacheFirst(new Request(`${ORIGIN}/assets/gone-1.js`), cache, async () => res('nope', 404));
+    const a = cacheFirst(new Request(`${ORIGIN}/assets/gone-1.js`), cache, () => Promise.resolve(res('nope', 404)));
     expect((await a.response).status).toBe(404);
     await a.done;
     expect(cache.entries.size).toBe(0);
@@ -127,13 +128,13 @@ describe('cacheFirst', () => {
 });
 
 describe('networkFirst', () => {
-  const offline = async () => res('offline page');
+  const offline = () => Promise.resolve(res('offline page'));
   const url = `${ORIGIN}/product/oak-bed`;
   afterEach(() => vi.useRealTimers());
 
   it('answers from the network and keeps a public page for later', async () => {
     const cache = new MemoryCache();
-    const a = networkFirst(new Request(url), cache, offline, async () => page('fresh'));
+    const a = networkFirst(new Request(url), cache, offline, () => Promise.resolve(page('fresh')));
     expect(await (await a.response).text()).toBe('fresh');
     await a.done;
     expect(await (await cache.match(url))!.text()).toBe('fresh');
@@ -141,7 +142,7 @@ describe('networkFirst', () => {
 
   it('never keeps a private or no-store page', async () => {
     const cache = new MemoryCache();
-    const a = networkFirst(new Request(url), cache, offline, async () => page('mine', 'private, no-store'));
+    const a = networkFirst(new Request(url), cache, offline, () => Promise.resolve(page('mine', 'private, no-store')));
     expect(await (await a.response).text()).toBe('mine');
     await a.done;
     expect(cache.entries.size).toBe(0);
@@ -150,9 +151,7 @@ describe('networkFirst', () => {
   it('offline: the kept copy of a visited page, else the offline page', async () => {
     const cache = new MemoryCache();
     await cache.put(url, page('kept'));
-    const down = async (): Promise<Response> => {
-      throw new TypeError('Failed to fetch');
-    };
+    const down = () => Promise.reject(new TypeError('Failed to fetch'));
     expect(await (await networkFirst(new Request(url), cache, offline, down).response).text()).toBe('kept');
     const other = networkFirst(new Request(`${ORIGIN}/c/beds`), cache, offline, down);
     expect(await (await other.response).text()).toBe('offline page');
@@ -161,7 +160,7 @@ describe('networkFirst', () => {
   it('a 5xx answer gives way to the kept copy, and is shown when there is none', async () => {
     const cache = new MemoryCache();
     await cache.put(url, page('kept'));
-    const broken = async () => res('error page', 502);
+    const broken = () => Promise.resolve(res('error page', 502));
     expect(await (await networkFirst(new Request(url), cache, offline, broken).response).text()).toBe('kept');
     expect((await networkFirst(new Request(`${ORIGIN}/c/beds`), cache, offline, broken).response).status).toBe(502);
   });
@@ -197,18 +196,16 @@ describe('networkFirst', () => {
   });
 
   it('a page never kept: the network, else the offline page, and nothing stored', async () => {
-    const ok = networkOnly(new Request(`${ORIGIN}/cart`), offline, async () => page('cart shell'));
+    const ok = networkOnly(new Request(`${ORIGIN}/cart`), offline, () => Promise.resolve(page('cart shell')));
     expect(await (await ok.response).text()).toBe('cart shell');
-    const down = networkOnly(new Request(`${ORIGIN}/cart`), offline, async () => {
-      throw new TypeError('Failed to fetch');
-    });
+    const down = networkOnly(new Request(`${ORIGIN}/cart`), offline, () => Promise.reject(new TypeError('Failed to fetch')));
     expect(await (await down.response).text()).toBe('offline page');
   });
 
   it(`keeps at most ${MAX_PAGES} pages, dropping the least recently fetched`, async () => {
     const cache = new MemoryCache();
     for (let i = 0; i <= MAX_PAGES; i++) {
-      await networkFirst(new Request(`${ORIGIN}/product/p${i}`), cache, offline, async () => page(`p${i}`)).done;
+      await networkFirst(new Request(`${ORIGIN}/product/p${i}`), cache, offline, () => Promise.resolve(page(`p${i}`))).done;
     }
     expect(cache.entries.size).toBe(MAX_PAGES);
     expect(cache.entries.has(`${ORIGIN}/product/p0`)).toBe(false);

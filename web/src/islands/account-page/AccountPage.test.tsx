@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken, setAuthToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { calledUrl, callsTo, mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { AccountPage, viewOf } from './AccountPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fuser%2Forders' }));
@@ -11,7 +11,6 @@ const flush = () =>
     for (let i = 0; i < 6; i++) await Promise.resolve();
     await new Promise((r) => setTimeout(r, 0));
   });
-const calls = (fetch: ReturnType<typeof mockFetch>, path: string) => fetch.mock.calls.filter((c) => String(c[0]).startsWith(path));
 
 beforeEach(() => {
   localStorage.clear();
@@ -39,11 +38,11 @@ describe('account-page', () => {
     render(<AccountPage path="/user/profile" />);
     await flush();
     expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('aria-current')).toBe('page');
-    expect((screen.getByLabelText('Full name') as HTMLInputElement).value).toBe('Rina');
+    expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Rina');
     fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Rina Akter' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/user/user-update')[0][1]!.body))).toEqual({
+    expect(sentJson(callsTo(fetch, '/api/user/user-update')[0][1])).toEqual({
       name: 'Rina Akter',
       email: 'rina@example.com',
       phone: '01712345678',
@@ -53,7 +52,7 @@ describe('account-page', () => {
     expect(screen.getByText('Infomation Updated!')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Subscribe/ }));
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/user/subscribe')[0][1]!.body))).toEqual({ email: 'rina@example.com' });
+    expect(sentJson(callsTo(fetch, '/api/user/subscribe')[0][1])).toEqual({ email: 'rina@example.com' });
     expect(screen.getByText('You are subscribed to our newsletter.')).toBeTruthy();
   });
 
@@ -128,7 +127,7 @@ describe('account-page', () => {
     expect(screen.getByText('The address is saved.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Use for delivery' }));
     await flush();
-    expect(Object.fromEntries(new URL(String(calls(fetch, '/api/user/set-default-address')[0][0]), 'http://x').searchParams)).toEqual({
+    expect(Object.fromEntries(new URL(urlOf(callsTo(fetch, '/api/user/set-default-address')[0][0]), 'http://x').searchParams)).toEqual({
       type: 'shipping',
       id: '3',
     });
@@ -148,9 +147,7 @@ describe('account-page', () => {
   it('signs out even when the server cannot be reached', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => {
-        throw new TypeError('offline');
-      }),
+      vi.fn(() => Promise.reject(new TypeError('offline'))),
     );
     render(<AccountPage path="/user/reviews" />);
     fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));

@@ -21,7 +21,7 @@ export const VIEWS: [View, string][] = [
 /** The view a path names (`/user`, `/user/orders`...); unknown ones show the profile. */
 export function viewOf(path: string): View {
   const name = path.replace(/^\/user\/?/, '').replace(/\/$/, '');
-  return (VIEWS.find(([v]) => v === name)?.[0] ?? 'profile') as View;
+  return VIEWS.find(([v]) => v === name)?.[0] ?? 'profile';
 }
 
 export async function signOut(): Promise<void> {

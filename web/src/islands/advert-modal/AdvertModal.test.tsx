@@ -14,7 +14,9 @@ describe('advert-modal', () => {
     expect(screen.getByRole('link', { name: '30% off' }).getAttribute('href')).toBe('/page/flash-sale');
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBe(dialog);
-    act(() => vi.advanceTimersByTime(500));
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.body.classList.contains('modal-open')).toBe(false);

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { navigate } from '../../lib/navigate';
-import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { calledUrl, mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { BuyButtons } from './BuyButtons';
 import mount from './index';
 
@@ -68,7 +68,7 @@ describe('buy-buttons', () => {
     expect(events).toEqual([]);
     expect(window.dataLayer).toBeUndefined();
     // The button works again for another try.
-    expect((screen.getByRole('button', { name: 'Add to cart' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Add to cart' }).disabled).toBe(false);
   });
 
   it('shows a cart error answered as 200 with success false, and a lost connection', async () => {
@@ -79,9 +79,7 @@ describe('buy-buttons', () => {
     expect(screen.getByRole('alert').textContent).toBe('A pre-booking product cannot share the cart');
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => {
-        throw new TypeError('Failed to fetch');
-      }),
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
     await flush();
@@ -124,7 +122,7 @@ describe('buy-buttons', () => {
 
   it('keeps the cart button disabled when buying is switched off, and says pre-book for pre-bookings', () => {
     const { unmount } = render(<BuyButtons {...product} disable_buy />);
-    expect((screen.getByRole('button', { name: 'Add to cart' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Add to cart' }).disabled).toBe(true);
     unmount();
     render(<BuyButtons {...product} pre_booking />);
     expect(screen.getByRole('button', { name: 'Pre-book now' })).toBeTruthy();
@@ -158,12 +156,12 @@ describe('buy-buttons', () => {
     mount(el, product);
     await flush();
     expect(calledUrl(fetch).pathname).toBe('/api/product/recent-view');
-    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ pid: 42 });
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ pid: 42 });
     fetch.mockClear();
     const setEl = document.createElement('div');
     document.body.append(setEl);
     mount(setEl, { set_id: 3, slug: 'oslo-set' });
     await flush();
-    expect(fetch.mock.calls.some((c) => String(c[0]).includes('recent-view'))).toBe(false);
+    expect(fetch.mock.calls.some((c) => urlOf(c[0]).includes('recent-view'))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 // other islands (cart:changed, wishlist:changed, compare:changed) and push
 // the analytics events (add_to_cart; add_to_wishlist only once the server
 // said yes). Wishlist needs a signed-in shopper: a 401 goes to /user/login.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet, errorText } from '../../lib/api';
 import { addProduct, addedMessage } from '../../lib/cart';
@@ -71,11 +71,13 @@ function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<Add
   const { busy, feedback, run } = useActions();
   const added = (r: AddToCartResponse): Feedback => ({ ok: true, text: addedMessage(p, r), link: { href: '/cart', label: 'View cart' } });
   const adopted = useRef(false);
+  // An effect event: the effect below depends on the early add alone, and the message still uses this render's props.
+  const adopt = useEffectEvent((add: Promise<AddToCartResponse>) => void run('cart', async () => added(await add)));
   useEffect(() => {
     if (!early || adopted.current) return;
     adopted.current = true;
-    void run('cart', async () => added(await early));
-  }, [early, run]);
+    adopt(early);
+  }, [early]);
   const item = (): analytics.AnalyticsItem => ({
     item_id: p.code || String(p.id),
     item_name: p.title,

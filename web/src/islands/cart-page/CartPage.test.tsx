@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Cart } from '../../lib/cart';
 import { navigate } from '../../lib/navigate';
-import { mockFetch, type Route } from '../../lib/test-utils';
+import { callsTo, mockFetch, type Route, sentJson, urlOf } from '../../lib/test-utils';
 import { CartPage, COUPON_KEY, DISTRICT_KEY } from './CartPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -40,7 +40,6 @@ function api(overrides: Record<string, Route> = {}) {
     ...overrides,
   });
 }
-const calls = (fetch: ReturnType<typeof mockFetch>, path: string) => fetch.mock.calls.filter((c) => String(c[0]).startsWith(path));
 
 beforeEach(() => {
   localStorage.clear();
@@ -73,13 +72,13 @@ describe('cart-page', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'One more Akij Chair' }));
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/cart/update')[0][1]!.body))).toEqual({ items: { 'CHR-101-RED': { id: 7, code: 'CHR-101-RED', qty: 3 } } });
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
+    expect(sentJson(callsTo(fetch, '/api/cart/update')[0][1])).toEqual({ items: { 'CHR-101-RED': { id: 7, code: 'CHR-101-RED', qty: 3 } } });
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(2);
     const input = screen.getByRole('spinbutton', { name: 'Quantity of Akij Chair' });
     fireEvent.change(input, { target: { value: '500' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/cart/update')[1][1]!.body)).items['CHR-101-RED'].qty).toBe(99);
+    expect(sentJson<{ items: Record<string, { qty: number }> }>(callsTo(fetch, '/api/cart/update')[1][1]).items['CHR-101-RED'].qty).toBe(99);
   });
 
   it('shows a failed change to the shopper', async () => {
@@ -99,7 +98,7 @@ describe('cart-page', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Remove the set' }));
     await flush();
-    const removals = calls(fetch, '/api/cart/remove-cart-item').map((c) => new URL(String(c[0]), 'http://x').search);
+    const removals = callsTo(fetch, '/api/cart/remove-cart-item').map((c) => new URL(urlOf(c[0]), 'http://x').search);
     expect(removals).toEqual(['?pid=7&pcode=CHR-101-RED', '?pid_codes=11%3ATBL-1']);
   });
 
@@ -116,7 +115,7 @@ describe('cart-page', () => {
     fireEvent.change(screen.getByLabelText('Coupon code'), { target: { value: ' EID10 ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await flush();
-    expect(JSON.parse(String(calls(fetch, '/api/cart/coupon-apply')[0][1]!.body))).toEqual({ coupon: 'EID10' });
+    expect(sentJson(callsTo(fetch, '/api/cart/coupon-apply')[0][1])).toEqual({ coupon: 'EID10' });
     expect(screen.getByRole('status').textContent).toBe('Coupon applied successfully');
     expect(localStorage.getItem(COUPON_KEY)).toBe('EID10');
     ok = false;
@@ -144,7 +143,7 @@ describe('cart-page', () => {
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Proceed to checkout' }));
     await flush();
-    expect(new URL(String(calls(fetch, '/api/cart/checkout-address')[0][0]), 'http://x').searchParams.get('coupon')).toBe('EID10');
+    expect(new URL(urlOf(callsTo(fetch, '/api/cart/checkout-address')[0][0]), 'http://x').searchParams.get('coupon')).toBe('EID10');
     expect(navigate).toHaveBeenCalledWith('/checkout');
   });
 

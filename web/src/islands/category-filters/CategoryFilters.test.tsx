@@ -102,7 +102,7 @@ describe('category-filters', () => {
     });
     await flush();
     expect(Object.fromEntries(calledUrl(fetch, 2).searchParams)).toEqual({ seo_url: 'beds', sort_by: 'price_desc' });
-    expect((screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement).value).toBe('price_desc');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Sort by' }).value).toBe('price_desc');
   });
 
   it('shows a failed products call', async () => {

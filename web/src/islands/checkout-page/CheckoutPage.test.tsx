@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { navigate } from '../../lib/navigate';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { checkAddress, CheckoutPage } from './CheckoutPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -69,8 +69,8 @@ describe('checkout-page', () => {
     expect(screen.getByRole('complementary', { name: 'Order summary' }).textContent).toContain('Delivery৳1,500Total৳53,500');
     fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
     await flush();
-    const call = fetch.mock.calls.find((c) => String(c[0]).includes('checkout-delivery-address'))!;
-    const body = JSON.parse(String(call[1]!.body));
+    const call = fetch.mock.calls.find((c) => urlOf(c[0]).includes('checkout-delivery-address'))!;
+    const body = sentJson<{ self_token: string }>(call[1]);
     expect(body).toMatchObject({
       name: 'Rina Akter',
       mobile: '01712345678',

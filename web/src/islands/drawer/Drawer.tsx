@@ -66,11 +66,10 @@ export function Drawer({ navId = 'menu', startOpen = false }: { navId?: string; 
   const [rvHost, setRvHost] = useState<HTMLElement | null>(null);
   const button = useRef<HTMLAnchorElement>(null);
   const asked = useRef(false);
-  const nav = () => document.getElementById(navId);
 
   // Accordions, the 50rem flag and the × link, once.
   useEffect(() => {
-    const n = nav();
+    const n = document.getElementById(navId);
     if (!n) return;
     n.classList.add(styles.nav);
     n.setAttribute('inert', '');
@@ -99,12 +98,14 @@ export function Drawer({ navId = 'menu', startOpen = false }: { navId?: string; 
 
   // Opening: flag the page, move focus in and keep it there; closing: give it back.
   useEffect(() => {
-    const n = nav();
+    const n = document.getElementById(navId);
     if (!n || !open) return;
     n.toggleAttribute('data-open', true);
     n.removeAttribute('inert');
     flagBody(1);
     emit('modal:open', { id: navId });
+    // The menu link, always rendered: focus goes back to it on closing.
+    const opener = button.current;
     n.querySelector<HTMLElement>(FOCUSABLE)?.focus();
     if (!asked.current) {
       asked.current = true;
@@ -136,7 +137,7 @@ export function Drawer({ navId = 'menu', startOpen = false }: { navId?: string; 
       emit('modal:close', { id: navId });
       // Without JavaScript the drawer opened by :target; leave no #menu behind.
       if (location.hash === `#${navId}`) history.replaceState(null, '', location.pathname + location.search);
-      button.current?.focus();
+      opener?.focus();
     };
   }, [open, navId]);
 

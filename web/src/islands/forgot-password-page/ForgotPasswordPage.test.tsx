@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson } from '../../lib/test-utils';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 
 const flush = () =>
@@ -16,7 +16,7 @@ describe('forgot-password-page', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ email: 'rina@example.com' });
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ email: 'rina@example.com' });
     expect(screen.getByRole('status').textContent).toBe('We have emailed your password reset link!');
   });
 

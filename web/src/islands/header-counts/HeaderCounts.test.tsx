@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { emit } from '../../lib/events';
-import { calledUrl, mockFetch } from '../../lib/test-utils';
+import { calledUrl, callsTo, mockFetch, urlOf } from '../../lib/test-utils';
 import { HeaderCounts } from './HeaderCounts';
 import type { CartViewResponse } from './types';
 
@@ -34,7 +34,6 @@ const flush = () =>
   });
 
 const cartWrap = () => screen.getByRole('link', { name: /^Cart,/ }).parentElement!;
-const calls = (fetch: ReturnType<typeof mockFetch>, path: string) => fetch.mock.calls.filter((c) => String(c[0]).startsWith(path));
 
 beforeEach(() => {
   window.dataLayer = undefined;
@@ -58,7 +57,7 @@ describe('header-counts', () => {
     act(() => emit('wishlist:changed', {}));
     act(() => emit('compare:changed', {}));
     await flush();
-    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(4);
+    expect(callsTo(fetch, '/api/cart/count-notification')).toHaveLength(4);
   });
 
   it('shows a count the change carried without asking, and an older answer does not undo it', async () => {
@@ -70,11 +69,11 @@ describe('header-counts', () => {
     });
     render(<HeaderCounts />);
     await flush();
-    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(1);
+    expect(callsTo(fetch, '/api/cart/count-notification')).toHaveLength(1);
     act(() => emit('cart:changed', { count: 1 }));
     await flush();
     expect(screen.getByRole('link', { name: 'Cart, 1 item' }).textContent).toBe('1');
-    expect(calls(fetch, '/api/cart/count-notification')).toHaveLength(1); // no second call
+    expect(callsTo(fetch, '/api/cart/count-notification')).toHaveLength(1); // no second call
     answer!();
     await flush();
     expect(screen.getByRole('link', { name: 'Cart, 1 item' })).toBeTruthy(); // not back to 0
@@ -90,10 +89,10 @@ describe('header-counts', () => {
     const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } }, '/api/cart/view': { body: cartView } });
     render(<HeaderCounts />);
     await flush();
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(0);
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(0);
     fireEvent.mouseEnter(cartWrap());
     await flush();
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(1);
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(1);
     expect(screen.getByRole('region', { name: 'Your cart' }).hidden).toBe(false);
     fireEvent.mouseLeave(cartWrap());
     await act(async () => {
@@ -102,12 +101,12 @@ describe('header-counts', () => {
     expect(document.getElementById('mini-cart')!.hidden).toBe(true);
     fireEvent.mouseEnter(cartWrap());
     await flush();
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(1);
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(1);
     fireEvent.mouseLeave(cartWrap());
     act(() => emit('cart:changed', {}));
     fireEvent.mouseEnter(cartWrap());
     await flush();
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(2);
   });
 
   it('lists items and sets with quantity, price and total, and links to checkout and the cart', async () => {
@@ -153,11 +152,11 @@ describe('header-counts', () => {
     await flush();
     const first = calledUrl(
       fetch,
-      fetch.mock.calls.findIndex((c) => String(c[0]).includes('remove-cart-item')),
+      fetch.mock.calls.findIndex((c) => urlOf(c[0]).includes('remove-cart-item')),
     );
     expect(Object.fromEntries(first.searchParams)).toEqual({ pid: '7', pcode: 'CHR-101-RED' });
     expect(changed).toHaveBeenCalledTimes(1);
-    expect(calls(fetch, '/api/cart/view')).toHaveLength(2);
+    expect(callsTo(fetch, '/api/cart/view')).toHaveLength(2);
     expect(window.dataLayer!.at(-1)).toMatchObject({
       event: 'remove_from_cart',
       ecommerce: { value: 25000, items: [{ item_id: 'CHR-101-RED', quantity: 2 }] },
@@ -165,8 +164,8 @@ describe('header-counts', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove the set Dining set' }));
     await flush();
-    const removals = fetch.mock.calls.filter((c) => String(c[0]).includes('remove-cart-item'));
-    expect(new URL(String(removals[1][0]), 'http://x').searchParams.get('pid_codes')).toBe('11:TBL-1,12:CHR-2');
+    const removals = fetch.mock.calls.filter((c) => urlOf(c[0]).includes('remove-cart-item'));
+    expect(new URL(urlOf(removals[1][0]), 'http://x').searchParams.get('pid_codes')).toBe('11:TBL-1,12:CHR-2');
     window.removeEventListener('cart:changed', changed);
   });
 

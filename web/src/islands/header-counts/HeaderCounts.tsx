@@ -132,7 +132,7 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
           if (!quietFocus.current) show();
         }}
         onBlur={(e) => {
-          if (!wrap.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
+          if (!wrap.current?.contains(e.relatedTarget)) setOpen(false);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && open) {

@@ -5,7 +5,10 @@ import { FAILED_LINGER_MS, LINGER_MS, LoadingBar } from './LoadingBar';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-const later = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+const later = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 const fire = (name: 'loading:start' | 'loading:finish') => act(() => emit(name, { url: '/api/x' }));
 
 function bar() {

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson } from '../../lib/test-utils';
 import { afterLogin, LoginPage } from './LoginPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -38,7 +38,7 @@ describe('login-page', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ email: 'rina@example.com', password: 'secret12', device_name: 'web_browser' });
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ email: 'rina@example.com', password: 'secret12', device_name: 'web_browser' });
     expect(authToken()).toBe('3|abc');
     expect(changed).toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/');

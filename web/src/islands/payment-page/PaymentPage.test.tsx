@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { navigate } from '../../lib/navigate';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { PaymentPage } from './PaymentPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -30,7 +30,7 @@ describe('payment-page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
     expect(screen.getByText('You must select a payment method')).toBeTruthy();
     expect(screen.getByText('You must agree with terms')).toBeTruthy();
-    expect(fetch.mock.calls.filter((c) => String(c[0]).includes('store-payment-method'))).toHaveLength(0);
+    expect(fetch.mock.calls.filter((c) => urlOf(c[0]).includes('store-payment-method'))).toHaveLength(0);
     expect(document.querySelector('dl')!.textContent).toBe('Subtotal৳52,000Delivery৳1,500To pay৳53,500');
   });
 
@@ -48,14 +48,14 @@ describe('payment-page', () => {
     fireEvent.click(screen.getByLabelText('Cash on delivery'));
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
-    expect((screen.getByRole('button', { name: 'Placing your order…' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Placing your order…' }).disabled).toBe(true);
     await flush();
-    const store = fetch.mock.calls.find((c) => String(c[0]).includes('store-payment-method'))!;
-    expect(JSON.parse(String(store[1]!.body))).toMatchObject({ terms_check: true, payment_method: 'cash_on_delivery' });
+    const store = fetch.mock.calls.find((c) => urlOf(c[0]).includes('store-payment-method'))!;
+    expect(sentJson(store[1])).toMatchObject({ terms_check: true, payment_method: 'cash_on_delivery' });
     // Both calls may be replayed by the edge on another origin: they carry Idempotency-Key.
     expect((store[1]!.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^\d+-/);
-    const place = fetch.mock.calls.find((c) => String(c[0]).includes('cod-place-order'))!;
-    const key = JSON.parse(String(place[1]!.body)).idempotency_key;
+    const place = fetch.mock.calls.find((c) => urlOf(c[0]).includes('cod-place-order'))!;
+    const key = sentJson<{ idempotency_key: string }>(place[1]).idempotency_key;
     expect(key).toMatch(/^\d+-/);
     expect((place[1]!.headers as Record<string, string>)['Idempotency-Key']).toBe(key);
     expect(navigate).toHaveBeenCalledWith('/thank-you?order_random=R1001&order_key=k3y');
@@ -74,7 +74,7 @@ describe('payment-page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
     await flush();
     expect(screen.getByRole('alert').textContent).toBe('Oslo Bed is out of stock');
-    expect((screen.getByRole('button', { name: 'Place order' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place order' }).disabled).toBe(false);
     expect(navigate).not.toHaveBeenCalled();
   });
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { setAuthToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson } from '../../lib/test-utils';
 import mount from './index';
 import { ProductQuestions } from './ProductQuestions';
 
@@ -39,7 +39,7 @@ describe('product-questions', () => {
     fireEvent.change(box, { target: { value: '  Is it solid teak?  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send question' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({ seo_url: 'oslo-bed', product_id: 7, description: 'Is it solid teak?' });
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ seo_url: 'oslo-bed', product_id: 7, description: 'Is it solid teak?' });
     expect(screen.getByRole('status').textContent).toMatch(/once the shop has answered/);
     expect(screen.queryByLabelText('Your question')).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson } from '../../lib/test-utils';
 import { RegistrationPage } from './RegistrationPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -55,7 +55,7 @@ describe('registration-page', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({
       name: 'Rina Akter',
       email: 'rina@example.com',
       telephone: '01712345678',

@@ -11,8 +11,7 @@ import { navigate } from '../../lib/navigate';
 import { checkEmail, checkPassword, checkPhone, normalisePhone, only } from '../../lib/validate';
 import type { RegisterResponse } from './types';
 
-const FIELDS = ['name', 'email', 'telephone', 'emergency_contact_number', 'password', 'password_confirmation'] as const;
-type FieldName = (typeof FIELDS)[number];
+type FieldName = 'name' | 'email' | 'telephone' | 'emergency_contact_number' | 'password' | 'password_confirmation';
 
 export function RegistrationPage() {
   const [v, setV] = useState<Record<FieldName, string>>({

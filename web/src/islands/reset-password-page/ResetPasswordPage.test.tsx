@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { mockFetch } from '../../lib/test-utils';
+import { mockFetch, sentJson } from '../../lib/test-utils';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
 const flush = () =>
@@ -13,7 +13,7 @@ describe('reset-password-page', () => {
   it('asks for 8 characters twice, then resets with the link token', async () => {
     const fetch = mockFetch({ '/api/user/reset-password': { body: { message: 'Your password has been reset!' } } });
     render(<ResetPasswordPage search="?token=tok123&email=rina%40example.com" />);
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('rina@example.com');
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('rina@example.com');
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'short' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the new password' }));
     expect(screen.getByText('Use at least 8 characters.')).toBeTruthy();
@@ -22,7 +22,7 @@ describe('reset-password-page', () => {
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'longenough' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the new password' }));
     await flush();
-    expect(JSON.parse(String(fetch.mock.calls[0][1]!.body))).toEqual({
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({
       token: 'tok123',
       email: 'rina@example.com',
       password: 'longenough',

@@ -14,7 +14,7 @@ const answer = {
   terms,
 };
 
-const input = () => screen.getByRole('combobox', { name: 'Search products' }) as HTMLInputElement;
+const input = () => screen.getByRole<HTMLInputElement>('combobox', { name: 'Search products' });
 /** Lets timers run and pending fetches settle. */
 const wait = (ms: number) =>
   act(async () => {

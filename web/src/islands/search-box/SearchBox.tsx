@@ -127,7 +127,7 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
       ref={wrap}
       className={styles.wrap}
       onBlur={(e) => {
-        if (!wrap.current?.contains(e.relatedTarget as Node | null)) close();
+        if (!wrap.current?.contains(e.relatedTarget)) close();
       }}
     >
       <form action="/c/products" method="get" role="search" onSubmit={onSubmit}>
