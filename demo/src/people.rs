@@ -101,8 +101,8 @@ pub(super) fn build(
         let id = i as i64 + 1;
         let mut salt = [0u8; 16];
         rng.fill(&mut salt);
-        let hash =
-            catalog::password::hash_with_salt(password, &salt).context("hashing a demo password")?;
+        let hash = catalog::password::hash_with_salt(password, &salt)
+            .context("hashing a demo password")?;
         let (addr, region, district, thana) = ADDRESSES[i % ADDRESSES.len()];
         let created = now - 200 * 86_400 + id * 86_400;
         users.push(row![
