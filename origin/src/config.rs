@@ -28,6 +28,8 @@ pub enum Command {
     /// have no products), copy every table with its ids and the change log,
     /// and move the id sequences past the copied ids.
     CopyDb(CopyDbArgs),
+    /// Print the API's OpenAPI 3.1 document (as served at /api/openapi.json).
+    Openapi,
 }
 
 #[derive(Debug, Args)]

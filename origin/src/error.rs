@@ -2,10 +2,16 @@
 //! `{"success": false, "message": ..., "errors": {...}}` with a fitting
 //! status; the cause of a 500 is logged once and never sent to the client.
 
+use aide::generate::GenContext;
+use aide::openapi::{MediaType, Operation, Response as DocResponse, SchemaObject};
+use aide::OperationOutput;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// An error answered to an API client.
 #[derive(Debug, thiserror::Error)]
@@ -109,27 +115,47 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// The body of every error answer, as sent and as documented.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ErrorBody {
+    /// Always `false`.
+    pub success: bool,
+    /// What went wrong, in words for the shopper.
+    pub message: String,
+    /// With a 400: each field in error and its messages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BTreeMap<String, Vec<String>>>")]
+    pub errors: Option<Map<String, Value>>,
+}
+
+impl ErrorBody {
+    fn new(message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            success: false,
+            message: message.into(),
+            errors: None,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = match &self {
-            ApiError::BadRequest { message, errors } => {
-                json!({ "success": false, "message": message, "errors": errors })
-            }
+            ApiError::BadRequest { message, errors } => ErrorBody {
+                errors: Some(errors.clone()),
+                ..ErrorBody::new(message)
+            },
             ApiError::Unauthorized(message)
             | ApiError::Forbidden(message)
             | ApiError::NotFound(message)
             | ApiError::Conflict(message)
             | ApiError::Unavailable(message)
-            | ApiError::TooManyRequests { message, .. } => {
-                json!({ "success": false, "message": message })
-            }
-            ApiError::MethodNotAllowed => {
-                json!({ "success": false, "message": self.to_string() })
-            }
+            | ApiError::TooManyRequests { message, .. } => ErrorBody::new(message),
+            ApiError::MethodNotAllowed => ErrorBody::new(self.to_string()),
             ApiError::Internal(cause) => {
                 tracing::error!(cause = %format!("{cause:#}"), "request failed");
-                json!({ "success": false, "message": "Something went wrong on our side. Please try again." })
+                ErrorBody::new("Something went wrong on our side. Please try again.")
             }
         };
         let mut response = (status, Json(body)).into_response();
@@ -146,6 +172,59 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// Documents [`ErrorBody`] as the error answer's content. Which statuses an operation
+/// answers is said by its extractors and its [`crate::api::doc::Doc`], not here: one
+/// error type serves every handler.
+impl OperationOutput for ApiError {
+    type Inner = ErrorBody;
+
+    fn operation_response(ctx: &mut GenContext, _: &mut Operation) -> Option<DocResponse> {
+        Some(error_response(ctx, "Error"))
+    }
+}
+
+/// A documented error answer: `description`, with [`ErrorBody`] as JSON.
+pub fn error_response(ctx: &mut GenContext, description: &str) -> DocResponse {
+    let schema = ctx.schema.subschema_for::<ErrorBody>();
+    DocResponse {
+        description: description.to_string(),
+        content: [(
+            "application/json".to_string(),
+            MediaType {
+                schema: Some(SchemaObject {
+                    json_schema: schema,
+                    example: None,
+                    external_docs: None,
+                }),
+                ..Default::default()
+            },
+        )]
+        .into_iter()
+        .collect(),
+        ..Default::default()
+    }
+}
+
+/// The 400 of a malformed parameter, field or header, as documented.
+pub const INVALID_INPUT: (u16, &str) = (
+    400,
+    "Invalid input: a parameter, field or header is missing, malformed or out of range",
+);
+/// The 401 of a call without a valid sign-in, as documented.
+pub const UNAUTHENTICATED: (u16, &str) = (401, "Not signed in, or the Bearer token is unknown or expired");
+
+/// Error answers an extractor may give before the handler runs, for
+/// [`aide::OperationInput::inferred_early_responses`].
+pub fn early_errors(
+    ctx: &mut GenContext,
+    statuses: &[(u16, &str)],
+) -> Vec<(Option<u16>, DocResponse)> {
+    statuses
+        .iter()
+        .map(|(status, description)| (Some(*status), error_response(ctx, description)))
+        .collect()
 }
 
 /// The result of every handler.

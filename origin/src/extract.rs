@@ -7,7 +7,13 @@ use axum::http::request::Parts;
 use axum::http::{header, Method, Uri};
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use aide::generate::GenContext;
+use aide::openapi::{MediaType, Operation, RequestBody, Response, SchemaObject};
+use aide::operation::{add_parameters, parameters_from_schema, set_body, ParamLocation};
+use aide::OperationInput;
+use schemars::JsonSchema;
+
+use crate::error::{early_errors, ApiError, INVALID_INPUT};
 
 /// `Query<T>` that answers a JSON 400 when the query string does not parse.
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,6 +82,24 @@ fn query_rejection(rejection: QueryRejection) -> ApiError {
     }
 }
 
+/// A struct's fields become the documented query parameters; a list of pairs
+/// (read by [`crate::api::category::Params`]) documents none, its operation lists
+/// them by hand.
+impl<T: JsonSchema> OperationInput for Query<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<T>();
+        let params = parameters_from_schema(ctx, schema, ParamLocation::Query);
+        add_parameters(ctx, operation, params);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
 /// `Json<T>` that answers a JSON 400 (or 415/413 folded into 400) when the body
 /// is not the expected JSON.
 #[derive(Debug, Clone, Copy, Default)]
@@ -106,6 +130,43 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     }
 }
 
+impl<T: JsonSchema> OperationInput for Json<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<T>();
+        let description = ctx
+            .resolve_schema(&schema)
+            .get("description")
+            .and_then(|d| d.as_str())
+            .map(String::from);
+        let body = RequestBody {
+            description,
+            content: [(
+                "application/json".to_string(),
+                MediaType {
+                    schema: Some(SchemaObject {
+                        json_schema: schema,
+                        example: None,
+                        external_docs: None,
+                    }),
+                    ..Default::default()
+                },
+            )]
+            .into_iter()
+            .collect(),
+            required: true,
+            extensions: Default::default(),
+        };
+        set_body(ctx, operation, body);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     ApiError::BadRequest {
         message: format!("Invalid JSON body: {}", rejection.body_text()),
@@ -118,6 +179,16 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
 /// GET call that accepts POST as well reads its parameters from either.
 #[derive(Debug, Clone, Default)]
 pub struct Fields(pub Vec<(String, String)>);
+
+/// The fields are read by hand ([`crate::api::category::Params`]); the operation lists them.
+impl OperationInput for Fields {
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
 
 impl<S: Send + Sync> FromRequest<S> for Fields {
     type Rejection = ApiError;

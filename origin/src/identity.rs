@@ -15,7 +15,7 @@ use catalog::db;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{early_errors, ApiError, ApiResult, INVALID_INPUT, UNAUTHENTICATED};
 use crate::state::AppState;
 
 /// Lifetime of a sign-in token, seconds (SPEC.md §9: 72000).
@@ -103,6 +103,27 @@ impl Caller {
 pub struct SignedIn {
     pub user: User,
     pub self_token: Option<String>,
+}
+
+/// A malformed `SELF-TOKEN` answers 400; a Bearer token that is unknown or
+/// expired answers 401 (a caller who sends none stays a guest).
+impl aide::OperationInput for Caller {
+    fn inferred_early_responses(
+        ctx: &mut aide::generate::GenContext,
+        _: &mut aide::openapi::Operation,
+    ) -> Vec<(Option<u16>, aide::openapi::Response)> {
+        early_errors(ctx, &[INVALID_INPUT, UNAUTHENTICATED])
+    }
+}
+
+/// As [`Caller`], and 401 without a valid Bearer token.
+impl aide::OperationInput for SignedIn {
+    fn inferred_early_responses(
+        ctx: &mut aide::generate::GenContext,
+        _: &mut aide::openapi::Operation,
+    ) -> Vec<(Option<u16>, aide::openapi::Response)> {
+        early_errors(ctx, &[INVALID_INPUT, UNAUTHENTICATED])
+    }
 }
 
 impl FromRequestParts<AppState> for Caller {

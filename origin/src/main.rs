@@ -111,5 +111,9 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => origin::serve(args).await,
+        Command::Openapi => {
+            println!("{:#}", origin::api::openapi());
+            Ok(())
+        }
     }
 }

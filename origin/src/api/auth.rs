@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use axum::extract::State;
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -61,7 +62,7 @@ pub fn router() -> ApiRouter {
         )
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct RegisterBody {
     name: String,
@@ -264,7 +265,7 @@ fn signed_in(message: &str, token: &str, user: &accounts::User) -> Value {
     })
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct LoginBody {
     #[serde(alias = "phone", alias = "login")]

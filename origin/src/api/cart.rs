@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -466,13 +467,13 @@ async fn get_remove(
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct UpdateBody {
     #[serde(default)]
     items: BTreeMap<String, UpdateLine>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct UpdateLine {
     #[serde(default)]
     code: Option<String>,
@@ -571,7 +572,7 @@ async fn apply_coupon(
     Ok((cart, applied))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct CouponBody {
     #[serde(default)]
     coupon: String,
@@ -659,7 +660,7 @@ async fn get_delivery_charge(
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct AddressBody {
     name: String,
@@ -760,7 +761,7 @@ async fn post_delivery_address(
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct PaymentBody {
     payment_method: Option<String>,
@@ -833,7 +834,7 @@ async fn post_payment_method(
     Ok(Json(answer))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct PayingBody {
     #[serde(rename = "payingAmount")]
     paying_amount: i64,
@@ -936,7 +937,7 @@ async fn get_payment_gateways(State(state): State<AppState>) -> Json<Value> {
     }))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct PlaceBody {
     idempotency_key: Option<String>,

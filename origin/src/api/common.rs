@@ -8,6 +8,7 @@
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -311,12 +312,12 @@ async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
 }
 
 /// The body of `get-seo-content`: `{"params": {"post_id", "post_type"}}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct SeoRequest {
     params: SeoParams,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 struct SeoParams {
     post_id: Value,
     post_type: String,

@@ -1,13 +1,32 @@
 //! The API's routes and their documentation in one place. Each group builds an
-//! [`ApiRouter`]: registering a handler needs its [`Doc`], so the OpenAPI
-//! document served at `/api/openapi.json` ([`openapi`]) lists exactly the
-//! routes that exist, generated from the same calls that mount them.
+//! [`ApiRouter`]: registering a handler needs its [`Doc`], and the OpenAPI 3.1
+//! document served at `/api/openapi.json` ([`ApiRouter::finish`]) is generated
+//! from the same calls that mount the routes.
+//!
+//! The schemas come from the handlers' own types, by aide: each extractor
+//! documents what it reads (a typed query's fields, a JSON body's type, the
+//! statuses it answers before the handler runs) and each answer type its
+//! content (`Json<T>`, [`crate::cache::Public`]; [`crate::error::ApiError`] for
+//! every error). aide was chosen over utoipa because it reads the handler's
+//! signature: with utoipa a `#[utoipa::path]` attribute repeats the path,
+//! the parameters and the answer type beside the handler, and can drift from it.
+//! What a signature cannot say (the summary, who may call, the statuses a
+//! handler answers itself, parameters read by hand from a list of pairs) the
+//! [`Doc`] says.
 
+use aide::axum::routing::{get_with, post_with};
+use aide::openapi::{
+    Info, MediaType, OpenApi, Parameter, ParameterData, ParameterSchemaOrContent, QueryStyle,
+    ReferenceOr, RequestBody, SchemaObject, StatusCode,
+};
+use aide::transform::TransformOperation;
+use aide::{OperationInput, OperationOutput};
 use axum::handler::Handler;
-use axum::routing::{get, post};
 use axum::Router;
+use schemars::json_schema;
 use serde_json::{json, Map, Value};
 
+use crate::error::{error_response, INVALID_INPUT, UNAUTHENTICATED};
 use crate::state::AppState;
 
 /// Who may call an operation.
@@ -45,6 +64,7 @@ pub struct Doc {
     summary: &'static str,
     access: Access,
     params: Vec<Param>,
+    statuses: Vec<(u16, &'static str)>,
 }
 
 impl Doc {
@@ -54,6 +74,7 @@ impl Doc {
             summary,
             access: Access::Public,
             params: Vec::new(),
+            statuses: Vec::new(),
         }
     }
 
@@ -118,19 +139,130 @@ impl Doc {
     }
 }
 
-/// A mounted route and its documentation.
-#[derive(Debug, Clone)]
-pub struct Operation {
-    pub method: &'static str,
-    pub path: String,
-    pub tag: String,
-    doc: Doc,
+impl Doc {
+    /// Another status the handler itself answers, with [`crate::error::ErrorBody`]:
+    /// `404` for an unknown slug, `409` for a sold-out product, `503` for a gateway
+    /// that is not configured.
+    pub fn answers(mut self, status: u16, description: &'static str) -> Doc {
+        self.statuses.push((status, description));
+        self
+    }
+
+    /// Writes this documentation into an operation aide generated from the handler.
+    fn apply<'t>(&self, mut t: TransformOperation<'t>) -> TransformOperation<'t> {
+        let op = t.inner_mut();
+        op.summary = Some(self.summary.to_string());
+        let mut body_props = Map::new();
+        let mut body_required = Vec::new();
+        for p in &self.params {
+            let schema = json_schema!({ "type": p.ty, "description": p.description });
+            match p.place {
+                Place::Body => {
+                    body_props.insert(p.name.to_string(), schema.to_value());
+                    if p.required {
+                        body_required.push(p.name);
+                    }
+                }
+                Place::Query | Place::Header => {
+                    let documented = op.parameters.iter().any(|q| match q {
+                        ReferenceOr::Item(q) => q.parameter_data_ref().name == p.name,
+                        ReferenceOr::Reference { .. } => false,
+                    });
+                    if documented {
+                        continue;
+                    }
+                    let parameter_data = ParameterData {
+                        name: p.name.to_string(),
+                        description: Some(p.description.to_string()),
+                        required: p.required,
+                        deprecated: None,
+                        format: ParameterSchemaOrContent::Schema(SchemaObject {
+                            json_schema: json_schema!({ "type": p.ty }),
+                            example: None,
+                            external_docs: None,
+                        }),
+                        example: None,
+                        examples: Default::default(),
+                        explode: None,
+                        extensions: Default::default(),
+                    };
+                    op.parameters.push(ReferenceOr::Item(if p.place == Place::Query {
+                        Parameter::Query {
+                            parameter_data,
+                            allow_reserved: false,
+                            style: QueryStyle::Form,
+                            allow_empty_value: None,
+                        }
+                    } else {
+                        Parameter::Header {
+                            parameter_data,
+                            style: aide::openapi::HeaderStyle::Simple,
+                        }
+                    }));
+                }
+            }
+        }
+        if op.request_body.is_none() && !body_props.is_empty() {
+            let schema = json!({
+                "type": "object",
+                "properties": body_props,
+                "required": body_required,
+            });
+            op.request_body = Some(ReferenceOr::Item(RequestBody {
+                required: !body_required.is_empty(),
+                content: [(
+                    "application/json".to_string(),
+                    MediaType {
+                        schema: Some(SchemaObject {
+                            json_schema: serde_json::from_value(schema)
+                                .expect("an object is a schema"),
+                            example: None,
+                            external_docs: None,
+                        }),
+                        ..Default::default()
+                    },
+                )]
+                .into_iter()
+                .collect(),
+                ..Default::default()
+            }));
+        }
+        let has_input = !op.parameters.is_empty() || op.request_body.is_some();
+        let mut statuses = self.statuses.clone();
+        if has_input {
+            statuses.push(INVALID_INPUT);
+        }
+        if self.access == Access::SignedIn {
+            statuses.push(UNAUTHENTICATED);
+        }
+        statuses.push((500, "Server error"));
+        aide::generate::in_context(|ctx| {
+            let responses = op.responses.get_or_insert_with(Default::default);
+            for (status, description) in statuses {
+                responses
+                    .responses
+                    .entry(StatusCode::Code(status))
+                    .or_insert_with(|| ReferenceOr::Item(error_response(ctx, description)));
+            }
+        });
+        op.security = match self.access {
+            Access::Public => Vec::new(),
+            Access::Visitor => vec![
+                [("selfToken".to_string(), Vec::new())].into_iter().collect(),
+                [("bearer".to_string(), Vec::new())].into_iter().collect(),
+            ],
+            Access::SignedIn => vec![[("bearer".to_string(), Vec::new())].into_iter().collect()],
+        };
+        if self.access == Access::Public {
+            op.extensions.insert("x-cacheable".into(), json!(true));
+        }
+        t
+    }
 }
 
-/// An axum router that records a [`Doc`] for every route it mounts.
+/// An axum router that documents every route it mounts (see the module's text).
 pub struct ApiRouter {
-    router: Router<AppState>,
-    operations: Vec<Operation>,
+    router: aide::axum::ApiRouter<AppState>,
 }
 
 impl Default for ApiRouter {
@@ -142,236 +274,205 @@ impl Default for ApiRouter {
 impl ApiRouter {
     pub fn new() -> ApiRouter {
         ApiRouter {
-            router: Router::new(),
-            operations: Vec::new(),
+            router: aide::axum::ApiRouter::new(),
         }
     }
 
     /// Mounts a GET handler.
-    pub fn get<H, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
+    pub fn get<H, I, O, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
     where
-        H: Handler<T, AppState>,
+        H: Handler<T, AppState> + aide::operation::OperationHandler<I, O>,
+        I: OperationInput,
+        O: OperationOutput,
         T: 'static,
     {
-        self.router = self.router.route(path, get(handler));
-        self.record("get", path, doc)
+        self.router = self
+            .router
+            .api_route(path, get_with(handler, move |t| doc.apply(t)));
+        self
     }
 
     /// Mounts a POST handler.
-    pub fn post<H, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
+    pub fn post<H, I, O, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
     where
-        H: Handler<T, AppState>,
+        H: Handler<T, AppState> + aide::operation::OperationHandler<I, O>,
+        I: OperationInput,
+        O: OperationOutput,
         T: 'static,
     {
-        self.router = self.router.route(path, post(handler));
-        self.record("post", path, doc)
+        self.router = self
+            .router
+            .api_route(path, post_with(handler, move |t| doc.apply(t)));
+        self
     }
 
     /// Mounts one handler for GET and POST both: a call SPEC.md lists as GET
     /// that changes state keeps working as GET and accepts POST as well
     /// (ARCHITECTURE.md). Both are documented.
-    pub fn get_post<H, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
+    pub fn get_post<H, I, O, T>(mut self, path: &str, handler: H, doc: Doc) -> ApiRouter
     where
-        H: Handler<T, AppState>,
+        H: Handler<T, AppState> + aide::operation::OperationHandler<I, O>,
+        I: OperationInput,
+        O: OperationOutput,
         T: 'static,
     {
-        self.router = self.router.route(path, get(handler.clone()).post(handler));
-        self.record("get", path, doc.clone())
-            .record("post", path, doc)
-    }
-
-    fn record(mut self, method: &'static str, path: &str, doc: Doc) -> ApiRouter {
-        self.operations.push(Operation {
-            method,
-            path: path.to_string(),
-            tag: String::new(),
-            doc,
-        });
+        let again = doc.clone();
+        self.router = self.router.api_route(
+            path,
+            get_with(handler.clone(), move |t| doc.apply(t))
+                .post_with(handler, move |t| again.apply(t)),
+        );
         self
     }
 
-    /// Mounts `group` under `prefix` (`/home`); its operations are tagged
-    /// with the prefix's name.
+    /// Mounts `group` under `prefix` (`/home`).
     pub fn nest(mut self, prefix: &str, group: ApiRouter) -> ApiRouter {
-        let tag = prefix.trim_start_matches('/').to_string();
         self.router = self.router.nest(prefix, group.router);
-        self.operations
-            .extend(group.operations.into_iter().map(|op| Operation {
-                path: format!("{prefix}{}", op.path),
-                tag: if op.tag.is_empty() {
-                    tag.clone()
-                } else {
-                    op.tag
-                },
-                ..op
-            }));
         self
     }
 
     /// Adds `other`'s routes at the same level (two modules sharing a prefix).
     pub fn merge(mut self, other: ApiRouter) -> ApiRouter {
         self.router = self.router.merge(other.router);
-        self.operations.extend(other.operations);
         self
     }
 
-    /// The router to serve and the operations it mounts.
-    pub fn into_parts(self) -> (Router<AppState>, Vec<Operation>) {
-        (self.router, self.operations)
-    }
-}
-
-/// The OpenAPI 3.1 document for `operations` mounted under `base` (`/api`).
-pub fn openapi(base: &str, operations: &[Operation]) -> Value {
-    let mut paths = Map::new();
-    for op in operations {
-        let entry = paths
-            .entry(format!("{base}{}", op.path))
-            .or_insert_with(|| json!({}));
-        entry[op.method] = operation(op);
-    }
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Furniture shop API",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "The JSON API of the shop (SPEC.md §7). Errors are \
-                `{\"success\": false, \"message\", \"errors\"?}` with a fitting status. \
-                Every call may carry SELF-TOKEN (a guest's identity) and, after login, \
-                Authorization: Bearer.",
-        },
-        "paths": paths,
-        "components": {
-            "securitySchemes": {
-                "bearer": { "type": "http", "scheme": "bearer" },
-                "selfToken": { "type": "apiKey", "in": "header", "name": "SELF-TOKEN" },
+    /// The router to serve, and the OpenAPI document of its operations as if
+    /// mounted under `base` (`/api`): each tagged with its path's first segment
+    /// (the group), each with an `operationId` made from its method and path.
+    pub fn finish(self, base: &str) -> (Router<AppState>, Value) {
+        let mut api = OpenApi {
+            info: Info {
+                title: "Furniture shop API".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                ..Default::default()
             },
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["success", "message"],
-                    "properties": {
-                        "success": { "const": false },
-                        "message": { "type": "string" },
-                        "errors": {
-                            "type": "object",
-                            "additionalProperties": { "type": "array", "items": { "type": "string" } },
-                        },
-                    },
-                },
-            },
-        },
-    })
-}
-
-fn operation(op: &Operation) -> Value {
-    let doc = &op.doc;
-    let mut parameters = Vec::new();
-    let mut body_props = Map::new();
-    let mut body_required = Vec::new();
-    for p in &doc.params {
-        match p.place {
-            Place::Body => {
-                body_props.insert(
-                    p.name.to_string(),
-                    json!({ "type": p.ty, "description": p.description }),
-                );
-                if p.required {
-                    body_required.push(p.name);
+            ..Default::default()
+        };
+        let router = self.router.finish_api(&mut api);
+        let mut doc = serde_json::to_value(&api).expect("an OpenAPI document serialises");
+        let mut paths = Map::new();
+        if let Some(Value::Object(found)) = doc.get_mut("paths").map(Value::take) {
+            for (path, mut item) in found {
+                let tag = path.trim_start_matches('/').split('/').next().unwrap_or_default();
+                if let Value::Object(methods) = &mut item {
+                    for (method, op) in methods.iter_mut() {
+                        op["tags"] = json!([tag]);
+                        op["operationId"] =
+                            json!(format!("{method}{}", path.replace(['/', '-'], "_")));
+                    }
                 }
+                paths.insert(format!("{base}{path}"), item);
             }
-            Place::Query | Place::Header => parameters.push(json!({
-                "name": p.name,
-                "in": if p.place == Place::Query { "query" } else { "header" },
-                "required": p.required,
-                "description": p.description,
-                "schema": { "type": p.ty },
-            })),
+        }
+        doc["paths"] = Value::Object(paths);
+        (router, doc)
+    }
+}
+
+/// The OpenAPI 3.1 document of the API: `inside` (mounted under `/api`) and
+/// `outside` (mounted at the root: the card gateway's routes), with the shared
+/// header, security schemes and schemas.
+pub fn openapi(inside: Value, outside: Value) -> Value {
+    let mut doc = inside;
+    for part in ["paths"] {
+        if let (Some(mine), Value::Object(more)) = (doc[part].as_object_mut(), outside[part].clone()) {
+            mine.extend(more);
         }
     }
-    let error = |description: &str| {
-        json!({
-            "description": description,
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } },
-        })
-    };
-    let mut responses = Map::new();
-    responses.insert(
-        "200".into(),
-        json!({ "description": "Success", "content": { "application/json": {} } }),
+    let mut schemas = doc["components"]["schemas"].as_object().cloned().unwrap_or_default();
+    if let Value::Object(more) = outside["components"]["schemas"].clone() {
+        schemas.extend(more);
+    }
+    doc["openapi"] = json!("3.1.0");
+    doc["info"]["description"] = json!(
+        "The JSON API of the shop (SPEC.md §7). Errors are \
+         `{\"success\": false, \"message\", \"errors\"?}` with a fitting status. \
+         Every call may carry SELF-TOKEN (a guest's identity) and, after login, \
+         Authorization: Bearer."
     );
-    responses.insert("400".into(), error("Invalid input"));
-    match doc.access {
-        Access::SignedIn => {
-            responses.insert("401".into(), error("Not signed in"));
-        }
-        Access::Visitor | Access::Public => {}
-    }
-    responses.insert("500".into(), error("Server error"));
-    let mut value = json!({
-        "summary": doc.summary,
-        "operationId": format!("{}{}", op.method, op.path.replace(['/', '-'], "_")),
-        "tags": [if op.tag.is_empty() {
-            op.path.trim_start_matches('/').split('/').next().unwrap_or_default()
-        } else {
-            op.tag.as_str()
-        }],
-        "parameters": parameters,
-        "responses": responses,
+    doc["components"] = json!({
+        "securitySchemes": {
+            "bearer": { "type": "http", "scheme": "bearer" },
+            "selfToken": { "type": "apiKey", "in": "header", "name": "SELF-TOKEN" },
+        },
+        "schemas": schemas,
     });
-    if !body_props.is_empty() {
-        value["requestBody"] = json!({
-            "required": !body_required.is_empty(),
-            "content": { "application/json": { "schema": {
-                "type": "object",
-                "properties": body_props,
-                "required": body_required,
-            } } },
-        });
-    }
-    value["security"] = match doc.access {
-        Access::Public => json!([]),
-        Access::Visitor => json!([{ "selfToken": [] }, { "bearer": [] }]),
-        Access::SignedIn => json!([{ "bearer": [] }]),
-    };
-    if doc.access == Access::Public {
-        value["x-cacheable"] = json!(true);
-    }
-    value
+    doc
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ApiResult;
+    use crate::extract::{Json as Body, Query};
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Deserialize, JsonSchema)]
+    struct Login {
+        /// The password
+        #[allow(dead_code)]
+        password: String,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    struct Page {
+        /// Which page
+        #[allow(dead_code)]
+        page: Option<i64>,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Answer {
+        ok: bool,
+    }
 
     async fn ok() -> &'static str {
         "ok"
     }
 
+    async fn login(Body(_): Body<Login>) -> ApiResult<axum::Json<Answer>> {
+        Ok(axum::Json(Answer { ok: true }))
+    }
+
+    async fn posts(Query(_): Query<Page>) -> ApiResult<axum::Json<Answer>> {
+        Ok(axum::Json(Answer { ok: true }))
+    }
+
     #[test]
-    fn nested_routes_are_documented_with_their_full_path_and_tag() {
+    fn nested_routes_are_documented_with_their_full_path_tag_and_types() {
         let group = ApiRouter::new()
             .get(
                 "/sliders",
                 ok,
                 Doc::public("Sliders").query_opt("type", "integer", "0 main, 1 featured"),
             )
-            .post(
-                "/login",
-                ok,
-                Doc::visitor("Sign in").field("password", "string", "The password"),
-            );
-        let (_, ops) = ApiRouter::new().nest("/home", group).into_parts();
-        let doc = openapi("/api", &ops);
+            .get("/posts", posts, Doc::public("Posts").answers(404, "No such page"))
+            .post("/login", login, Doc::signed_in("Sign in"));
+        let (_, doc) = ApiRouter::new().nest("/home", group).finish("/api");
+        let doc = openapi(doc, json!({}));
         let sliders = &doc["paths"]["/api/home/sliders"]["get"];
         assert_eq!(sliders["tags"][0], "home");
+        assert_eq!(sliders["operationId"], "get_home_sliders");
         assert_eq!(sliders["parameters"][0]["name"], "type");
-        assert_eq!(sliders["parameters"][0]["required"], false);
+        assert_ne!(sliders["parameters"][0]["required"], true);
+        assert_eq!(sliders["x-cacheable"], true);
+        // A typed query documents its fields; a typed body its schema.
+        let posts = &doc["paths"]["/api/home/posts"]["get"];
+        assert_eq!(posts["parameters"][0]["name"], "page");
+        let statuses: Vec<&String> = posts["responses"].as_object().unwrap().keys().collect();
+        assert_eq!(statuses, ["200", "400", "404", "500"]);
+        let answer = &posts["responses"]["200"]["content"]["application/json"]["schema"];
+        assert_eq!(answer["$ref"], "#/components/schemas/Answer");
+        assert_eq!(doc["components"]["schemas"]["Answer"]["required"][0], "ok");
         let login = &doc["paths"]["/api/home/login"]["post"];
-        assert_eq!(
-            login["requestBody"]["content"]["application/json"]["schema"]["required"][0],
-            "password"
-        );
+        let body = &login["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(body["$ref"], "#/components/schemas/Login");
+        assert_eq!(doc["components"]["schemas"]["Login"]["required"][0], "password");
+        assert_eq!(login["security"], json!([{ "bearer": [] }]));
+        let error = &login["responses"]["401"]["content"]["application/json"]["schema"];
+        assert_eq!(error["$ref"], "#/components/schemas/ErrorBody");
         assert!(doc["paths"]["/api/home/login"].get("get").is_none());
     }
 }

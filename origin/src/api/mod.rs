@@ -31,7 +31,28 @@ pub mod user;
 /// Every `/api` route. Unknown paths get a JSON 404, never HTML;
 /// `/api/openapi.json` documents every route mounted through [`ApiRouter`].
 pub fn router() -> Router<AppState> {
-    let (documented, operations) = ApiRouter::new()
+    let (documented, spec) = documented();
+    let spec = Arc::new(spec);
+    documented
+        .route(
+            "/openapi.json",
+            get(move || {
+                let spec = Arc::clone(&spec);
+                async move { Json((*spec).clone()) }
+            }),
+        )
+        .fallback(|| async { ApiError::not_found("No such API endpoint") })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+}
+
+/// The OpenAPI document served at `/api/openapi.json` (`origin openapi` prints it).
+pub fn openapi() -> Value {
+    documented().1
+}
+
+/// The documented `/api` routes and the OpenAPI document of them and of [`outside_api`].
+fn documented() -> (Router<AppState>, Value) {
+    let (documented, inside) = ApiRouter::new()
         .nest("/home", home::router())
         .nest("/common", common::router().merge(lists::compare_router()))
         .nest("/category", category::router())
@@ -53,27 +74,10 @@ pub fn router() -> Router<AppState> {
             get_health,
             Doc::public("Liveness and readiness: 200 when the database answers"),
         )
-        .into_parts();
-    let mut spec = doc::openapi("/api", &operations);
+        .finish("/api");
     // The card gateway's routes live outside /api (as in the original).
-    let (_, outside) = outside_api().into_parts();
-    if let (Some(paths), Value::Object(more)) = (
-        spec["paths"].as_object_mut(),
-        doc::openapi("", &outside)["paths"].take(),
-    ) {
-        paths.extend(more);
-    }
-    let spec = Arc::new(spec);
-    documented
-        .route(
-            "/openapi.json",
-            get(move || {
-                let spec = Arc::clone(&spec);
-                async move { Json((*spec).clone()) }
-            }),
-        )
-        .fallback(|| async { ApiError::not_found("No such API endpoint") })
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+    let (_, outside) = outside_api().finish("");
+    (documented, doc::openapi(inside, outside))
 }
 
 /// The documented routes outside `/api`: the card gateway's.
@@ -84,7 +88,7 @@ fn outside_api() -> ApiRouter {
 /// The routes outside `/api` (`/sslcommerz/...`), merged at the root so
 /// the site's fallback never swallows them; listed in `/api/openapi.json`.
 pub fn outside_router() -> Router<AppState> {
-    let (router, _) = outside_api().into_parts();
+    let (router, _) = outside_api().finish("");
     router
 }
 

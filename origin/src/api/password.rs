@@ -10,6 +10,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -54,7 +55,7 @@ pub fn router() -> ApiRouter {
         )
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ForgotBody {
     email: String,
@@ -135,7 +136,7 @@ async fn post_forgot(
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ResetBody {
     token: String,

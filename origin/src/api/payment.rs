@@ -31,6 +31,7 @@ use axum::http::header::{CONTENT_TYPE, REFERRER_POLICY};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -200,7 +201,7 @@ fn card(state: &AppState) -> ApiResult<&SslCommerz> {
     state.payments.sslcommerz.as_ref().ok_or_else(unavailable)
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct SslPayBody {
     emi_option: Option<Value>,

@@ -18,6 +18,7 @@ use axum::http::header::{COOKIE, REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -140,7 +141,7 @@ fn start(state: &AppState, kind: ProviderKind) -> ApiResult<Response> {
     Ok(response)
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct CallbackQuery {
     code: String,

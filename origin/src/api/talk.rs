@@ -7,6 +7,7 @@
 use axum::extract::State;
 use axum::Json;
 use catalog::db;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -52,7 +53,7 @@ pub fn router() -> ApiRouter {
         )
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct TalkBody {
     product_id: i64,
@@ -152,7 +153,7 @@ async fn post_comment(
     store(&state, who, body, Talk::Comment).await
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ViewBody {
     #[serde(alias = "product_id")]

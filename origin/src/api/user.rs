@@ -6,6 +6,7 @@
 
 use axum::extract::State;
 use axum::Json;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use sqlx::FromRow;
@@ -130,7 +131,7 @@ pub fn router() -> ApiRouter {
         )
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ProfileBody {
     name: String,
@@ -272,7 +273,7 @@ async fn post_user_update(
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct PasswordBody {
     old_password: String,
@@ -682,7 +683,7 @@ async fn get_reviews(State(state): State<AppState>, who: SignedIn) -> ApiResult<
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ReviewBody {
     #[serde(alias = "pid")]
@@ -751,7 +752,7 @@ async fn post_review_store(
     ))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct SubscribeBody {
     email: String,
