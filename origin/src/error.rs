@@ -213,7 +213,10 @@ pub const INVALID_INPUT: (u16, &str) = (
     "Invalid input: a parameter, field or header is missing, malformed or out of range",
 );
 /// The 401 of a call without a valid sign-in, as documented.
-pub const UNAUTHENTICATED: (u16, &str) = (401, "Not signed in, or the Bearer token is unknown or expired");
+pub const UNAUTHENTICATED: (u16, &str) = (
+    401,
+    "Not signed in, or the Bearer token is unknown or expired",
+);
 
 /// Error answers an extractor may give before the handler runs, for
 /// [`aide::OperationInput::inferred_early_responses`].

@@ -186,19 +186,20 @@ impl Doc {
                         explode: None,
                         extensions: Default::default(),
                     };
-                    op.parameters.push(ReferenceOr::Item(if p.place == Place::Query {
-                        Parameter::Query {
-                            parameter_data,
-                            allow_reserved: false,
-                            style: QueryStyle::Form,
-                            allow_empty_value: None,
-                        }
-                    } else {
-                        Parameter::Header {
-                            parameter_data,
-                            style: aide::openapi::HeaderStyle::Simple,
-                        }
-                    }));
+                    op.parameters
+                        .push(ReferenceOr::Item(if p.place == Place::Query {
+                            Parameter::Query {
+                                parameter_data,
+                                allow_reserved: false,
+                                style: QueryStyle::Form,
+                                allow_empty_value: None,
+                            }
+                        } else {
+                            Parameter::Header {
+                                parameter_data,
+                                style: aide::openapi::HeaderStyle::Simple,
+                            }
+                        }));
                 }
             }
         }
@@ -248,7 +249,9 @@ impl Doc {
         op.security = match self.access {
             Access::Public => Vec::new(),
             Access::Visitor => vec![
-                [("selfToken".to_string(), Vec::new())].into_iter().collect(),
+                [("selfToken".to_string(), Vec::new())]
+                    .into_iter()
+                    .collect(),
                 [("bearer".to_string(), Vec::new())].into_iter().collect(),
             ],
             Access::SignedIn => vec![[("bearer".to_string(), Vec::new())].into_iter().collect()],
@@ -354,7 +357,11 @@ impl ApiRouter {
         let mut paths = Map::new();
         if let Some(Value::Object(found)) = doc.get_mut("paths").map(Value::take) {
             for (path, mut item) in found {
-                let tag = path.trim_start_matches('/').split('/').next().unwrap_or_default();
+                let tag = path
+                    .trim_start_matches('/')
+                    .split('/')
+                    .next()
+                    .unwrap_or_default();
                 if let Value::Object(methods) = &mut item {
                     for (method, op) in methods.iter_mut() {
                         op["tags"] = json!([tag]);
@@ -376,11 +383,16 @@ impl ApiRouter {
 pub fn openapi(inside: Value, outside: Value) -> Value {
     let mut doc = inside;
     for part in ["paths"] {
-        if let (Some(mine), Value::Object(more)) = (doc[part].as_object_mut(), outside[part].clone()) {
+        if let (Some(mine), Value::Object(more)) =
+            (doc[part].as_object_mut(), outside[part].clone())
+        {
             mine.extend(more);
         }
     }
-    let mut schemas = doc["components"]["schemas"].as_object().cloned().unwrap_or_default();
+    let mut schemas = doc["components"]["schemas"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     if let Value::Object(more) = outside["components"]["schemas"].clone() {
         schemas.extend(more);
     }
@@ -448,7 +460,11 @@ mod tests {
                 ok,
                 Doc::public("Sliders").query_opt("type", "integer", "0 main, 1 featured"),
             )
-            .get("/posts", posts, Doc::public("Posts").answers(404, "No such page"))
+            .get(
+                "/posts",
+                posts,
+                Doc::public("Posts").answers(404, "No such page"),
+            )
             .post("/login", login, Doc::signed_in("Sign in"));
         let (_, doc) = ApiRouter::new().nest("/home", group).finish("/api");
         let doc = openapi(doc, json!({}));
@@ -469,7 +485,10 @@ mod tests {
         let login = &doc["paths"]["/api/home/login"]["post"];
         let body = &login["requestBody"]["content"]["application/json"]["schema"];
         assert_eq!(body["$ref"], "#/components/schemas/Login");
-        assert_eq!(doc["components"]["schemas"]["Login"]["required"][0], "password");
+        assert_eq!(
+            doc["components"]["schemas"]["Login"]["required"][0],
+            "password"
+        );
         assert_eq!(login["security"], json!([{ "bearer": [] }]));
         let error = &login["responses"]["401"]["content"]["application/json"]["schema"];
         assert_eq!(error["$ref"], "#/components/schemas/ErrorBody");
