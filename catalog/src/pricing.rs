@@ -2,6 +2,8 @@
 //! (`price_before`) and a regular selling price (`price_now`); while a flash
 //! sale that lists it is running, the sale's discount applies to `price_now`.
 //! A schedule runs from `starts_at` (inclusive) to `ends_at` (exclusive).
+//! A card-instalment (EMI) plan's monthly figure is [`emi_per_month`], which
+//! the product API and the product page both show.
 //!
 //! The same rule is needed inside SQL (to filter and sort listings by the price
 //! a shopper pays), so [`effective_price_sql`] writes it as an expression; the
@@ -27,6 +29,26 @@ pub fn discount_percent(price_before: i64, price_now: i64) -> i64 {
     } else {
         ((price_before - price_now) * 100 + price_before / 2) / price_before
     }
+}
+
+/// Basis points in a whole times months in a year: simple yearly interest of
+/// `interest_bp` over `months` adds `interest_bp × months / 120 000` of the price.
+const BP_MONTHS_A_YEAR: i64 = 10_000 * 12;
+
+/// The monthly instalment of an EMI plan for `price` over `months` at
+/// `interest_bp` basis points a year, simple interest: the smallest whole taka
+/// whose `months` payments cover the price and its interest. That is the exact
+/// amount owed, divided by the months, rounded up once:
+/// `⌈price × (120 000 + interest_bp × months) / (120 000 × months)⌉`. Rounding
+/// the owed amount first (to whole taka) and then the instalment would drop
+/// the interest's fraction and undercharge by a taka. `months` below 1 counts
+/// as 1 (the `product_emi` table forbids them).
+pub fn emi_per_month(price: i64, months: i64, interest_bp: i64) -> i64 {
+    let months = months.max(1);
+    // Both in 1/120 000 taka, so the division below is the only rounding.
+    let owed = price * (BP_MONTHS_A_YEAR + interest_bp * months);
+    let per_month = BP_MONTHS_A_YEAR * months;
+    (owed + per_month - 1) / per_month
 }
 
 /// An SQL expression for the price a shopper pays at `now` for the product
@@ -101,6 +123,57 @@ mod tests {
         assert_eq!(discounted(999, 150), 0);
         assert_eq!(discount_percent(10_000, 8_500), 15);
         assert_eq!(discount_percent(0, 0), 0);
+    }
+
+    #[test]
+    fn emi_adds_simple_interest_and_rounds_up() {
+        assert_eq!(emi_per_month(12_000, 12, 0), 1_000);
+        assert_eq!(emi_per_month(12_001, 12, 0), 1_001);
+        assert_eq!(emi_per_month(1_000, 3, 0), 334);
+        // 12% a year over 12 months: 13,440 / 12.
+        assert_eq!(emi_per_month(12_000, 12, 1_200), 1_120);
+        // 9% a year over 12 months: 13,080 / 12.
+        assert_eq!(emi_per_month(12_000, 12, 900), 1_090);
+        // 6% a year over 9 months: 50,000 × 1.045 = 52,250 / 9 = 5,805.6.
+        assert_eq!(emi_per_month(50_000, 9, 600), 5_806);
+        assert_eq!(emi_per_month(0, 12, 900), 0);
+        assert_eq!(emi_per_month(900, 0, 0), 900);
+    }
+
+    #[test]
+    fn emi_rounds_the_exact_amount_owed_not_a_rounded_one() {
+        // Regression: the product page rounded 1,101 × 1.09 = 1,200.09 down to
+        // 1,200 before dividing, and showed 100 where the API said 101.
+        assert_eq!(emi_per_month(1_101, 12, 900), 101);
+        // A demo plan (City Bank, 9% over 12 months): 20,070 × 1.09 = 21,876.3,
+        // so 1,823.025 a month; 21,876 / 12 would be exactly 1,823.
+        assert_eq!(emi_per_month(20_070, 12, 900), 1_824);
+    }
+
+    /// Over many prices and plans, the instalment is exactly the smallest whole
+    /// taka whose months cover what is owed, checked in exact wide arithmetic:
+    /// `per_month × months × 120 000 ≥ price × (120 000 + bp × months)`, and
+    /// one taka less falls short.
+    #[test]
+    fn emi_is_the_smallest_whole_taka_that_covers_the_amount_owed() {
+        let prices = (0..=3_000).chain((3_000..=250_000).step_by(997));
+        let rates = [
+            0, 1, 300, 500, 550, 567, 600, 650, 700, 800, 850, 900, 1_000, 1_550, 2_400,
+        ];
+        let mut checked = 0;
+        for price in prices {
+            for months in 1..=36 {
+                for bp in rates {
+                    let per = i128::from(emi_per_month(price, months, bp));
+                    let owed = i128::from(price) * (120_000 + i128::from(bp * months));
+                    let paid = |per: i128| per * i128::from(months) * 120_000;
+                    assert!(paid(per) >= owed, "{price} over {months} at {bp}: {per}");
+                    assert!(paid(per - 1) < owed, "{price} over {months} at {bp}: {per}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1_500_000);
     }
 
     #[test]

@@ -558,7 +558,7 @@ async fn emi_starts_from_the_lowest_monthly_amount() {
         let per_month = plan["per_month"].as_i64().unwrap();
         assert_eq!(
             per_month,
-            catalog::read::product::emi_per_month(price, months, bp)
+            catalog::pricing::emi_per_month(price, months, bp)
         );
         // Whole taka, rounded up: the months together cover the price.
         assert!(per_month * months >= price);

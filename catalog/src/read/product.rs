@@ -156,15 +156,6 @@ struct Extra {
     seo_keywords: Option<String>,
 }
 
-/// Monthly instalment for `price` over `months` at `interest_bp` a year
-/// (simple interest), rounded up to whole taka.
-pub fn emi_per_month(price: i64, months: i64, interest_bp: i64) -> i64 {
-    let months = months.max(1);
-    let total_x = price * (120_000 + interest_bp * months); // price × 120000 × (1 + r·m/12)
-    let denom = 120_000 * months;
-    (total_x + denom - 1) / denom
-}
-
 /// The details of active product `id` at `now`.
 pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDetail>, sqlx::Error> {
     let Some(row) = site::products(pool, &[id], now).await?.into_iter().next() else {
@@ -242,7 +233,7 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
         .unwrap_or_default()
         .into_iter()
         .map(|e| EmiPlan {
-            per_month: emi_per_month(row.effective_price, e.months, e.interest_bp),
+            per_month: pricing::emi_per_month(row.effective_price, e.months, e.interest_bp),
             bank: e.bank,
             months: e.months,
             interest_bp: e.interest_bp,
@@ -776,14 +767,6 @@ pub async fn set_infos(pool: &Pool, set_id: i64) -> Result<Vec<SetInfo>, sqlx::E
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn emi_rounds_up_and_adds_simple_interest() {
-        assert_eq!(emi_per_month(12_000, 12, 0), 1_000);
-        assert_eq!(emi_per_month(12_001, 12, 0), 1_001);
-        // 12% a year over 12 months: 13,440 / 12.
-        assert_eq!(emi_per_month(12_000, 12, 1_200), 1_120);
-    }
 
     #[test]
     fn ago_reads_naturally() {

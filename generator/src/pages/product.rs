@@ -46,16 +46,12 @@ pub struct ProductData {
     pub flash_ends: Option<i64>,
 }
 
-/// The lowest monthly instalment over the EMI offers, whole taka rounded up:
-/// the price plus simple yearly interest over the term, divided by the months.
+/// The lowest monthly instalment over the EMI offers, by the rule the
+/// product API's plans are priced by ([`catalog::pricing::emi_per_month`]).
 pub fn emi_monthly(price: i64, offers: &[EmiRow]) -> Option<i64> {
     offers
         .iter()
-        .filter(|o| o.months > 0)
-        .map(|o| {
-            let total = price * (120_000 + o.interest_bp * o.months) / 120_000;
-            (total + o.months - 1) / o.months
-        })
+        .map(|o| catalog::pricing::emi_per_month(price, o.months, o.interest_bp))
         .min()
 }
 
@@ -510,5 +506,8 @@ mod tests {
         assert_eq!(emi_monthly(12_000, &[offer(12, 900)]), Some(1090));
         assert_eq!(emi_monthly(1000, &[offer(3, 0)]), Some(334));
         assert_eq!(emi_monthly(1000, &[]), None);
+        // Regression: the page rounded 20,070 × 1.09 = 21,876.3 down to whole
+        // taka before dividing, and showed 1,823 where the API said 1,824.
+        assert_eq!(emi_monthly(20_070, &[offer(12, 900)]), Some(1824));
     }
 }
