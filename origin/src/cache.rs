@@ -23,10 +23,16 @@
 //! `flash`, `showrooms`, `districts`, `posts`, `interiors`, `sliders`,
 //! `product_sets`.
 
+use aide::generate::GenContext;
+use aide::openapi::{Operation, Response as DocResponse};
+use aide::OperationOutput;
 use axum::extract::{Request, State};
 use axum::http::header::{HeaderName, HeaderValue, CACHE_CONTROL};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::Json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::state::AppState;
 
@@ -77,6 +83,64 @@ where
     let mut response = public(body, keys);
     response.extensions_mut().insert(EdgeTtl(edge_ttl));
     response
+}
+
+/// A typed answer that is the same for every visitor: `T` as JSON, sent
+/// through [`public`] (or [`public_brief`]) with its surrogate keys, and
+/// documented in the OpenAPI document as `T`'s schema.
+#[derive(Debug, Clone)]
+pub struct Shared<T> {
+    body: T,
+    keys: Vec<String>,
+    edge_ttl: Option<i64>,
+}
+
+impl<T> Shared<T> {
+    /// `body`, tagged with `keys`, kept by the edge for the day.
+    pub fn new<I, K>(body: T, keys: I) -> Shared<T>
+    where
+        I: IntoIterator<Item = K>,
+        K: Into<String>,
+    {
+        Shared {
+            body,
+            keys: keys.into_iter().map(Into::into).collect(),
+            edge_ttl: None,
+        }
+    }
+
+    /// Kept by the edge only `edge_ttl` seconds (see [`public_brief`]).
+    pub fn brief(self, edge_ttl: i64) -> Shared<T> {
+        Shared {
+            edge_ttl: Some(edge_ttl),
+            ..self
+        }
+    }
+}
+
+impl<T: Serialize> IntoResponse for Shared<T> {
+    fn into_response(self) -> Response {
+        let body = Json(self.body);
+        match self.edge_ttl {
+            Some(ttl) => public_brief(body, self.keys, ttl),
+            None => public(body, self.keys),
+        }
+    }
+}
+
+impl<T: JsonSchema> OperationOutput for Shared<T> {
+    type Inner = T;
+
+    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
+        Json::<T>::operation_response(ctx, op)
+    }
+
+    fn inferred_responses(
+        ctx: &mut GenContext,
+        op: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        Json::<T>::inferred_responses(ctx, op)
+    }
 }
 
 /// The header values of a public response at `now`, given the next known

@@ -12,7 +12,7 @@ use sqlx::FromRow;
 use crate::db::{self, Pool};
 
 /// An uploaded image as the original API serialised it (SPEC.md §3 Image file).
-#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ImageFile {
     pub id: i64,
     pub original_name: String,
@@ -45,7 +45,7 @@ pub async fn image_files(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, ImageF
 }
 
 /// A home page slider (SPEC.md §3 Slider).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Slider {
     pub id: i64,
     pub image_id: i64,

@@ -8,6 +8,8 @@
 use axum::extract::State;
 use axum::response::Response;
 use axum::Json;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use catalog::read::category::{self as cq, ROOT_ID};
@@ -15,7 +17,7 @@ use catalog::read::{cards, content, flash, home as q, site};
 
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
-use crate::cache;
+use crate::cache::{self, Shared};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::state::AppState;
@@ -133,18 +135,37 @@ pub fn router() -> ApiRouter {
 /// Query pairs, decoded; values are checked by [`Params`].
 pub type Pairs = Query<Vec<(String, String)>>;
 
-/// `GET /api/home/sliders?device=0&type=0`: `{request, sliders}`. `type` 0 is
-/// the main banner, 1 the featured strip; `device` 0 all, 1 desktop, 2 mobile.
-async fn get_sliders(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+/// The answer of `GET /api/home/sliders`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SlidersResponse {
+    /// The filters applied.
+    pub request: SlidersRequest,
+    pub sliders: Vec<q::Slider>,
+}
+
+/// The sliders asked for: `type` 0 is the main banner, 1 the featured strip;
+/// `device` 0 all, 1 desktop, 2 mobile.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SlidersRequest {
+    #[serde(rename = "type")]
+    pub kind: i64,
+    pub device: i64,
+}
+
+/// `GET /api/home/sliders?device=0&type=0`: `{request, sliders}`.
+async fn get_sliders(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<SlidersResponse>> {
     let params = Params::new(pairs)?;
     let kind = params.int("type", 0, 1)?.unwrap_or(0);
     let device = params.int("device", 0, 2)?.unwrap_or(0);
     let sliders = q::sliders(&state.pool, kind, device).await?;
-    Ok(cache::public(
-        Json(json!({
-            "request": { "type": kind, "device": device },
-            "sliders": sliders,
-        })),
+    Ok(Shared::new(
+        SlidersResponse {
+            request: SlidersRequest { kind, device },
+            sliders,
+        },
         ["home", "sliders"],
     ))
 }
