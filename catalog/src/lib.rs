@@ -10,3 +10,4 @@ pub mod db;
 pub mod password;
 pub mod pricing;
 pub mod read;
+pub mod surrogate;

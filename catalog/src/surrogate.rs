@@ -1,0 +1,224 @@
+//! Surrogate keys: the tags a cached answer or page carries, so that one
+//! change purges every copy that shows what changed.
+//!
+//! The origin sends an answer's keys in `Surrogate-Key` (space-separated);
+//! the generator writes each page's keys into the site manifest, which the
+//! origin sends with the page; the generator's watch turns the rows of the
+//! change log into the keys it purges at the edge and the pages it renders
+//! again. The edge matches keys as opaque strings. A key made on one side and
+//! purged on the other must be spelt alike: hence one typed vocabulary, whose
+//! [`Display`](std::fmt::Display) is the text on the wire and whose
+//! [`FromStr`] reads it back.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One surrogate key. A key naming a row (`product:12`) is carried by every
+/// answer or page that shows the row, a collection key (`categories`) by
+/// every one that lists or depends on any of its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SurrogateKey {
+    /// `product:{id}`: a product, on its own pages and on every list or card
+    /// that shows it (so its price or stock purges them).
+    Product(i64),
+    /// `category:{id}`.
+    Category(i64),
+    /// `product_set:{id}`.
+    ProductSet(i64),
+    /// `post:{id}`: a blog post or news item.
+    Post(i64),
+    /// `page:{id}`: a content page (terms, about...).
+    Page(i64),
+    /// `interior:{id}`.
+    Interior(i64),
+    /// `widget:{id}`.
+    Widget(i64),
+    /// `products`: any product list.
+    Products,
+    /// `categories`: the category tree.
+    Categories,
+    /// `product_sets`: any list of product sets.
+    ProductSets,
+    /// `posts`: any list of posts.
+    Posts,
+    /// `interiors`: any list of interiors.
+    Interiors,
+    /// `home`: the home page's own content.
+    Home,
+    /// `menu`: the menus.
+    Menu,
+    /// `setting`: the shop's settings (and SEO content).
+    Setting,
+    /// `flash`: the flash sales.
+    Flash,
+    /// `showrooms`.
+    Showrooms,
+    /// `districts`.
+    Districts,
+    /// `sliders`: the home page's sliders.
+    Sliders,
+    /// `robots`: the generator's `robots.txt`.
+    Robots,
+    /// `favicon`: the generator's icons.
+    Favicon,
+    /// `sitemap`: the generator's sitemaps.
+    Sitemap,
+    /// `sw`: the generator's service worker.
+    ServiceWorker,
+}
+
+impl fmt::Display for SurrogateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SurrogateKey::*;
+        let text = match *self {
+            Product(id) => return write!(f, "product:{id}"),
+            Category(id) => return write!(f, "category:{id}"),
+            ProductSet(id) => return write!(f, "product_set:{id}"),
+            Post(id) => return write!(f, "post:{id}"),
+            Page(id) => return write!(f, "page:{id}"),
+            Interior(id) => return write!(f, "interior:{id}"),
+            Widget(id) => return write!(f, "widget:{id}"),
+            Products => "products",
+            Categories => "categories",
+            ProductSets => "product_sets",
+            Posts => "posts",
+            Interiors => "interiors",
+            Home => "home",
+            Menu => "menu",
+            Setting => "setting",
+            Flash => "flash",
+            Showrooms => "showrooms",
+            Districts => "districts",
+            Sliders => "sliders",
+            Robots => "robots",
+            Favicon => "favicon",
+            Sitemap => "sitemap",
+            ServiceWorker => "sw",
+        };
+        f.write_str(text)
+    }
+}
+
+/// The text is not a surrogate key of the vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a surrogate key: {0:?}")]
+pub struct UnknownKey(pub String);
+
+impl FromStr for SurrogateKey {
+    type Err = UnknownKey;
+
+    /// Reads a key back from its text, exactly as [`Display`](fmt::Display)
+    /// writes it (case and all).
+    fn from_str(text: &str) -> Result<SurrogateKey, UnknownKey> {
+        use SurrogateKey::*;
+        let unknown = || UnknownKey(text.to_string());
+        if let Some((prefix, id)) = text.split_once(':') {
+            let id = id.parse().map_err(|_| unknown())?;
+            return Ok(match prefix {
+                "product" => Product(id),
+                "category" => Category(id),
+                "product_set" => ProductSet(id),
+                "post" => Post(id),
+                "page" => Page(id),
+                "interior" => Interior(id),
+                "widget" => Widget(id),
+                _ => return Err(unknown()),
+            });
+        }
+        Ok(match text {
+            "products" => Products,
+            "categories" => Categories,
+            "product_sets" => ProductSets,
+            "posts" => Posts,
+            "interiors" => Interiors,
+            "home" => Home,
+            "menu" => Menu,
+            "setting" => Setting,
+            "flash" => Flash,
+            "showrooms" => Showrooms,
+            "districts" => Districts,
+            "sliders" => Sliders,
+            "robots" => Robots,
+            "favicon" => Favicon,
+            "sitemap" => Sitemap,
+            "sw" => ServiceWorker,
+            _ => return Err(unknown()),
+        })
+    }
+}
+
+/// The text of a key: what the origin's `Surrogate-Key` header and the site
+/// manifest hold.
+impl From<SurrogateKey> for String {
+    fn from(key: SurrogateKey) -> String {
+        key.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SurrogateKey::*;
+
+    /// Every key with its text on the wire (a new key goes here too): the
+    /// edge's purges, the site manifests already written and the tests of the
+    /// origin and the edge name these, so none may change.
+    const WIRE: [(SurrogateKey, &str); 23] = [
+        (Product(12), "product:12"),
+        (Category(3), "category:3"),
+        (ProductSet(7), "product_set:7"),
+        (Post(4), "post:4"),
+        (Page(2), "page:2"),
+        (Interior(9), "interior:9"),
+        (Widget(22), "widget:22"),
+        (Products, "products"),
+        (Categories, "categories"),
+        (ProductSets, "product_sets"),
+        (Posts, "posts"),
+        (Interiors, "interiors"),
+        (Home, "home"),
+        (Menu, "menu"),
+        (Setting, "setting"),
+        (Flash, "flash"),
+        (Showrooms, "showrooms"),
+        (Districts, "districts"),
+        (Sliders, "sliders"),
+        (Robots, "robots"),
+        (Favicon, "favicon"),
+        (Sitemap, "sitemap"),
+        (ServiceWorker, "sw"),
+    ];
+
+    #[test]
+    fn keys_are_written_as_on_the_wire_and_read_back() {
+        for (key, text) in WIRE {
+            assert_eq!(key.to_string(), text);
+            assert_eq!(String::from(key), text);
+            assert_eq!(text.parse::<SurrogateKey>(), Ok(key), "{text}");
+        }
+    }
+
+    #[test]
+    fn texts_outside_the_vocabulary_are_refused() {
+        for text in [
+            "",
+            "product",
+            "product:",
+            "product:x",
+            "product:1:2",
+            "Product:1",
+            "PRODUCTS",
+            "products ",
+            "shop:1",
+            ":1",
+            "category:1.5",
+            "widgets",
+        ] {
+            assert_eq!(
+                text.parse::<SurrogateKey>(),
+                Err(UnknownKey(text.to_string())),
+                "{text:?}"
+            );
+        }
+    }
+}
