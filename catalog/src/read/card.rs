@@ -11,7 +11,7 @@ use crate::pricing;
 
 /// An image as the API returns it: paths relative to the site root, e.g.
 /// `storage/uploads/fullsize/bed-12.webp`.
-#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ImageRef {
     pub id: i64,
     pub full_size_directory: String,
@@ -20,7 +20,7 @@ pub struct ImageRef {
 
 /// A product in a list (SPEC.md §3 "Product in lists", plus the fields the
 /// original client's card read).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ProductCard {
     pub id: i64,
     pub title: String,

@@ -17,7 +17,7 @@ pub const ROOT_ID: i64 = 1;
 
 /// A product category as `category/info` returns it (SPEC.md §3 Category;
 /// image ids resolved to paths).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct CategoryInfo {
     pub id: i64,
     pub name: String,
@@ -80,7 +80,7 @@ pub async fn by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<CategoryInf
 }
 
 /// A child category with what a sub-category tile shows.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct SubCategory {
     pub id: i64,
     pub name: String,
@@ -143,7 +143,7 @@ pub async fn subtree_ids(pool: &Pool, category_id: i64) -> Result<Vec<i64>, sqlx
 }
 
 /// A category as a filter or menu entry.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct CategoryRef {
     pub id: i64,
     pub name: String,
@@ -152,7 +152,7 @@ pub struct CategoryRef {
 }
 
 /// The category side of `category/filters`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CategoryFilters {
     /// The top category this one belongs to (itself for a top category or the root).
     pub parent_cat: CategoryRef,
@@ -163,7 +163,7 @@ pub struct CategoryFilters {
 }
 
 /// A value of an attribute filter.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct FilterOption {
     pub id: i64,
     pub value: String,
@@ -171,7 +171,7 @@ pub struct FilterOption {
 }
 
 /// An attribute filter: the query parameter is `filterby_{field_name}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttributeFilter {
     pub id: i64,
     pub field_label: String,
@@ -306,7 +306,7 @@ pub async fn attribute_slugs(
 }
 
 /// A tile of a category's tag gallery.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct TagGalleryItem {
     pub id: i64,
     pub url: String,
@@ -339,7 +339,7 @@ pub async fn tag_gallery(
 }
 
 /// A product set tile of a category.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct ProductSetTile {
     pub id: i64,
     pub title: String,

@@ -21,7 +21,7 @@ pub const SEARCH_TERMS_LIMIT: i64 = 8;
 pub const SEARCH_PRODUCTS_LIMIT: i64 = 10;
 
 /// A post in a list (`home/news-events`, `home/blog-posts`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PostCard {
     pub id: i64,
     pub title: String,
@@ -85,7 +85,7 @@ pub async fn posts(
 }
 
 /// A post as `home/blog-details` returns it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PostDetail {
     pub id: i64,
     pub title: String,
@@ -140,7 +140,7 @@ pub async fn post(pool: &Pool, seo_url: &str, now: i64) -> Result<Option<PostDet
 }
 
 /// A CMS page (`common/page`).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Page {
     pub id: i64,
     pub title: String,
@@ -169,7 +169,7 @@ pub async fn page(pool: &Pool, id: i64) -> Result<Option<Page>, sqlx::Error> {
 }
 
 /// SEO texts of a product, category, page or post.
-#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq, schemars::JsonSchema)]
 pub struct SeoMeta {
     pub meta_title: String,
     pub meta_description: String,
@@ -229,7 +229,7 @@ pub fn default_seo(settings: &BTreeMap<String, String>) -> SeoMeta {
 }
 
 /// A menu link.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Link {
     pub label: String,
     pub link: String,
@@ -245,7 +245,7 @@ impl From<&MenuLink> for Link {
 }
 
 /// The header's menus and titles (SPEC.md §3 Header data).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Header {
     /// At most [`HEADER_MENU_LIMIT`].
     pub menus: Vec<Link>,
@@ -281,7 +281,7 @@ pub async fn header(pool: &Pool) -> Result<Header, sqlx::Error> {
 }
 
 /// A footer column.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct FooterColumn {
     pub title: String,
     pub data: Vec<Link>,
@@ -320,7 +320,7 @@ pub async fn product_menu(pool: &Pool) -> Result<Vec<MenuLink>, sqlx::Error> {
 }
 
 /// A category term (`common/all-terms`, `home/terms`).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Term {
     pub id: i64,
     pub parent: Option<i64>,
@@ -347,7 +347,7 @@ pub async fn terms(pool: &Pool, parent: Option<i64>) -> Result<Vec<Term>, sqlx::
 }
 
 /// A district with its division (`common/districts`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct District {
     pub id: i64,
     pub district: String,
@@ -418,7 +418,7 @@ pub async fn district_id(pool: &Pool, name: &str) -> Result<Option<i64>, sqlx::E
 }
 
 /// A showroom or chat-to-buy point.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Showroom {
     pub id: i64,
     pub title: String,
@@ -461,7 +461,7 @@ pub async fn showrooms(
 }
 
 /// A product found by the search box.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct SearchHit {
     pub id: i64,
     pub title: String,
@@ -472,7 +472,7 @@ pub struct SearchHit {
 }
 
 /// A category found by the search box.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct SearchTerm {
     pub id: i64,
     pub name: String,

@@ -14,7 +14,7 @@ use crate::db::{self, Pool};
 use crate::read::card::ProductCard;
 
 /// A flash sale schedule as the original API sent it.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct FlashSchedule {
     pub id: i64,
     pub fs_name: String,
@@ -52,7 +52,7 @@ pub async fn running_flash(pool: &Pool, now: i64) -> Result<Option<FlashSchedule
 
 /// An item of a flash sale with its product card (the original's FlashItem;
 /// `fi_shedule_id` keeps the original's spelling).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct FlashItem {
     pub fi_shedule_id: i64,
     pub fi_product_id: i64,

@@ -89,13 +89,13 @@ pub async fn sliders(pool: &Pool, kind: i64, device: i64) -> Result<Vec<Slider>,
 }
 
 /// A path wrapped as the original's image relation (`home_img.full_size_directory`).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct ImagePath {
     pub full_size_directory: String,
 }
 
 /// A category tile of the home page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TopCategory {
     pub id: i64,
     pub name: String,
@@ -201,7 +201,7 @@ pub async fn new_arrival_ids(pool: &Pool, limit: i64) -> Result<Vec<i64>, sqlx::
 }
 
 /// A widget (SPEC.md §3 Pre-load advert and the other HTML blocks).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Widget {
     pub id: i64,
     pub name: String,
@@ -227,7 +227,7 @@ pub async fn widget(pool: &Pool, id: i64) -> Result<Option<Widget>, sqlx::Error>
 }
 
 /// A tab of the home tag gallery: a category that has tiles of its own.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct TagTerm {
     pub term_name: String,
     pub term_url: String,
@@ -250,7 +250,7 @@ pub async fn tag_terms(pool: &Pool) -> Result<Vec<TagTerm>, sqlx::Error> {
 }
 
 /// A tile of the home tag gallery.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct TagTile {
     pub id: i64,
     pub url: String,

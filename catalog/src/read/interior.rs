@@ -15,7 +15,7 @@ use crate::read::page::PageRequest;
 pub const ROOT_SEO_URL: &str = "interiors";
 
 /// An interior category.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct InteriorCategory {
     pub id: i64,
     pub name: String,
@@ -53,7 +53,7 @@ pub async fn children(pool: &Pool, id: i64) -> Result<Vec<InteriorCategory>, sql
 }
 
 /// A photo of a gallery.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct InteriorImage {
     pub id: i64,
     pub image_id: i64,
@@ -65,7 +65,7 @@ pub struct InteriorImage {
 }
 
 /// An interior gallery with its photos.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Interior {
     pub id: i64,
     pub user_id: Option<i64>,

@@ -233,7 +233,7 @@ pub const PRICE_BANDS: [i64; 6] = [0, 5_000, 15_000, 30_000, 60_000, 100_000];
 /// value and per price band. A facet counts what every other filter lets
 /// through, so the values of an attribute already filtered on keep their
 /// counts (picking one more widens the list).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Facets {
     /// Filterable attributes with at least one product, in their order.
     pub attributes: Vec<AttributeFacet>,
@@ -242,7 +242,7 @@ pub struct Facets {
 }
 
 /// One attribute's values and their counts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttributeFacet {
     /// The filter's name (`filterby_<name>`).
     pub name: String,
@@ -252,7 +252,7 @@ pub struct AttributeFacet {
 }
 
 /// An attribute value (its slug goes into `filterby_<name>`) and its count.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ValueCount {
     pub slug: String,
     pub value: String,
@@ -261,7 +261,7 @@ pub struct ValueCount {
 
 /// Products priced `min..=max` taka (`max` None: no upper bound); the bounds
 /// go into `price_min` and `price_max` as they are.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PriceBand {
     pub min: i64,
     pub max: Option<i64>,

@@ -38,7 +38,7 @@ impl PageRequest {
 }
 
 /// A link of the paginator's `links` list.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct PageLink {
     /// None for a disabled "Previous"/"Next" and for the "..." gap.
     pub url: Option<String>,
@@ -49,7 +49,7 @@ pub struct PageLink {
 }
 
 /// One page of `T` with Laravel's paginator fields.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct Paginator<T> {
     /// The 1-based page shown.
     pub current_page: i64,

@@ -20,7 +20,7 @@ pub async fn id_by_seo_url(pool: &Pool, seo_url: &str) -> Result<Option<i64>, sq
 }
 
 /// An attribute line of a product page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttrLine {
     pub field_label: String,
     pub field_name: String,
@@ -29,7 +29,7 @@ pub struct AttrLine {
 }
 
 /// A category the product is in.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct ProductCategory {
     pub term_id: i64,
     pub term_name: String,
@@ -38,7 +38,7 @@ pub struct ProductCategory {
 }
 
 /// A value of a variation group.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct VariationValue {
     pub value: String,
     pub product_code: String,
@@ -48,14 +48,14 @@ pub struct VariationValue {
 }
 
 /// A variation group (e.g. "Colour") with its values.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct VariationGroup {
     pub attribute: String,
     pub values: Vec<VariationValue>,
 }
 
 /// The product's variations (the original's `{status, data, count}`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Variations {
     pub status: bool,
     pub count: usize,
@@ -63,7 +63,7 @@ pub struct Variations {
 }
 
 /// The running flash sale that prices the product now.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct FlashInfo {
     pub schedule_id: i64,
     pub fs_name: String,
@@ -74,7 +74,7 @@ pub struct FlashInfo {
 }
 
 /// A bank's instalment plan for the product at its price now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct EmiPlan {
     pub bank: String,
     pub months: i64,
@@ -85,7 +85,7 @@ pub struct EmiPlan {
 }
 
 /// EMI summary of a product page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Emi {
     pub available: bool,
     pub from_per_month: Option<i64>,
@@ -93,7 +93,7 @@ pub struct Emi {
 }
 
 /// A product page's details (`product/info` and `product/simple-info`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ProductDetail {
     pub id: i64,
     pub title: String,
@@ -302,7 +302,7 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
 }
 
 /// A gallery image.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Image {
     pub id: i64,
     pub full_size_directory: String,
@@ -312,7 +312,7 @@ pub struct Image {
 }
 
 /// What `product/images` answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Images {
     pub images: Vec<Image>,
     #[serde(rename = "youtubeLink")]
@@ -426,13 +426,13 @@ pub async fn related_ids(
 }
 
 /// An answer to a question.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct Answer {
     pub description: String,
 }
 
 /// A shopper's question with its answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Question {
     pub id: i64,
     pub username: String,
@@ -493,7 +493,7 @@ pub async fn questions(
 }
 
 /// A shopper's comment.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Comment {
     pub username: String,
     pub comment: String,
@@ -523,7 +523,7 @@ pub async fn comments(
 }
 
 /// A variation as `product/product-variation` lists it.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct VariationItem {
     pub id: i64,
     pub product_id: i64,
@@ -537,14 +537,14 @@ pub struct VariationItem {
 }
 
 /// A variation group of `product/product-variation`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct VariationList {
     pub group: VariationGroupTitle,
     pub variations: Vec<VariationItem>,
 }
 
 /// A variation group's title.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct VariationGroupTitle {
     pub title: String,
 }
@@ -601,7 +601,7 @@ pub async fn recently_viewed_ids(
 }
 
 /// A product set by slug (`product/product-set-info`).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct ProductSetInfo {
     pub id: i64,
     pub title: String,
@@ -662,7 +662,7 @@ pub async fn set_category(
 }
 
 /// A product of a set (`product/product-set-products`).
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct SetProduct {
     pub id: i64,
     pub title: String,
@@ -702,14 +702,14 @@ pub async fn set_products(
 }
 
 /// An image of a fabric.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct FabricImage {
     pub icon: String,
     pub image_url: String,
 }
 
 /// A fabric a set comes in.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Fabric {
     pub id: i64,
     pub title: String,
@@ -746,7 +746,7 @@ pub async fn fabrics(pool: &Pool, set_id: i64) -> Result<Vec<Fabric>, sqlx::Erro
 }
 
 /// An additional-info block of a set.
-#[derive(Debug, Clone, Serialize, FromRow)]
+#[derive(Debug, Clone, Serialize, FromRow, schemars::JsonSchema)]
 pub struct SetInfo {
     pub id: i64,
     pub title: String,

@@ -68,7 +68,7 @@ pub async fn page_slugs(pool: &Pool) -> Result<Vec<Slug>, sqlx::Error> {
 }
 
 /// A menu item with its menu's location and title.
-#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, FromRow, PartialEq, Eq, schemars::JsonSchema)]
 pub struct MenuLink {
     pub menu_id: i64,
     /// `header`, `header_child`, `header_child_sub`, `products` or `footer`.
