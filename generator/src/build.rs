@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{BTreeSet, HashMap};
 
 use catalog::read::site as q;
+use catalog::surrogate::SurrogateKey;
 
 use crate::catalogue::Catalogue;
 use crate::chrome::ChromeData;
@@ -66,7 +67,9 @@ pub fn pages_showing(
 ) -> Option<BTreeSet<i64>> {
     let mut ids = BTreeSet::new();
     for tag in tags {
-        let id: i64 = tag.strip_prefix("product:")?.parse().ok()?;
+        let SurrogateKey::Product(id) = tag.parse().ok()? else {
+            return None;
+        };
         let placement = catalogue.placements.get(&id)?;
         if !manifest
             .pages

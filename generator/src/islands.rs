@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
+use catalog::surrogate::SurrogateKey;
 use serde::Deserialize;
 
 use crate::format::{escape, script_json};
@@ -95,8 +96,6 @@ const EARLY_BUY_MARK: &str = " data-buy>";
 const SERVICE_WORKER_FILE: &str = "sw.js";
 /// Where the service worker is served: the site root, so its scope is every page.
 pub const SERVICE_WORKER_PATH: &str = "/sw.js";
-/// The surrogate key of the service worker (purged when it changes).
-pub const SERVICE_WORKER_KEY: &str = "sw";
 
 impl Assets {
     /// Reads `dist/.vite/manifest.json`; an absent manifest means no scripts.
@@ -136,7 +135,7 @@ impl Assets {
         self.service_worker.as_ref().map(|body| Page {
             path: SERVICE_WORKER_PATH.into(),
             body: body.clone(),
-            keys: vec![SERVICE_WORKER_KEY.into()],
+            keys: vec![SurrogateKey::ServiceWorker.to_string()],
         })
     }
 

@@ -4,6 +4,7 @@
 //! content with its own template and hands it to [`Site::page`].
 
 use askama::Template;
+use catalog::surrogate::SurrogateKey;
 use serde_json::{json, Value};
 
 use crate::chrome::Chrome;
@@ -122,9 +123,10 @@ impl Site {
             scripts: &scripts,
         }
         .render()?;
-        for k in ["menu", "setting"] {
-            if !keys.iter().any(|x| x == k) {
-                keys.push(k.to_string());
+        for k in [SurrogateKey::Menu, SurrogateKey::Setting] {
+            let k = k.to_string();
+            if !keys.contains(&k) {
+                keys.push(k);
             }
         }
         Ok(Page {

@@ -19,6 +19,7 @@
 //! the next rebuild.
 
 use catalog::db;
+use catalog::surrogate::SurrogateKey;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -144,28 +145,29 @@ pub struct Changes {
 }
 
 /// The surrogate keys the origin and the pages use for a changed row
-/// (`origin/src/cache.rs`). Product lists are not purged by the `products`
+/// ([`SurrogateKey`]). Product lists are not purged by the `products`
 /// collection key: every order changes a product's stock, and that key
 /// reaches every product answer; the pages that list the product carry
 /// `product:{id}` and are purged by URL as well.
 pub fn tags_for(entity: &str, id: i64) -> Vec<String> {
-    let one = |prefix: &str| format!("{prefix}:{id}");
-    match entity {
-        "product" => vec![one("product")],
-        "category" => vec![one("category"), "categories".into()],
-        "product_set" => vec![one("product_set"), "product_sets".into()],
-        "post" => vec![one("post"), "posts".into()],
-        "page" => vec![one("page")],
-        "interior" => vec![one("interior"), "interiors".into()],
-        "widget" => vec![one("widget")],
-        "flash_schedule" => vec!["flash".into()],
-        "showroom" => vec!["showrooms".into()],
-        "slider" => vec!["sliders".into(), "home".into()],
-        "tag_gallery" => vec!["home".into(), "categories".into()],
-        "menu" => vec!["menu".into()],
-        "setting" | "seo_content" => vec!["setting".into()],
-        _ => Vec::new(),
-    }
+    use SurrogateKey::*;
+    let keys: &[SurrogateKey] = match entity {
+        "product" => &[Product(id)],
+        "category" => &[Category(id), Categories],
+        "product_set" => &[ProductSet(id), ProductSets],
+        "post" => &[Post(id), Posts],
+        "page" => &[Page(id)],
+        "interior" => &[Interior(id), Interiors],
+        "widget" => &[Widget(id)],
+        "flash_schedule" => &[Flash],
+        "showroom" => &[Showrooms],
+        "slider" => &[Sliders, Home],
+        "tag_gallery" => &[Home, Categories],
+        "menu" => &[Menu],
+        "setting" | "seo_content" => &[Setting],
+        _ => &[],
+    };
+    keys.iter().map(ToString::to_string).collect()
 }
 
 /// The highest id in the change log (0 when empty).
@@ -343,7 +345,10 @@ pub async fn watch(
         let mut tags = changes.tags.clone();
         if due {
             match catalog::pricing::products_repriced(&pool, built_at, at).await {
-                Ok(ids) => tags.extend(ids.into_iter().map(|id| format!("product:{id}"))),
+                Ok(ids) => tags.extend(
+                    ids.into_iter()
+                        .map(|id| SurrogateKey::Product(id).to_string()),
+                ),
                 Err(err) => {
                     failures += 1;
                     tracing::warn!(cause = %err, "cannot read flash schedules; retrying");

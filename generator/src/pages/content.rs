@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use askama::Template;
 use catalog::read::site::{ContentRow, FlashSale, Picture, ShowroomRow};
 use catalog::read::ProductCard;
+use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
 use crate::cards::{CardView, Tile};
@@ -191,7 +192,7 @@ pub fn render_all(
                 description: format!("{label} from {}.", site.chrome.company),
                 og_type: "website",
                 extra_ld: Vec::new(),
-                keys: vec!["posts".into()],
+                keys: vec![SurrogateKey::Posts.to_string()],
             },
         )?);
         index(
@@ -238,7 +239,10 @@ pub fn render_all(
                     description: describe(p, &p.title),
                     og_type: "article",
                     extra_ld: vec![article],
-                    keys: vec![format!("post:{}", p.id), "posts".into()],
+                    keys: vec![
+                        SurrogateKey::Post(p.id).to_string(),
+                        SurrogateKey::Posts.to_string(),
+                    ],
                 },
             )?);
             index(path, p.updated_at);
@@ -272,7 +276,7 @@ pub fn render_all(
             description: format!("Interior ideas from {}.", site.chrome.company),
             og_type: "website",
             extra_ld: Vec::new(),
-            keys: vec!["interiors".into()],
+            keys: vec![SurrogateKey::Interiors.to_string()],
         },
     )?);
     index(
@@ -317,7 +321,10 @@ pub fn render_all(
                 description: describe(i, &i.title),
                 og_type: "website",
                 extra_ld: Vec::new(),
-                keys: vec![format!("interior:{}", i.id), "interiors".into()],
+                keys: vec![
+                    SurrogateKey::Interior(i.id).to_string(),
+                    SurrogateKey::Interiors.to_string(),
+                ],
             },
         )?);
         index(path, i.updated_at);
@@ -380,8 +387,15 @@ pub fn render_all(
             "<p><a class=\"btn\" href=\"/cart\">View cart</a></p>",
         ));
         let set_cards = views(&items.iter().map(|x| x.0).collect::<Vec<_>>());
-        let mut keys = vec![format!("product_set:{}", s.id), "product_sets".into()];
-        keys.extend(items.iter().map(|(id, _)| format!("product:{id}")));
+        let mut keys = vec![
+            SurrogateKey::ProductSet(s.id).to_string(),
+            SurrogateKey::ProductSets.to_string(),
+        ];
+        keys.extend(
+            items
+                .iter()
+                .map(|(id, _)| SurrogateKey::Product(*id).to_string()),
+        );
         let offer = json!({
             "@context": "https://schema.org", "@type": "Product", "name": s.title,
             "offers": {"@type": "Offer", "priceCurrency": "BDT", "price": total.to_string(), "url": site.url(&path), "availability": "https://schema.org/InStock"},
@@ -440,7 +454,7 @@ pub fn render_all(
                 description: describe(p, &p.title),
                 og_type: "website",
                 extra_ld: Vec::new(),
-                keys: vec![format!("page:{}", p.id)],
+                keys: vec![SurrogateKey::Page(p.id).to_string()],
             },
         )?);
         index(path, p.updated_at);
@@ -480,7 +494,7 @@ pub fn render_all(
                             crate::pages::home::flash_strip(sale, &list, now, list.len()),
                             Vec::new(),
                             Vec::new(),
-                            vec!["flash".into()],
+                            vec![SurrogateKey::Flash.to_string()],
                         )
                     }
                     None => (
@@ -488,7 +502,7 @@ pub fn render_all(
                         "<p>Nothing Founds</p>".into(),
                         Vec::new(),
                         Vec::new(),
-                        vec!["flash".into()],
+                        vec![SurrogateKey::Flash.to_string()],
                     ),
                 },
                 "top-offers" => (
@@ -496,14 +510,14 @@ pub fn render_all(
                     String::new(),
                     d.top_offers.clone(),
                     Vec::new(),
-                    vec!["products".into()],
+                    vec![SurrogateKey::Products.to_string()],
                 ),
                 "prebooking" => (
                     "Pre-booking",
                     "<p>Reserve now with a part payment; the rest on delivery.</p>".into(),
                     d.pre_bookings.clone(),
                     Vec::new(),
-                    vec!["products".into()],
+                    vec![SurrogateKey::Products.to_string()],
                 ),
                 "bundle-offers" => (
                     "Bundle offers",
@@ -520,35 +534,35 @@ pub fn render_all(
                             )
                         })
                         .collect(),
-                    vec!["product_sets".into()],
+                    vec![SurrogateKey::ProductSets.to_string()],
                 ),
                 "showrooms" => (
                     "Showrooms",
                     showroom_table("Showroom"),
                     Vec::new(),
                     Vec::new(),
-                    vec!["showrooms".into()],
+                    vec![SurrogateKey::Showrooms.to_string()],
                 ),
                 "chatbuy" => (
                     "Chat to buy",
                     showroom_table("Chatbuy"),
                     Vec::new(),
                     Vec::new(),
-                    vec!["showrooms".into()],
+                    vec![SurrogateKey::Showrooms.to_string()],
                 ),
                 _ => (
                     "Contact us",
                     contact.clone(),
                     Vec::new(),
                     Vec::new(),
-                    vec!["setting".into()],
+                    vec![SurrogateKey::Setting.to_string()],
                 ),
             };
         let list = views(&ids);
-        keys.extend(list.iter().map(|c| format!("product:{}", c.id)));
+        keys.extend(list.iter().map(|c| SurrogateKey::Product(c.id).to_string()));
         if slug == "flash-sale" {
             if let Some((_, ids)) = &d.flash {
-                keys.extend(ids.iter().map(|id| format!("product:{id}")));
+                keys.extend(ids.iter().map(|id| SurrogateKey::Product(*id).to_string()));
             }
         }
         out.push(page(

@@ -1,6 +1,8 @@
 //! What crawlers read besides pages: `robots.txt` and `sitemap.xml` (an
 //! index of parts of at most 50,000 URLs each, as the protocol allows).
 
+use catalog::surrogate::SurrogateKey;
+
 use crate::output::Page;
 
 /// Most URLs in one sitemap part (the sitemap protocol's limit).
@@ -55,7 +57,7 @@ pub fn robots(base_url: &str) -> Page {
     Page {
         path: "/robots.txt".into(),
         body: body.into_bytes(),
-        keys: vec!["robots".into()],
+        keys: vec![SurrogateKey::Robots.to_string()],
     }
 }
 
@@ -67,7 +69,7 @@ pub fn favicon() -> Page {
         body: br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#b5121b"/><path d="M6 13h4v4h12v-4h4v10h-2v2h-3v-2H11v2H8v-2H6zM11 9h10v6H11z" fill="#fff"/></svg>
 "##
         .to_vec(),
-        keys: vec!["favicon".into()],
+        keys: vec![SurrogateKey::Favicon.to_string()],
     }
 }
 
@@ -113,7 +115,7 @@ pub fn sitemaps(base_url: &str, urls: &[SitemapUrl], part_size: usize) -> Vec<Pa
         pages.push(Page {
             path,
             body: body.into_bytes(),
-            keys: vec!["sitemap".into()],
+            keys: vec![SurrogateKey::Sitemap.to_string()],
         });
     }
     index.push_str("</sitemapindex>\n");
@@ -122,7 +124,7 @@ pub fn sitemaps(base_url: &str, urls: &[SitemapUrl], part_size: usize) -> Vec<Pa
         Page {
             path: "/sitemap.xml".into(),
             body: index.into_bytes(),
-            keys: vec!["sitemap".into()],
+            keys: vec![SurrogateKey::Sitemap.to_string()],
         },
     );
     pages

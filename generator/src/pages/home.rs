@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use askama::Template;
 use catalog::read::site::{ContentRow, FlashSale, Picture};
 use catalog::read::ProductCard;
+use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
 use crate::cards::{CardView, Tile, TILE_WIDTHS};
@@ -166,17 +167,21 @@ pub fn render(
         ("New arrivals", "/c/products", views(&d.new_arrivals)),
     ];
     let mut keys = vec![
-        "home".to_string(),
-        "sliders".into(),
-        "posts".into(),
-        "categories".into(),
+        SurrogateKey::Home.to_string(),
+        SurrogateKey::Sliders.to_string(),
+        SurrogateKey::Posts.to_string(),
+        SurrogateKey::Categories.to_string(),
     ];
     for (_, _, list) in &strips {
-        keys.extend(list.iter().map(|c| format!("product:{}", c.id)));
+        keys.extend(list.iter().map(|c| SurrogateKey::Product(c.id).to_string()));
     }
-    keys.extend(flash_cards.iter().map(|c| format!("product:{}", c.id)));
+    keys.extend(
+        flash_cards
+            .iter()
+            .map(|c| SurrogateKey::Product(c.id).to_string()),
+    );
     if d.flash.is_some() {
-        keys.push("flash".into());
+        keys.push(SurrogateKey::Flash.to_string());
     }
     keys.sort();
     keys.dedup();

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use askama::Template;
 use catalog::read::site::{CategoryNode, ContentRow, FilterValue, Picture};
 use catalog::read::ProductCard;
+use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
 use crate::cards::{CardView, Tile};
@@ -350,8 +351,15 @@ pub fn render_variant(
         noindex: !plain,
         json_ld: vec![crumbs_ld, item_list],
     };
-    let mut keys = vec![format!("category:{}", c.id), "categories".into()];
-    keys.extend(card_views.iter().map(|c| format!("product:{}", c.id)));
+    let mut keys = vec![
+        SurrogateKey::Category(c.id).to_string(),
+        SurrogateKey::Categories.to_string(),
+    ];
+    keys.extend(
+        card_views
+            .iter()
+            .map(|c| SurrogateKey::Product(c.id).to_string()),
+    );
     site.page(&meta, &main, keys)
 }
 

@@ -12,6 +12,7 @@ use catalog::read::site::{
     AttributeRow, EmiRow, GalleryImage, MediaRow, ProductRow, ReviewSummary, TalkRow, VariationRow,
 };
 use catalog::read::ProductCard;
+use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
 use crate::cards::CardView;
@@ -372,13 +373,21 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
         noindex: false,
         json_ld: vec![product_ld, crumbs_ld],
     };
-    let mut keys = vec![format!("product:{}", p.id)];
-    keys.extend(d.categories.iter().map(|c| format!("category:{c}")));
+    let mut keys = vec![SurrogateKey::Product(p.id).to_string()];
+    keys.extend(
+        d.categories
+            .iter()
+            .map(|c| SurrogateKey::Category(*c).to_string()),
+    );
     for (_, cards) in &d.related {
-        keys.extend(cards.iter().map(|c| format!("product:{}", c.id)));
+        keys.extend(
+            cards
+                .iter()
+                .map(|c| SurrogateKey::Product(c.id).to_string()),
+        );
     }
     if d.flash_ends.is_some() {
-        keys.push("flash".into());
+        keys.push(SurrogateKey::Flash.to_string());
     }
     keys.sort();
     keys.dedup();
