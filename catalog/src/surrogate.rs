@@ -147,6 +147,20 @@ impl FromStr for SurrogateKey {
     }
 }
 
+/// The texts of `keys` and then `product:{id}` of each of `products`: the
+/// keys of an answer or page that lists products, so that purging one
+/// product (its price or stock changed) also drops every list showing it.
+pub fn with_products(
+    keys: &[SurrogateKey],
+    products: impl IntoIterator<Item = i64>,
+) -> Vec<String> {
+    keys.iter()
+        .copied()
+        .chain(products.into_iter().map(SurrogateKey::Product))
+        .map(String::from)
+        .collect()
+}
+
 /// The text of a key: what the origin's `Surrogate-Key` header and the site
 /// manifest hold.
 impl From<SurrogateKey> for String {
@@ -196,6 +210,15 @@ mod tests {
             assert_eq!(String::from(key), text);
             assert_eq!(text.parse::<SurrogateKey>(), Ok(key), "{text}");
         }
+    }
+
+    #[test]
+    fn a_list_carries_its_own_keys_then_its_products() {
+        assert_eq!(
+            with_products(&[Category(3), Products], [12, 7]),
+            ["category:3", "products", "product:12", "product:7"]
+        );
+        assert_eq!(with_products(&[Flash], []), ["flash"]);
     }
 
     #[test]

@@ -12,9 +12,9 @@ use serde_json::json;
 use catalog::read::category::{self as q, CategoryInfo};
 use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::{PageRequest, Paginator, ProductCard};
+use catalog::surrogate::{self, SurrogateKey};
 
 use crate::api::doc::{ApiRouter, Doc};
-use crate::api::home::product_keys;
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
@@ -177,17 +177,13 @@ async fn category_of(
     Ok((params, category))
 }
 
-fn category_key(c: &CategoryInfo) -> String {
-    format!("category:{}", c.id)
-}
-
 /// `GET /api/category/info?seo_url=`: `{info}`.
 async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (_, category) = category_of(&state, pairs).await?;
-    let key = category_key(&category);
+    let key = SurrogateKey::Category(category.id);
     Ok(cache::public(
         Json(json!({ "info": category })),
-        [key, "categories".into()],
+        [key, SurrogateKey::Categories],
     ))
 }
 
@@ -199,10 +195,10 @@ async fn get_sub_category(
 ) -> ApiResult<Response> {
     let (_, category) = category_of(&state, pairs).await?;
     let subs = q::sub_categories(&state.pool, category.id).await?;
-    let key = category_key(&category);
+    let key = SurrogateKey::Category(category.id);
     Ok(cache::public(
         Json(json!({ "category": subs })),
-        [key, "categories".into()],
+        [key, SurrogateKey::Categories],
     ))
 }
 
@@ -229,10 +225,10 @@ async fn get_filters(State(state): State<AppState>, Query(pairs): Pairs) -> ApiR
     let (_, category) = category_of(&state, pairs).await?;
     let filters_cat = q::category_filters(&state.pool, &category).await?;
     let filters_att = q::attribute_filters(&state.pool, category.id).await?;
-    let key = category_key(&category);
+    let key = SurrogateKey::Category(category.id);
     Ok(cache::public(
         Json(json!({ "filters_cat": filters_cat, "filters_att": filters_att })),
-        [key, "categories".into(), "products".into()],
+        [key, SurrogateKey::Categories, SurrogateKey::Products],
     ))
 }
 
@@ -243,7 +239,7 @@ async fn get_tag_gallery(
 ) -> ApiResult<Response> {
     let (_, category) = category_of(&state, pairs).await?;
     let items = q::tag_gallery(&state.pool, &category).await?;
-    let key = category_key(&category);
+    let key = SurrogateKey::Category(category.id);
     Ok(cache::public(Json(json!({ "tag_gallery": items })), [key]))
 }
 
@@ -271,11 +267,14 @@ async fn get_product_set(
     )
     .await?;
     let mut keys = vec![
-        category_key(&category),
-        "product_sets".into(),
-        "products".into(),
+        SurrogateKey::Category(category.id).to_string(),
+        SurrogateKey::ProductSets.to_string(),
+        SurrogateKey::Products.to_string(),
     ];
-    keys.extend(sets.iter().map(|s| format!("product_set:{}", s.id)));
+    keys.extend(
+        sets.iter()
+            .map(|s| SurrogateKey::ProductSet(s.id).to_string()),
+    );
     Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
 }
 
@@ -320,9 +319,10 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
 /// so that a price or stock change purged by product (`generator watch`)
 /// also drops the category lists that show it.
 fn listed_keys(category: &CategoryInfo, page: &Paginator<ProductCard>) -> Vec<String> {
-    let mut keys = product_keys(&["products"], page.data.iter().map(|p| p.id));
-    keys.insert(0, category_key(category));
-    keys
+    surrogate::with_products(
+        &[SurrogateKey::Category(category.id), SurrogateKey::Products],
+        page.data.iter().map(|p| p.id),
+    )
 }
 
 /// One page of cards for `query`; page links keep the request's other

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use catalog::read::interior as q;
 use catalog::read::{PageRequest, Paginator};
+use catalog::surrogate::SurrogateKey;
 
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
@@ -71,8 +72,11 @@ async fn get_all(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResul
         None => None,
     };
     let (rows, total) = q::interiors(&state.pool, subtree.as_deref(), page).await?;
-    let mut keys = vec!["interiors".to_string()];
-    keys.extend(rows.iter().map(|i| format!("interior:{}", i.id)));
+    let mut keys = vec![SurrogateKey::Interiors.to_string()];
+    keys.extend(
+        rows.iter()
+            .map(|i| SurrogateKey::Interior(i.id).to_string()),
+    );
     let keep: Vec<(String, String)> = category
         .iter()
         .map(|c| ("seo_url".to_string(), c.seo_url.clone()))
@@ -92,10 +96,10 @@ async fn get_show(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResu
     let interior = q::by_slug(&state.pool, slug)
         .await?
         .ok_or_else(|| ApiError::not_found("Interior not found"))?;
-    let key = format!("interior:{}", interior.id);
+    let key = SurrogateKey::Interior(interior.id);
     Ok(cache::public(
         Json(json!({ "interior": interior })),
-        [key, "interiors".into()],
+        [key, SurrogateKey::Interiors],
     ))
 }
 
@@ -116,6 +120,6 @@ async fn get_category(State(state): State<AppState>, Query(pairs): Pairs) -> Api
             "parent": { "id": parent.id, "name": parent.name, "seo_url": parent.seo_url },
             "category": children,
         })),
-        ["interiors".to_string(), format!("category:{}", parent.id)],
+        [SurrogateKey::Interiors, SurrogateKey::Category(parent.id)],
     ))
 }

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use catalog::read::product::{self as q, Related};
 use catalog::read::{cards, ProductCard};
+use catalog::surrogate::SurrogateKey;
 
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
@@ -135,10 +136,6 @@ async fn product_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult
     Ok((params, id))
 }
 
-fn product_key(id: i64) -> String {
-    format!("product:{id}")
-}
-
 async fn detail_response(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<Response> {
     let (_, id) = product_of(state, pairs).await?;
     let product = q::detail(&state.pool, id, catalog::clock::now_unix())
@@ -146,7 +143,7 @@ async fn detail_response(state: &AppState, pairs: Vec<(String, String)>) -> ApiR
         .ok_or_else(|| ApiError::not_found("Product not found"))?;
     Ok(cache::public(
         Json(json!({ "product": product })),
-        [product_key(id)],
+        [SurrogateKey::Product(id)],
     ))
 }
 
@@ -169,7 +166,7 @@ async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResu
 async fn get_images(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
     let (_, id) = product_of(&state, pairs).await?;
     let images = q::images(&state.pool, id).await?;
-    Ok(cache::public(Json(images), [product_key(id)]))
+    Ok(cache::public(Json(images), [SurrogateKey::Product(id)]))
 }
 
 /// `GET /api/product/360degreeImages?seo_url=`: `{images}`, the frames in order.
@@ -178,7 +175,7 @@ async fn get_360_images(State(state): State<AppState>, Query(pairs): Pairs) -> A
     let frames = q::frames_360(&state.pool, id).await?;
     Ok(cache::public(
         Json(json!({ "images": frames })),
-        [product_key(id)],
+        [SurrogateKey::Product(id)],
     ))
 }
 
@@ -197,8 +194,11 @@ async fn related(
     };
     let ids = q::related_ids(&state.pool, id, kind, limit, now).await?;
     let list: Vec<ProductCard> = cards(&state.pool, &ids, now).await?;
-    let mut keys = vec![product_key(id), "products".to_string()];
-    keys.extend(list.iter().map(|c| product_key(c.id)));
+    let mut keys = vec![
+        SurrogateKey::Product(id).to_string(),
+        SurrogateKey::Products.to_string(),
+    ];
+    keys.extend(list.iter().map(|c| SurrogateKey::Product(c.id).to_string()));
     Ok(cache::public(Json(json!({ key: list })), keys))
 }
 
@@ -258,7 +258,7 @@ async fn get_questions(State(state): State<AppState>, Query(pairs): Pairs) -> Ap
     let questions = q::questions(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(cache::public(
         Json(json!({ "questions": questions })),
-        [product_key(id)],
+        [SurrogateKey::Product(id)],
     ))
 }
 
@@ -272,7 +272,7 @@ async fn get_comments(State(state): State<AppState>, Query(pairs): Pairs) -> Api
     let comments = q::comments(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(cache::public(
         Json(json!({ "comments": comments })),
-        [product_key(id)],
+        [SurrogateKey::Product(id)],
     ))
 }
 
@@ -286,7 +286,7 @@ async fn get_product_variation(
     let list = q::variation_list(&state.pool, id).await?;
     Ok(cache::public(
         Json(json!({ "productVariationsList": list })),
-        [product_key(id)],
+        [SurrogateKey::Product(id)],
     ))
 }
 
@@ -300,8 +300,12 @@ async fn set_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<q::
 }
 
 fn set_keys(set: &q::ProductSetInfo) -> Vec<String> {
-    let mut keys = vec![format!("product_set:{}", set.id)];
-    keys.extend(set.product_ids.iter().map(|id| product_key(*id)));
+    let mut keys = vec![SurrogateKey::ProductSet(set.id).to_string()];
+    keys.extend(
+        set.product_ids
+            .iter()
+            .map(|id| SurrogateKey::Product(*id).to_string()),
+    );
     keys
 }
 
@@ -335,7 +339,7 @@ async fn get_set_fabrics(
     let fabrics = q::fabrics(&state.pool, set.id).await?;
     Ok(cache::public(
         Json(json!({ "fabrics": fabrics })),
-        [format!("product_set:{}", set.id)],
+        [SurrogateKey::ProductSet(set.id)],
     ))
 }
 
@@ -348,6 +352,6 @@ async fn get_set_additional_info(
     let infos = q::set_infos(&state.pool, set.id).await?;
     Ok(cache::public(
         Json(json!({ "infos": infos })),
-        [format!("product_set:{}", set.id)],
+        [SurrogateKey::ProductSet(set.id)],
     ))
 }

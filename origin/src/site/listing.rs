@@ -38,6 +38,7 @@ use axum::response::Response;
 use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::site::CategoryNode;
 use catalog::read::PageRequest;
+use catalog::surrogate::SurrogateKey;
 use generator::catalogue::{Catalogue, LISTING_PAGE};
 use generator::output::{Entry, Manifest};
 use generator::pages::listing::{ListingData, Variant};
@@ -282,7 +283,7 @@ impl ListingPages {
             &variant,
         )?;
         let mut keys = page.keys;
-        keys.push("products".into());
+        keys.push(SurrogateKey::Products.to_string());
         let response = html_response(page.body, headers, head)?;
         Ok(Answer::Page(crate::cache::public_brief(
             response, keys, EDGE_TTL,
