@@ -17,11 +17,9 @@
 //! stale-while-revalidate window. Everything else (anything per visitor, and
 //! every error) is `private, no-store`.
 //!
-//! Surrogate keys: `product:{id}`, `category:{id}`, `product_set:{id}`,
-//! `post:{id}`, `page:{id}`, `interior:{id}`, and the collection keys `products`
-//! (any product list), `categories`, `home`, `menu`, `setting`, `widget:{id}`,
-//! `flash`, `showrooms`, `districts`, `posts`, `interiors`, `sliders`,
-//! `product_sets`.
+//! The surrogate keys are catalog's vocabulary,
+//! [`catalog::surrogate::SurrogateKey`], which the generator's pages and
+//! its watch (which purges the edge by them) use too.
 
 use aide::generate::GenContext;
 use aide::openapi::{Operation, Response as DocResponse};
