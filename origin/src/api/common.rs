@@ -17,7 +17,7 @@ use catalog::read::{cards, content, flash, PageRequest, Paginator};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
 use crate::api::doc::{ApiRouter, Doc};
-use crate::api::home::{product_keys, product_set_tiles, terms_object, Pairs, MAX_PAGE};
+use crate::api::home::{product_keys, product_set_tiles, Pairs, TermsById, MAX_PAGE};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json as JsonBody, Query};
@@ -278,7 +278,7 @@ async fn get_page(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResu
 async fn get_all_terms(State(state): State<AppState>) -> ApiResult<Response> {
     let terms = content::terms(&state.pool, None).await?;
     Ok(cache::public(
-        Json(json!({ "terms": terms_object(terms) })),
+        Json(json!({ "terms": TermsById(terms) })),
         ["categories"],
     ))
 }

@@ -5,19 +5,19 @@
 //! (cached at the edge and tagged). Unknown query parameters are ignored (the
 //! original client sends `sum=0` and cache-busters); known ones are checked.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
 use axum::extract::State;
-use axum::response::Response;
-use axum::Json;
-use schemars::JsonSchema;
-use serde::Serialize;
-use serde_json::{json, Value};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Serialize, Serializer};
 
 use catalog::read::category::{self as cq, ROOT_ID};
-use catalog::read::{cards, content, flash, home as q, site};
+use catalog::read::{cards, content, flash, home as q, site, ProductCard};
 
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
-use crate::cache::{self, Shared};
+use crate::cache::Shared;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::state::AppState;
@@ -83,6 +83,7 @@ pub fn router() -> ApiRouter {
             "/tag-gallary",
             get_tag_gallary,
             Doc::public("Tag gallery tiles: {terms, tag_gallary}")
+                .answers(404, "No published category has this seo_url")
                 .query_opt(
                     "seo_url",
                     "string",
@@ -109,11 +110,9 @@ pub fn router() -> ApiRouter {
         .get(
             "/blog-details",
             get_blog_details,
-            Doc::public("One blog or news post: {post}; 404 when unknown").query(
-                "seo_url",
-                "string",
-                "The post's seo_url",
-            ),
+            Doc::public("One blog or news post: {post}")
+                .query("seo_url", "string", "The post's seo_url")
+                .answers(404, "No active post has this seo_url"),
         )
         .get(
             "/terms",
@@ -170,15 +169,22 @@ async fn get_sliders(
     ))
 }
 
+/// The answer of `GET /api/home/top-category`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TopCategoryResponse {
+    /// The home page's category tiles, in the order of the `home_category` setting.
+    pub category: Vec<q::TopCategory>,
+}
+
 /// `GET /api/home/top-category`: `{category}` in the order of the
 /// `home_category` setting.
-async fn get_top_category(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_top_category(State(state): State<AppState>) -> ApiResult<Shared<TopCategoryResponse>> {
     let settings = site::settings(&state.pool).await?;
     let ids = q::id_list(settings.get("home_category").map_or("", String::as_str));
     let category = q::categories_in_order(&state.pool, &ids).await?;
     let mut keys = vec!["home".to_string(), "categories".into(), "setting".into()];
     keys.extend(category.iter().map(|c| format!("category:{}", c.id)));
-    Ok(cache::public(Json(json!({ "category": category })), keys))
+    Ok(Shared::new(TopCategoryResponse { category }, keys))
 }
 
 /// `base` surrogate keys plus `product:{id}` for each listed product, so that
@@ -189,26 +195,42 @@ pub fn product_keys(base: &[&str], ids: impl IntoIterator<Item = i64>) -> Vec<St
     keys
 }
 
+/// A list of product cards: the home strips, `common/top-offers`, the related
+/// lists of a product page and the recently viewed strip.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProductsResponse {
+    pub products: Vec<ProductCard>,
+}
+
 /// A home product strip: `{products}` of cards, tagged.
-async fn strip(state: &AppState, ids: &[i64]) -> ApiResult<Response> {
+async fn strip(state: &AppState, ids: &[i64]) -> ApiResult<Shared<ProductsResponse>> {
     let products = cards(&state.pool, ids, catalog::clock::now_unix()).await?;
     let keys = product_keys(
         &["home", "products", "flash"],
         products.iter().map(|p| p.id),
     );
-    Ok(cache::public(Json(json!({ "products": products })), keys))
+    Ok(Shared::new(ProductsResponse { products }, keys))
 }
 
 /// `GET /api/home/top-offers`: `{products}`, the first 4 recommended products
 /// by their serial.
-async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Shared<ProductsResponse>> {
     let ids = q::top_offer_ids(&state.pool, STRIP_SHORT).await?;
     strip(&state, &ids).await
 }
 
+/// The answer of `GET /api/home/prebookings`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PrebookingsResponse {
+    /// The pre-booking widget (15), active or not; null when there is none.
+    pub info: Option<q::Widget>,
+    /// Up to 4 pre-booking products, only while the widget is active.
+    pub products: Vec<ProductCard>,
+}
+
 /// `GET /api/home/prebookings`: `{info, products}`: the pre-booking widget
 /// (15) and, only while it is active, up to 4 pre-booking products.
-async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Shared<PrebookingsResponse>> {
     let info = q::widget(&state.pool, PREBOOKING_WIDGET).await?;
     let ids = match &info {
         Some(w) if w.is_active => q::prebooking_ids(&state.pool, STRIP_SHORT).await?,
@@ -220,21 +242,27 @@ async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Response> {
         &["home", "products", "flash", &widget_key],
         products.iter().map(|p| p.id),
     );
-    Ok(cache::public(
-        Json(json!({ "info": info, "products": products })),
-        keys,
-    ))
+    Ok(Shared::new(PrebookingsResponse { info, products }, keys))
 }
 
 /// `GET /api/home/new-arrivals`: `{products}`, the 15 newest.
-async fn get_new_arrivals(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_new_arrivals(State(state): State<AppState>) -> ApiResult<Shared<ProductsResponse>> {
     let ids = q::new_arrival_ids(&state.pool, STRIP_NEW).await?;
     strip(&state, &ids).await
 }
 
+/// The answer of `GET /api/home/flash-sales`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FlashSalesResponse {
+    /// The running sale; null when none runs.
+    pub flash_schedule: Option<flash::FlashSchedule>,
+    /// Every item of the running sale (a plain list, empty when none runs).
+    pub flash_items: Vec<flash::FlashItem>,
+}
+
 /// `GET /api/home/flash-sales`: `{flash_schedule, flash_items}` of the running
 /// sale (every item, a plain list); `null` and `[]` when none runs.
-async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Shared<FlashSalesResponse>> {
     let now = catalog::clock::now_unix();
     let schedule = flash::running_flash(&state.pool, now).await?;
     let items = match &schedule {
@@ -245,10 +273,21 @@ async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
         &["home", "flash", "products"],
         items.iter().map(|i| i.fi_product_id),
     );
-    Ok(cache::public(
-        Json(json!({ "flash_schedule": schedule, "flash_items": items })),
+    Ok(Shared::new(
+        FlashSalesResponse {
+            flash_schedule: schedule,
+            flash_items: items,
+        },
         keys,
     ))
+}
+
+/// The answer of `GET /api/home/tag-gallary` (the original's spelling).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TagGallaryResponse {
+    /// The gallery's tabs: categories that have tiles of their own.
+    pub terms: Vec<q::TagTerm>,
+    pub tag_gallary: Vec<q::TagTile>,
 }
 
 /// `GET /api/home/tag-gallary?seo_url=&page=`: `{terms, tag_gallary}`. Without
@@ -257,7 +296,7 @@ async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Response> {
 async fn get_tag_gallary(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<TagGallaryResponse>> {
     let params = Params::new(pairs)?;
     let page = params.int("page", 1, MAX_PAGE)?.unwrap_or(1);
     let seo_url = params.get("seo_url").map(str::trim).unwrap_or("");
@@ -273,10 +312,28 @@ async fn get_tag_gallary(
     let tiles = q::tag_tiles(&state.pool, category, limit).await?;
     let mut keys = vec!["home".to_string(), "categories".into()];
     keys.extend(category.map(|id| format!("category:{id}")));
-    Ok(cache::public(
-        Json(json!({ "terms": terms, "tag_gallary": tiles })),
+    Ok(Shared::new(
+        TagGallaryResponse {
+            terms,
+            tag_gallary: tiles,
+        },
         keys,
     ))
+}
+
+/// The answer of `GET /api/home/news-events` and `GET /api/home/blog-posts`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PostsResponse {
+    /// The newest posts, at most `limit`.
+    pub posts: Vec<content::PostCard>,
+    #[serde(rename = "dataInfo")]
+    pub data_info: PostsDataInfo,
+}
+
+/// How many posts of the kind there are (for "load more").
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PostsDataInfo {
+    pub total_count: i64,
 }
 
 /// `{posts, dataInfo: {total_count}}` of `kind` for the `limit` parameter.
@@ -284,14 +341,17 @@ async fn post_list(
     state: &AppState,
     pairs: Vec<(String, String)>,
     kind: &str,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<PostsResponse>> {
     let params = Params::new(pairs)?;
     let limit = params.int("limit", 1, MAX_LIMIT)?.unwrap_or(POSTS_STEP);
     let (posts, total) = content::posts(&state.pool, kind, limit).await?;
     let mut keys = vec!["posts".to_string()];
     keys.extend(posts.iter().map(|p| format!("post:{}", p.id)));
-    Ok(cache::public(
-        Json(json!({ "posts": posts, "dataInfo": { "total_count": total } })),
+    Ok(Shared::new(
+        PostsResponse {
+            posts,
+            data_info: PostsDataInfo { total_count: total },
+        },
         keys,
     ))
 }
@@ -300,56 +360,107 @@ async fn post_list(
 async fn get_news_events(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<PostsResponse>> {
     post_list(&state, pairs, "news").await
 }
 
 /// `GET /api/home/blog-posts?limit=10`: the newest blog posts and their total.
-async fn get_blog_posts(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_blog_posts(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<PostsResponse>> {
     post_list(&state, pairs, "blog").await
+}
+
+/// The answer of `GET /api/home/blog-details`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlogDetailsResponse {
+    /// The blog or news post.
+    pub post: content::PostDetail,
 }
 
 /// `GET /api/home/blog-details?seo_url=`: `{post}` (blog or news; 404 when unknown).
 async fn get_blog_details(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<BlogDetailsResponse>> {
     let params = Params::new(pairs)?;
     let seo_url = params.required("seo_url")?;
     let post = content::post(&state.pool, seo_url, catalog::clock::now_unix())
         .await?
         .ok_or_else(|| ApiError::not_found("Post not found"))?;
     let key = format!("post:{}", post.id);
-    Ok(cache::public(
-        Json(json!({ "post": post })),
+    Ok(Shared::new(
+        BlogDetailsResponse { post },
         [key, "posts".into()],
     ))
 }
 
-/// Terms as a JSON object keyed by id (the original's shape).
-pub fn terms_object(terms: Vec<content::Term>) -> Value {
-    let mut map = serde_json::Map::new();
-    for t in terms {
-        map.insert(t.id.to_string(), json!(t));
+/// Terms as a JSON object keyed by their id, in the order given (the
+/// original's shape: an object, not a list).
+#[derive(Debug)]
+pub struct TermsById(pub Vec<content::Term>);
+
+impl Serialize for TermsById {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|t| (t.id.to_string(), t)))
     }
-    Value::Object(map)
+}
+
+impl JsonSchema for TermsById {
+    fn schema_name() -> Cow<'static, str> {
+        "TermsById".into()
+    }
+
+    /// An object of terms keyed by id, which is what a map of them documents.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        BTreeMap::<String, content::Term>::json_schema(generator)
+    }
+}
+
+/// The answer of `GET /api/home/terms` and `GET /api/common/all-terms`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TermsResponse {
+    /// The categories keyed by id.
+    pub terms: TermsById,
 }
 
 /// `GET /api/home/terms`: `{terms: {<id>: term}}`, the top categories.
-async fn get_terms(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_terms(State(state): State<AppState>) -> ApiResult<Shared<TermsResponse>> {
     let terms = content::terms(&state.pool, Some(ROOT_ID)).await?;
-    Ok(cache::public(
-        Json(json!({ "terms": terms_object(terms) })),
+    Ok(Shared::new(
+        TermsResponse {
+            terms: TermsById(terms),
+        },
         ["home", "categories"],
     ))
 }
 
-/// Active product sets as `{id, title, slug, image_url, price}` (price =
-/// Σ qty × the price a shopper pays now), at most `limit`.
+/// A product set as the home page and `common/product-set` list it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProductSetCard {
+    pub id: i64,
+    pub title: String,
+    pub slug: String,
+    /// The set's icon image path, or null.
+    pub image_url: Option<String>,
+    /// Σ qty × the price a shopper pays now, taka.
+    pub price: i64,
+    /// The same as `price`.
+    pub price_all: i64,
+}
+
+/// The answer of `GET /api/home/product-set` and `GET /api/common/product-set`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProductSetsResponse {
+    pub product_sets: Vec<ProductSetCard>,
+}
+
+/// Active product sets as [`ProductSetCard`]s, at most `limit`, and their keys.
 pub async fn product_set_tiles(
     state: &AppState,
     limit: usize,
-) -> ApiResult<(Vec<Value>, Vec<String>)> {
+) -> ApiResult<(Vec<ProductSetCard>, Vec<String>)> {
     let sets = cq::product_sets(
         &state.pool,
         ROOT_ID,
@@ -368,24 +479,24 @@ pub async fn product_set_tiles(
         .take(limit)
         .map(|s| {
             keys.push(format!("product_set:{}", s.id));
-            json!({
-                "id": s.id,
-                "title": s.title,
-                "slug": s.slug,
-                "image_url": s.image_url,
-                "price": s.price_all,
-                "price_all": s.price_all,
-            })
+            ProductSetCard {
+                id: s.id,
+                title: s.title,
+                slug: s.slug,
+                image_url: s.image_url,
+                price: s.price_all,
+                price_all: s.price_all,
+            }
         })
         .collect();
     Ok((tiles, keys))
 }
 
 /// `GET /api/home/product-set`: `{product_sets}`, the first 10 active sets.
-async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
-    let (sets, mut keys) = product_set_tiles(&state, HOME_SETS).await?;
+async fn get_product_set(State(state): State<AppState>) -> ApiResult<Shared<ProductSetsResponse>> {
+    let (product_sets, mut keys) = product_set_tiles(&state, HOME_SETS).await?;
     keys.push("home".into());
-    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+    Ok(Shared::new(ProductSetsResponse { product_sets }, keys))
 }
 
 /// Whether a setting's name marks it as not for the public (a payment
@@ -400,14 +511,19 @@ pub fn is_private_setting(name: &str) -> bool {
     .any(|word| name.contains(word))
 }
 
+/// The answer of `GET /api/home/settings`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SettingsResponse {
+    /// The public site settings by name (`com_name`, `home_category`...),
+    /// values as stored; secrets are left out.
+    pub setting: BTreeMap<String, String>,
+}
+
 /// `GET /api/home/settings`: `{setting}`, the public site settings as one object.
-async fn get_settings(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_settings(State(state): State<AppState>) -> ApiResult<Shared<SettingsResponse>> {
     let mut setting = site::settings(&state.pool).await?;
     setting.retain(|name, _| !is_private_setting(name));
-    Ok(cache::public(
-        Json(json!({ "setting": setting })),
-        ["setting"],
-    ))
+    Ok(Shared::new(SettingsResponse { setting }, ["setting"]))
 }
 
 #[cfg(test)]
