@@ -6,7 +6,8 @@
 use axum::extract::State;
 use axum::Json;
 use catalog::db;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
 use sqlx::FromRow;
 
 use catalog::clock;
@@ -34,12 +35,16 @@ pub fn compare_router() -> ApiRouter {
             "/add-to-compare",
             get_add_compare,
             Doc::visitor("Adds a product to the compare list (at most 5)")
-                .query("pid", "integer", pid),
+                .query("pid", "integer", pid)
+                .answers(404, "No such product")
+                .answers(409, "The compare list is full"),
         )
         .get(
             "/remove-compare",
             get_remove_compare,
-            Doc::visitor("Removes a product from the compare list").query("pid", "integer", pid),
+            Doc::visitor("Removes a product from the compare list")
+                .query("pid", "integer", pid)
+                .answers(404, "No such product, or not on the list"),
         )
 }
 
@@ -55,12 +60,16 @@ pub fn wishlist_router() -> ApiRouter {
         .get(
             "/add-to-wishlist",
             get_add_wishlist,
-            Doc::signed_in("Adds a product to the wishlist").query("pid", "integer", pid),
+            Doc::signed_in("Adds a product to the wishlist")
+                .query("pid", "integer", pid)
+                .answers(404, "No such product"),
         )
         .get(
             "/remove-wishlist",
             get_remove_wishlist,
-            Doc::signed_in("Removes a product from the wishlist").query("pid", "integer", pid),
+            Doc::signed_in("Removes a product from the wishlist")
+                .query("pid", "integer", pid)
+                .answers(404, "No such product, or not on the list"),
         )
 }
 
@@ -80,6 +89,74 @@ impl List {
     }
 }
 
+/// `{success: true}`: the answer of a call that only does something (the
+/// other visitor groups answer it too).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SuccessResponse {
+    pub success: bool,
+}
+
+impl SuccessResponse {
+    pub const OK: SuccessResponse = SuccessResponse { success: true };
+}
+
+/// The answer of `GET /api/common/compare` and `GET /api/user/wishlist`: the
+/// list, newest first.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProductListResponse {
+    pub success: bool,
+    pub products: Vec<ListedProduct>,
+}
+
+/// A product on the compare list or the wishlist, at its price now.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListedProduct {
+    pub id: i64,
+    pub title: String,
+    /// The title again, under the name the original client reads.
+    pub product_name: String,
+    pub sub_title: String,
+    pub seo_url: String,
+    pub sku: String,
+    pub short_description: String,
+    /// The main picture, icon size; null when the product has none.
+    pub image_url: Option<String>,
+    /// Taka, with any discount or flash sale running now.
+    pub price_now: i64,
+    /// `price_now` again, under the name the original client reads.
+    pub product_price_now: i64,
+    /// Taka before any discount.
+    pub local_selling_price: i64,
+    /// The product's attributes, for comparing side by side.
+    pub attr: Vec<ListedAttribute>,
+}
+
+/// One attribute of a listed product: its label and value.
+#[derive(Debug, Serialize, JsonSchema, FromRow)]
+pub struct ListedAttribute {
+    pub field_label: String,
+    pub value: String,
+}
+
+/// The answer of `GET /api/common/add-to-compare` and
+/// `GET /api/user/add-to-wishlist`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListAddResponse {
+    pub success: bool,
+    /// False when the product was on the list already.
+    pub added: bool,
+    pub message: &'static str,
+    pub product: ListedProductRef,
+}
+
+/// The product a list call was about.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ListedProductRef {
+    pub id: i64,
+    pub title: String,
+    pub seo_url: String,
+}
+
 #[derive(Debug, FromRow)]
 struct Listed {
     id: i64,
@@ -93,7 +170,7 @@ struct Listed {
     image_url: Option<String>,
 }
 
-async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<Value>> {
+async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<ListedProduct>> {
     let now = clock::now_unix();
     let rows: Vec<Listed> = db::query_as(&format!(
         "SELECT p.id, p.title, p.sub_title, p.seo_url, p.sku, p.short_description, p.price_before, \
@@ -111,7 +188,7 @@ async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for p in rows {
-        let attr: Vec<(String, String)> = db::query_as(
+        let attr: Vec<ListedAttribute> = db::query_as(
             "SELECT a.field_label, v.value FROM product_attribute pa \
              JOIN attribute_value v ON v.id = pa.attribute_value_id \
              JOIN attribute a ON a.id = v.attribute_id WHERE pa.product_id = $1 ORDER BY a.id, v.id",
@@ -119,26 +196,29 @@ async fn products(state: &AppState, list: List, owner: &Owner) -> ApiResult<Vec<
         .bind(p.id)
         .fetch_all(&state.pool)
         .await?;
-        out.push(json!({
-            "id": p.id,
-            "title": p.title,
-            "product_name": p.title,
-            "sub_title": p.sub_title,
-            "seo_url": p.seo_url,
-            "sku": p.sku,
-            "short_description": p.short_description,
-            "image_url": p.image_url,
-            "price_now": p.price_now,
-            "product_price_now": p.price_now,
-            "local_selling_price": p.price_before,
-            "attr": attr.into_iter().map(|(label, value)| json!({ "field_label": label, "value": value })).collect::<Vec<_>>(),
-        }));
+        out.push(ListedProduct {
+            id: p.id,
+            product_name: p.title.clone(),
+            title: p.title,
+            sub_title: p.sub_title,
+            seo_url: p.seo_url,
+            sku: p.sku,
+            short_description: p.short_description,
+            image_url: p.image_url,
+            price_now: p.price_now,
+            product_price_now: p.price_now,
+            local_selling_price: p.price_before,
+            attr,
+        });
     }
     Ok(out)
 }
 
-/// The `pid` parameter of an active product, with its card for the answer.
-async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<(i64, Value)> {
+/// The active product the `pid` parameter names, as the answer shows it.
+async fn product_param(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+) -> ApiResult<ListedProductRef> {
     let params = Params::new(pairs)?;
     let pid = params
         .int("pid", 1, i64::MAX / 2)?
@@ -149,10 +229,11 @@ async fn product_param(state: &AppState, pairs: Vec<(String, String)>) -> ApiRes
             .fetch_optional(&state.pool)
             .await?;
     let (title, seo_url) = found.ok_or_else(|| ApiError::not_found("Product not found"))?;
-    Ok((
-        pid,
-        json!({ "id": pid, "title": title, "seo_url": seo_url }),
-    ))
+    Ok(ListedProductRef {
+        id: pid,
+        title,
+        seo_url,
+    })
 }
 
 async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<bool> {
@@ -212,10 +293,16 @@ async fn remove(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiRes
 }
 
 /// `GET /api/common/compare`.
-async fn get_compare(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Value>> {
+async fn get_compare(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<ProductListResponse>> {
     let owner = caller.owner()?;
     let products = products(&state, List::Compare, &owner).await?;
-    Ok(Json(json!({ "success": true, "products": products })))
+    Ok(Json(ProductListResponse {
+        success: true,
+        products,
+    }))
 }
 
 /// `GET /api/common/add-to-compare?pid=`.
@@ -223,16 +310,20 @@ async fn get_add_compare(
     State(state): State<AppState>,
     caller: Caller,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ListAddResponse>> {
     let owner = caller.owner()?;
-    let (pid, product) = product_param(&state, pairs).await?;
-    let added = add(&state, List::Compare, &owner, pid).await?;
-    Ok(Json(json!({
-        "success": true,
-        "added": added,
-        "message": if added { "Added to compare" } else { "Already on your compare list" },
-        "product": product,
-    })))
+    let product = product_param(&state, pairs).await?;
+    let added = add(&state, List::Compare, &owner, product.id).await?;
+    Ok(Json(ListAddResponse {
+        success: true,
+        added,
+        message: if added {
+            "Added to compare"
+        } else {
+            "Already on your compare list"
+        },
+        product,
+    }))
 }
 
 /// `GET /api/common/remove-compare?pid=`.
@@ -240,17 +331,23 @@ async fn get_remove_compare(
     State(state): State<AppState>,
     caller: Caller,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SuccessResponse>> {
     let owner = caller.owner()?;
-    let (pid, _) = product_param(&state, pairs).await?;
-    remove(&state, List::Compare, &owner, pid).await?;
-    Ok(Json(json!({ "success": true })))
+    let product = product_param(&state, pairs).await?;
+    remove(&state, List::Compare, &owner, product.id).await?;
+    Ok(Json(SuccessResponse::OK))
 }
 
 /// `GET /api/user/wishlist`.
-async fn get_wishlist(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
+async fn get_wishlist(
+    State(state): State<AppState>,
+    who: SignedIn,
+) -> ApiResult<Json<ProductListResponse>> {
     let products = products(&state, List::Wishlist, &Owner::User(who.user.id)).await?;
-    Ok(Json(json!({ "success": true, "products": products })))
+    Ok(Json(ProductListResponse {
+        success: true,
+        products,
+    }))
 }
 
 /// `GET /api/user/add-to-wishlist?pid=`.
@@ -258,15 +355,25 @@ async fn get_add_wishlist(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
-    let (pid, product) = product_param(&state, pairs).await?;
-    let added = add(&state, List::Wishlist, &Owner::User(who.user.id), pid).await?;
-    Ok(Json(json!({
-        "success": true,
-        "added": added,
-        "message": if added { "Added to your wishlist" } else { "Already on your wishlist" },
-        "product": product,
-    })))
+) -> ApiResult<Json<ListAddResponse>> {
+    let product = product_param(&state, pairs).await?;
+    let added = add(
+        &state,
+        List::Wishlist,
+        &Owner::User(who.user.id),
+        product.id,
+    )
+    .await?;
+    Ok(Json(ListAddResponse {
+        success: true,
+        added,
+        message: if added {
+            "Added to your wishlist"
+        } else {
+            "Already on your wishlist"
+        },
+        product,
+    }))
 }
 
 /// `GET /api/user/remove-wishlist?pid=`.
@@ -274,8 +381,14 @@ async fn get_remove_wishlist(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
-    let (pid, _) = product_param(&state, pairs).await?;
-    remove(&state, List::Wishlist, &Owner::User(who.user.id), pid).await?;
-    Ok(Json(json!({ "success": true })))
+) -> ApiResult<Json<SuccessResponse>> {
+    let product = product_param(&state, pairs).await?;
+    remove(
+        &state,
+        List::Wishlist,
+        &Owner::User(who.user.id),
+        product.id,
+    )
+    .await?;
+    Ok(Json(SuccessResponse::OK))
 }
