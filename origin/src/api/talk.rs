@@ -8,12 +8,12 @@ use axum::extract::State;
 use axum::Json;
 use catalog::db;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use catalog::clock;
 
 use crate::api::doc::{ApiRouter, Doc};
+use crate::api::lists::SuccessResponse;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json as Body;
 use crate::identity::{Caller, SignedIn};
@@ -35,30 +35,43 @@ pub fn router() -> ApiRouter {
             "/question-store",
             post_question,
             Doc::signed_in("Asks a question about a product; shown once answered")
-                .field("product_id", "integer", "The product's id")
-                .field("description", "string", "The question, 5-1000 characters"),
+                .answers(404, "No such product")
+                .answers(429, "Too many questions and comments just now"),
         )
         .post(
             "/comment-store",
             post_comment,
             Doc::signed_in("Comments on a product; shown once checked")
-                .field("product_id", "integer", "The product's id")
-                .field("comment", "string", "The comment, 5-1000 characters"),
+                .answers(404, "No such product")
+                .answers(429, "Too many questions and comments just now"),
         )
         .post(
             "/recent-view",
             post_recent_view,
             Doc::visitor("Records that the caller viewed a product (the page itself is cached)")
-                .field("pid", "integer", "The product's id"),
+                .answers(404, "No such product"),
         )
 }
 
+/// A question or a comment.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct TalkBody {
+    /// The product's id.
     product_id: i64,
+    /// The question or comment, 5-1000 characters (also read as `comment`).
     #[serde(alias = "comment")]
     description: String,
+}
+
+/// The answer of `POST /api/product/question-store` and `comment-store`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TalkResponse {
+    pub success: bool,
+    /// The stored question's or comment's id.
+    pub id: i64,
+    /// When it will be shown.
+    pub message: &'static str,
 }
 
 /// Which of the two a call stores.
@@ -73,7 +86,7 @@ async fn store(
     who: SignedIn,
     body: TalkBody,
     kind: Talk,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TalkResponse>> {
     let (table, column, field) = match kind {
         Talk::Question => ("product_question", "description", "description"),
         Talk::Comment => ("product_comment", "comment", "comment"),
@@ -125,14 +138,14 @@ async fn store(
     .fetch_one(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Json(json!({
-        "success": true,
-        "id": id,
-        "message": match kind {
+    Ok(Json(TalkResponse {
+        success: true,
+        id,
+        message: match kind {
             Talk::Question => "Thank you. Your question will appear once the shop has answered it.",
             Talk::Comment => "Thank you. Your comment will appear once it has been checked.",
         },
-    })))
+    }))
 }
 
 /// `POST /api/product/question-store`.
@@ -140,7 +153,7 @@ async fn post_question(
     State(state): State<AppState>,
     who: SignedIn,
     Body(body): Body<TalkBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TalkResponse>> {
     store(&state, who, body, Talk::Question).await
 }
 
@@ -149,13 +162,14 @@ async fn post_comment(
     State(state): State<AppState>,
     who: SignedIn,
     Body(body): Body<TalkBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TalkResponse>> {
     store(&state, who, body, Talk::Comment).await
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ViewBody {
+    /// The product's id (also read as `product_id`).
     #[serde(alias = "product_id")]
     pid: i64,
 }
@@ -166,7 +180,7 @@ async fn post_recent_view(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<ViewBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SuccessResponse>> {
     let owner = caller.owner()?;
     let active: Option<bool> = db::query_scalar("SELECT is_active FROM product WHERE id = $1")
         .bind(body.pid)
@@ -205,5 +219,5 @@ async fn post_recent_view(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(SuccessResponse::OK))
 }
