@@ -14,10 +14,11 @@ use serde_json::{json, Value};
 
 use catalog::read::home::{self as hq};
 use catalog::read::{cards, content, flash, PageRequest, Paginator};
+use catalog::surrogate::{self, SurrogateKey};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
 use crate::api::doc::{ApiRouter, Doc};
-use crate::api::home::{product_keys, product_set_tiles, Pairs, TermsById, MAX_PAGE};
+use crate::api::home::{product_set_tiles, Pairs, TermsById, MAX_PAGE};
 use crate::cache;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json as JsonBody, Query};
@@ -138,7 +139,10 @@ async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
     let terms = state
         .search
         .categories(keyword, content::SEARCH_TERMS_LIMIT as usize);
-    let keys = product_keys(&["products", "categories"], search.iter().map(|h| h.id));
+    let keys = surrogate::with_products(
+        &[SurrogateKey::Products, SurrogateKey::Categories],
+        search.iter().map(|h| h.id),
+    );
     Ok(cache::public(
         Json(json!({ "search": search, "terms": terms })),
         keys,
@@ -149,7 +153,10 @@ async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
 /// offer_title, category_title, flash_sale_title}`.
 async fn get_header(State(state): State<AppState>) -> ApiResult<Response> {
     let header = content::header(&state.pool).await?;
-    Ok(cache::public(Json(json!(header)), ["menu", "setting"]))
+    Ok(cache::public(
+        Json(json!(header)),
+        [SurrogateKey::Menu, SurrogateKey::Setting],
+    ))
 }
 
 /// `GET /api/common/footer`: `{menus: [{title, data: [{label, link}]}], support}`.
@@ -157,7 +164,7 @@ async fn get_footer(State(state): State<AppState>) -> ApiResult<Response> {
     let (menus, support) = content::footer(&state.pool).await?;
     Ok(cache::public(
         Json(json!({ "menus": menus, "support": support })),
-        ["menu", "setting"],
+        [SurrogateKey::Menu, SurrogateKey::Setting],
     ))
 }
 
@@ -171,7 +178,10 @@ async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
 async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
     let ids = hq::recommended_ids(&state.pool, TOP_OFFERS_LIMIT).await?;
     let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
-    let keys = product_keys(&["products", "flash"], products.iter().map(|p| p.id));
+    let keys = surrogate::with_products(
+        &[SurrogateKey::Products, SurrogateKey::Flash],
+        products.iter().map(|p| p.id),
+    );
     Ok(cache::public(Json(json!({ "products": products })), keys))
 }
 
@@ -195,8 +205,8 @@ async fn get_flash_sales(
         ),
         None => (Vec::new(), 0),
     };
-    let keys = product_keys(
-        &["flash", "products"],
+    let keys = surrogate::with_products(
+        &[SurrogateKey::Flash, SurrogateKey::Products],
         items.iter().map(|i| i.fi_product_id),
     );
     let paginator = Paginator::new(items, total, page, "/api/common/flash-sales", &[]);
@@ -211,7 +221,7 @@ async fn get_districts(State(state): State<AppState>) -> ApiResult<Response> {
     let districts = content::districts(&state.pool).await?;
     Ok(cache::public(
         Json(json!({ "districts": districts })),
-        ["districts"],
+        [SurrogateKey::Districts],
     ))
 }
 
@@ -240,7 +250,7 @@ async fn points(
     let rows = content::showrooms(&state.pool, shop_type, district, thana).await?;
     Ok(cache::public(
         Json(json!({ key: rows })),
-        ["showrooms", "districts"],
+        [SurrogateKey::Showrooms, SurrogateKey::Districts],
     ))
 }
 
@@ -270,7 +280,7 @@ async fn get_page(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResu
         .ok_or_else(|| ApiError::not_found("Page not found"))?;
     Ok(cache::public(
         Json(json!({ "page": page })),
-        [format!("page:{id}")],
+        [SurrogateKey::Page(id)],
     ))
 }
 
@@ -279,7 +289,7 @@ async fn get_all_terms(State(state): State<AppState>) -> ApiResult<Response> {
     let terms = content::terms(&state.pool, None).await?;
     Ok(cache::public(
         Json(json!({ "terms": TermsById(terms) })),
-        ["categories"],
+        [SurrogateKey::Categories],
     ))
 }
 
@@ -289,7 +299,7 @@ async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Response> {
     let items = content::product_menu(&state.pool).await?;
     Ok(cache::public(
         Json(json!({ "menu_items": items })),
-        ["menu"],
+        [SurrogateKey::Menu],
     ))
 }
 
@@ -307,7 +317,7 @@ async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
         .ok_or_else(|| ApiError::not_found("Widget not found"))?;
     Ok(cache::public(
         Json(json!({ "widget": widget })),
-        [format!("widget:{id}")],
+        [SurrogateKey::Widget(id)],
     ))
 }
 

@@ -14,6 +14,7 @@ use serde::{Serialize, Serializer};
 
 use catalog::read::category::{self as cq, ROOT_ID};
 use catalog::read::{cards, content, flash, home as q, site, ProductCard};
+use catalog::surrogate::{self, SurrogateKey};
 
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
@@ -165,7 +166,7 @@ async fn get_sliders(
             request: SlidersRequest { kind, device },
             sliders,
         },
-        ["home", "sliders"],
+        [SurrogateKey::Home, SurrogateKey::Sliders],
     ))
 }
 
@@ -182,17 +183,17 @@ async fn get_top_category(State(state): State<AppState>) -> ApiResult<Shared<Top
     let settings = site::settings(&state.pool).await?;
     let ids = q::id_list(settings.get("home_category").map_or("", String::as_str));
     let category = q::categories_in_order(&state.pool, &ids).await?;
-    let mut keys = vec!["home".to_string(), "categories".into(), "setting".into()];
-    keys.extend(category.iter().map(|c| format!("category:{}", c.id)));
+    let mut keys = vec![
+        SurrogateKey::Home.to_string(),
+        SurrogateKey::Categories.to_string(),
+        SurrogateKey::Setting.to_string(),
+    ];
+    keys.extend(
+        category
+            .iter()
+            .map(|c| SurrogateKey::Category(c.id).to_string()),
+    );
     Ok(Shared::new(TopCategoryResponse { category }, keys))
-}
-
-/// `base` surrogate keys plus `product:{id}` for each listed product, so that
-/// purging one product's key also drops every list that shows it.
-pub fn product_keys(base: &[&str], ids: impl IntoIterator<Item = i64>) -> Vec<String> {
-    let mut keys: Vec<String> = base.iter().map(|k| k.to_string()).collect();
-    keys.extend(ids.into_iter().map(|id| format!("product:{id}")));
-    keys
 }
 
 /// A list of product cards: the home strips, `common/top-offers`, the related
@@ -205,8 +206,12 @@ pub struct ProductsResponse {
 /// A home product strip: `{products}` of cards, tagged.
 async fn strip(state: &AppState, ids: &[i64]) -> ApiResult<Shared<ProductsResponse>> {
     let products = cards(&state.pool, ids, catalog::clock::now_unix()).await?;
-    let keys = product_keys(
-        &["home", "products", "flash"],
+    let keys = surrogate::with_products(
+        &[
+            SurrogateKey::Home,
+            SurrogateKey::Products,
+            SurrogateKey::Flash,
+        ],
         products.iter().map(|p| p.id),
     );
     Ok(Shared::new(ProductsResponse { products }, keys))
@@ -237,9 +242,13 @@ async fn get_prebookings(State(state): State<AppState>) -> ApiResult<Shared<Preb
         _ => Vec::new(),
     };
     let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
-    let widget_key = format!("widget:{PREBOOKING_WIDGET}");
-    let keys = product_keys(
-        &["home", "products", "flash", &widget_key],
+    let keys = surrogate::with_products(
+        &[
+            SurrogateKey::Home,
+            SurrogateKey::Products,
+            SurrogateKey::Flash,
+            SurrogateKey::Widget(PREBOOKING_WIDGET),
+        ],
         products.iter().map(|p| p.id),
     );
     Ok(Shared::new(PrebookingsResponse { info, products }, keys))
@@ -269,8 +278,12 @@ async fn get_flash_sales(State(state): State<AppState>) -> ApiResult<Shared<Flas
         Some(s) => flash::flash_items(&state.pool, s.id, i64::MAX, 0, now).await?,
         None => Vec::new(),
     };
-    let keys = product_keys(
-        &["home", "flash", "products"],
+    let keys = surrogate::with_products(
+        &[
+            SurrogateKey::Home,
+            SurrogateKey::Flash,
+            SurrogateKey::Products,
+        ],
         items.iter().map(|i| i.fi_product_id),
     );
     Ok(Shared::new(
@@ -310,8 +323,11 @@ async fn get_tag_gallary(
     };
     let terms = q::tag_terms(&state.pool).await?;
     let tiles = q::tag_tiles(&state.pool, category, limit).await?;
-    let mut keys = vec!["home".to_string(), "categories".into()];
-    keys.extend(category.map(|id| format!("category:{id}")));
+    let mut keys = vec![
+        SurrogateKey::Home.to_string(),
+        SurrogateKey::Categories.to_string(),
+    ];
+    keys.extend(category.map(|id| SurrogateKey::Category(id).to_string()));
     Ok(Shared::new(
         TagGallaryResponse {
             terms,
@@ -345,8 +361,8 @@ async fn post_list(
     let params = Params::new(pairs)?;
     let limit = params.int("limit", 1, MAX_LIMIT)?.unwrap_or(POSTS_STEP);
     let (posts, total) = content::posts(&state.pool, kind, limit).await?;
-    let mut keys = vec!["posts".to_string()];
-    keys.extend(posts.iter().map(|p| format!("post:{}", p.id)));
+    let mut keys = vec![SurrogateKey::Posts.to_string()];
+    keys.extend(posts.iter().map(|p| SurrogateKey::Post(p.id).to_string()));
     Ok(Shared::new(
         PostsResponse {
             posts,
@@ -389,10 +405,10 @@ async fn get_blog_details(
     let post = content::post(&state.pool, seo_url, catalog::clock::now_unix())
         .await?
         .ok_or_else(|| ApiError::not_found("Post not found"))?;
-    let key = format!("post:{}", post.id);
+    let key = SurrogateKey::Post(post.id);
     Ok(Shared::new(
         BlogDetailsResponse { post },
-        [key, "posts".into()],
+        [key, SurrogateKey::Posts],
     ))
 }
 
@@ -432,7 +448,7 @@ async fn get_terms(State(state): State<AppState>) -> ApiResult<Shared<TermsRespo
         TermsResponse {
             terms: TermsById(terms),
         },
-        ["home", "categories"],
+        [SurrogateKey::Home, SurrogateKey::Categories],
     ))
 }
 
@@ -470,15 +486,15 @@ pub async fn product_set_tiles(
     )
     .await?;
     let mut keys = vec![
-        "product_sets".to_string(),
-        "products".into(),
-        "flash".into(),
+        SurrogateKey::ProductSets.to_string(),
+        SurrogateKey::Products.to_string(),
+        SurrogateKey::Flash.to_string(),
     ];
     let tiles = sets
         .into_iter()
         .take(limit)
         .map(|s| {
-            keys.push(format!("product_set:{}", s.id));
+            keys.push(SurrogateKey::ProductSet(s.id).to_string());
             ProductSetCard {
                 id: s.id,
                 title: s.title,
@@ -495,7 +511,7 @@ pub async fn product_set_tiles(
 /// `GET /api/home/product-set`: `{product_sets}`, the first 10 active sets.
 async fn get_product_set(State(state): State<AppState>) -> ApiResult<Shared<ProductSetsResponse>> {
     let (product_sets, mut keys) = product_set_tiles(&state, HOME_SETS).await?;
-    keys.push("home".into());
+    keys.push(SurrogateKey::Home.to_string());
     Ok(Shared::new(ProductSetsResponse { product_sets }, keys))
 }
 
@@ -523,7 +539,10 @@ pub struct SettingsResponse {
 async fn get_settings(State(state): State<AppState>) -> ApiResult<Shared<SettingsResponse>> {
     let mut setting = site::settings(&state.pool).await?;
     setting.retain(|name, _| !is_private_setting(name));
-    Ok(Shared::new(SettingsResponse { setting }, ["setting"]))
+    Ok(Shared::new(
+        SettingsResponse { setting },
+        [SurrogateKey::Setting],
+    ))
 }
 
 #[cfg(test)]
