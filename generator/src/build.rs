@@ -169,6 +169,8 @@ pub struct Ctx {
     /// Every indexable URL, for the sitemap.
     pub sitemap: Vec<SitemapUrl>,
     pages: usize,
+    /// The header's top links, which the error pages offer as a way on.
+    helpful: Vec<(String, String)>,
 }
 
 impl Ctx {
@@ -230,22 +232,73 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
 }
 
 /// Builds the site with the product pages `products` selects (every other
-/// page is rendered each time: there are few, and most list products).
+/// page is rendered each time: there are few, and most list products). Each
+/// step is a function below, timed in the report under its name.
 pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::Result<BuildReport> {
-    let started = Instant::now();
-    let mut steps = Vec::new();
-    let mut timer = Instant::now();
-    let mut done = 0usize;
-    let mut lap = |name: &'static str, total: usize, steps: &mut Vec<Step>| {
-        steps.push(Step {
-            name,
-            elapsed: timer.elapsed(),
-            pages: total - done,
-        });
-        done = total;
-        timer = Instant::now();
-    };
+    let mut laps = Laps::start();
+    let (pool, writer) = open(options).await?;
+    laps.lap("open", 0);
+    let (mut ctx, assets_copied) = chrome(options, pool, writer).await?;
+    laps.lap("chrome", ctx.pages);
+    fixed_pages(&mut ctx)?;
+    laps.lap("fixed pages", ctx.pages);
+    let (catalogue, product_ids, scope) = load_catalogue(&mut ctx, products).await?;
+    laps.lap("catalogue", ctx.pages);
+    let db_waits = product_pages(&mut ctx, &catalogue, &product_ids).await?;
+    laps.lap("products", ctx.pages);
+    laps.aside("(db waits)", db_waits);
+    let listing = category_pages(&mut ctx, &catalogue).await?;
+    laps.lap("categories", ctx.pages);
+    let strips = home_page(&mut ctx, &catalogue, &listing).await?;
+    laps.lap("home", ctx.pages);
+    content_pages(&mut ctx, &listing, strips).await?;
+    laps.lap("content", ctx.pages);
+    sitemap(&mut ctx)?;
+    laps.lap("sitemap", ctx.pages);
+    finish(ctx, assets_copied, scope, laps).await
+}
 
+/// The steps' timings: each lap is the time and the pages since the last.
+struct Laps {
+    started: Instant,
+    timer: Instant,
+    done: usize,
+    steps: Vec<Step>,
+}
+
+impl Laps {
+    fn start() -> Laps {
+        Laps {
+            started: Instant::now(),
+            timer: Instant::now(),
+            done: 0,
+            steps: Vec::new(),
+        }
+    }
+
+    /// Ends the step `name`, `total` pages into the build.
+    fn lap(&mut self, name: &'static str, total: usize) {
+        self.steps.push(Step {
+            name,
+            elapsed: self.timer.elapsed(),
+            pages: total - self.done,
+        });
+        self.done = total;
+        self.timer = Instant::now();
+    }
+
+    /// A figure measured inside the last step (not added to the total).
+    fn aside(&mut self, name: &'static str, elapsed: Duration) {
+        self.steps.push(Step {
+            name,
+            elapsed,
+            pages: 0,
+        });
+    }
+}
+
+/// Opens the database and the site directory.
+async fn open(options: &BuildOptions) -> anyhow::Result<(catalog::db::Pool, SiteWriter)> {
     let pool = catalog::db::connect(&catalog::db::PoolConfig {
         url: options.database.clone(),
         max_connections: 4,
@@ -253,31 +306,24 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     })
     .await
     .with_context(|| format!("opening {}", options.database))?;
-    let mut writer = SiteWriter::open(&options.out, options.compression)?;
-    lap("open", 0, &mut steps);
+    let writer = SiteWriter::open(&options.out, options.compression)?;
+    Ok((pool, writer))
+}
 
+/// The header and footer every page shares, and the web build's assets. The
+/// scripts and styles are compressed hard (once per new file) on a thread of
+/// their own while the pages build; [`finish`] waits for them.
+async fn chrome(
+    options: &BuildOptions,
+    pool: catalog::db::Pool,
+    mut writer: SiteWriter,
+) -> anyhow::Result<(Ctx, tokio::task::JoinHandle<anyhow::Result<usize>>)> {
     let chrome_data = ChromeData::load(&pool).await?;
     let chrome = chrome_data.render()?;
     let assets = Assets::load(&options.web_dist)?;
-    // The scripts and styles are compressed hard (once per new file) on a
-    // thread of their own while the pages build; the build ends only when
-    // they are in place.
     let assets_copied = {
         let (dist, out) = (options.web_dist.clone(), options.out.clone());
         tokio::task::spawn_blocking(move || crate::islands::copy_assets(&dist, &out))
-    };
-    let progress = if options.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {msg:<12} [{bar:30}] {pos}/{len} pages {per_sec} eta {eta}",
-            )
-            .expect("the progress template is valid")
-            .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
     };
     let site = Site {
         base_url: options.base_url.trim_end_matches('/').to_string(),
@@ -285,33 +331,61 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         assets,
     };
     writer.share(SharedParts::new(site.shared_parts(), options.compression));
-    let mut ctx = Ctx {
+    let ctx = Ctx {
         pool,
         site,
         now: options.now,
         batch: options.batch.max(1),
         writer,
-        progress,
+        progress: progress_bar(options.progress),
         sitemap: Vec::new(),
         pages: 0,
+        helpful: chrome_data
+            .top
+            .iter()
+            .map(|n| (n.label.clone(), n.link.clone()))
+            .collect(),
     };
-    let helpful: Vec<(String, String)> = chrome_data
-        .top
-        .iter()
-        .map(|n| (n.label.clone(), n.link.clone()))
-        .collect();
-    lap("chrome", ctx.pages, &mut steps);
+    Ok((ctx, assets_copied))
+}
 
+/// A progress bar on a terminal, a hidden one elsewhere.
+fn progress_bar(wanted: bool) -> ProgressBar {
+    if !(wanted && std::io::stderr().is_terminal()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {msg:<12} [{bar:30}] {pos}/{len} pages {per_sec} eta {eta}",
+        )
+        .expect("the progress template is valid")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The pages that read no rows of their own: errors, the per-visitor shells,
+/// robots.txt, the favicon and the service worker.
+fn fixed_pages(ctx: &mut Ctx) -> anyhow::Result<()> {
     ctx.progress.set_message("fixed pages");
-    let mut fixed = pages::errors::pages(&ctx.site, &helpful)?;
+    let mut fixed = pages::errors::pages(&ctx.site, &ctx.helpful)?;
     fixed.extend(pages::shells::pages(&ctx.site)?);
     fixed.push(pages::crawl::robots(&ctx.site.base_url));
     fixed.push(pages::crawl::favicon());
     fixed.extend(ctx.site.assets.service_worker_page());
     ctx.expect(fixed.len());
     ctx.emit(fixed)?;
-    lap("fixed pages", ctx.pages, &mut steps);
+    Ok(())
+}
 
+/// The catalogue's shape, and which product pages this build renders: all of
+/// them, or (for [`Products::Changed`]) those [`pages_showing`] the change.
+/// Every product page goes into the sitemap either way.
+async fn load_catalogue(
+    ctx: &mut Ctx,
+    products: &Products,
+) -> anyhow::Result<(Arc<Catalogue>, Vec<i64>, Scope)> {
     ctx.progress.set_message("catalogue");
     let catalogue = Catalogue::load(&ctx.pool, ctx.now).await?;
     let selected = match products {
@@ -325,7 +399,6 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     };
     let mut product_ids: Vec<i64> = catalogue.placements.keys().copied().collect();
     product_ids.sort_unstable();
-    // Every product page is in the sitemap, rendered now or not.
     for id in &product_ids {
         let p = &catalogue.placements[id];
         ctx.index(format!("/product/{}", p.seo_url), p.updated_at);
@@ -334,12 +407,18 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         product_ids = selected.into_iter().collect();
     }
     ctx.expect(product_ids.len() + catalogue.categories.len() + 1);
-    lap("catalogue", ctx.pages, &mut steps);
+    Ok((Arc::new(catalogue), product_ids, scope))
+}
 
+/// The product pages, batch by batch: the next batch loads from the database
+/// while this one renders and compresses, so neither core waits on the other.
+/// Returns the time spent waiting for the database all the same.
+async fn product_pages(
+    ctx: &mut Ctx,
+    catalogue: &Arc<Catalogue>,
+    product_ids: &[i64],
+) -> anyhow::Result<Duration> {
     ctx.progress.set_message("products");
-    // The next batch loads from the database while this one renders and
-    // compresses, so neither core waits on the other.
-    let catalogue = Arc::new(catalogue);
     let (pool, now) = (ctx.pool.clone(), ctx.now);
     let load = |ids: &[i64]| {
         let (pool, catalogue, ids) = (pool.clone(), catalogue.clone(), ids.to_vec());
@@ -355,13 +434,15 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         next = batches.next().map(load);
         ctx.render_and_emit(&data, pages::product::render)?;
     }
-    lap("products", ctx.pages, &mut steps);
-    steps.push(Step {
-        name: "(db waits)",
-        elapsed: waited,
-        pages: 0,
-    });
+    Ok(waited)
+}
 
+/// The category pages (each one's first page of products); returns what they
+/// share with the home and content pages.
+async fn category_pages(
+    ctx: &mut Ctx,
+    catalogue: &Catalogue,
+) -> anyhow::Result<pages::listing::ListingData> {
     ctx.progress.set_message("categories");
     let shared = pages::listing::ListingData {
         filters: q::filter_values(&ctx.pool).await?,
@@ -371,7 +452,7 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     let mut listed: Vec<i64> = catalogue
         .categories
         .iter()
-        .flat_map(|c| pages::listing::first_page(&catalogue, c))
+        .flat_map(|c| pages::listing::first_page(catalogue, c))
         .collect();
     listed.sort_unstable();
     listed.dedup();
@@ -380,25 +461,45 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
         ctx.index(format!("/c/{}", c.seo_url), c.updated_at);
     }
     ctx.render_and_emit(&catalogue.categories, |site, c| {
-        pages::listing::render(site, &catalogue, &shared, c, &cards)
+        pages::listing::render(site, catalogue, &shared, c, &cards)
     })?;
-    lap("categories", ctx.pages, &mut steps);
+    Ok(shared)
+}
 
+/// What the home page loads that the content pages show too.
+struct Strips {
+    flash: Option<(q::FlashSale, Vec<i64>)>,
+    top_offers: Vec<i64>,
+    pre_bookings: Vec<i64>,
+    blogs: Vec<q::ContentRow>,
+    news: Vec<q::ContentRow>,
+}
+
+/// The home page `/`.
+async fn home_page(
+    ctx: &mut Ctx,
+    catalogue: &Catalogue,
+    listing: &pages::listing::ListingData,
+) -> anyhow::Result<Strips> {
     ctx.progress.set_message("home");
     let (top_offers, pre_bookings, new_arrivals) =
         q::home_strips(&ctx.pool, ctx.now, pages::home::STRIP as i64 * 3).await?;
-    let flash = q::flash_sale(&ctx.pool, ctx.now).await?;
-    let blogs = q::posts(&ctx.pool, "blog").await?;
-    let news = q::posts(&ctx.pool, "news").await?;
+    let strips = Strips {
+        flash: q::flash_sale(&ctx.pool, ctx.now).await?,
+        top_offers,
+        pre_bookings,
+        blogs: q::posts(&ctx.pool, "blog").await?,
+        news: q::posts(&ctx.pool, "news").await?,
+    };
     let home = pages::home::HomeData {
         sliders: q::sliders(&ctx.pool).await?,
-        tag_gallery: shared.tag_gallery.clone(),
-        flash: flash.clone(),
-        top_offers: top_offers.clone(),
-        pre_bookings: pre_bookings.clone(),
+        tag_gallery: listing.tag_gallery.clone(),
+        flash: strips.flash.clone(),
+        top_offers: strips.top_offers.clone(),
+        pre_bookings: strips.pre_bookings.clone(),
         new_arrivals,
-        blogs: blogs.clone(),
-        news: news.clone(),
+        blogs: strips.blogs.clone(),
+        news: strips.news.clone(),
     };
     let mut ids: Vec<i64> = home
         .top_offers
@@ -411,27 +512,35 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     ids.sort_unstable();
     ids.dedup();
     let cards = card_map(&ctx.pool, &ids, ctx.now).await?;
-    let page = pages::home::render(&ctx.site, &catalogue, &home, &cards, ctx.now)?;
+    let page = pages::home::render(&ctx.site, catalogue, &home, &cards, ctx.now)?;
     ctx.index("/".into(), 0);
     ctx.emit(vec![page])?;
-    lap("home", ctx.pages, &mut steps);
+    Ok(strips)
+}
 
+/// The content pages: posts, interiors, CMS pages, product sets, showrooms
+/// and the offer pages.
+async fn content_pages(
+    ctx: &mut Ctx,
+    listing: &pages::listing::ListingData,
+    strips: Strips,
+) -> anyhow::Result<()> {
     ctx.progress.set_message("content");
     let (fabrics, set_infos) = q::product_set_extras(&ctx.pool).await?;
     let content = pages::content::ContentData {
-        blogs,
-        news,
+        blogs: strips.blogs,
+        news: strips.news,
         interiors: q::interiors(&ctx.pool).await?,
         interior_images: q::interior_images(&ctx.pool).await?,
         pages: q::cms_pages(&ctx.pool).await?,
-        sets: shared.sets.clone(),
+        sets: listing.sets.clone(),
         set_items: q::product_set_items(&ctx.pool).await?,
         fabrics,
         set_infos,
         showrooms: q::showrooms(&ctx.pool).await?,
-        flash,
-        top_offers,
-        pre_bookings,
+        flash: strips.flash,
+        top_offers: strips.top_offers,
+        pre_bookings: strips.pre_bookings,
     };
     let mut ids: Vec<i64> = content
         .set_items
@@ -460,8 +569,11 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     }
     ctx.expect(rendered.len());
     ctx.emit(rendered)?;
-    lap("content", ctx.pages, &mut steps);
+    Ok(())
+}
 
+/// The sitemap of every page indexed by the steps before.
+fn sitemap(ctx: &mut Ctx) -> anyhow::Result<()> {
     ctx.progress.set_message("sitemap");
     let sitemaps = pages::crawl::sitemaps(
         &ctx.site.base_url,
@@ -470,18 +582,27 @@ pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::R
     );
     ctx.expect(sitemaps.len());
     ctx.emit(sitemaps)?;
-    lap("sitemap", ctx.pages, &mut steps);
+    Ok(())
+}
 
+/// Waits for the assets, writes the manifest (and, for a full build, removes
+/// the pages no longer generated), and reports.
+async fn finish(
+    ctx: Ctx,
+    assets_copied: tokio::task::JoinHandle<anyhow::Result<usize>>,
+    scope: Scope,
+    mut laps: Laps,
+) -> anyhow::Result<BuildReport> {
     ctx.progress.finish_and_clear();
     assets_copied.await.context("copying the web assets")??;
     let pages = ctx.pages;
     let write = tokio::task::block_in_place(|| ctx.writer.finish(scope))?;
-    lap("finish", pages, &mut steps);
+    laps.lap("finish", pages);
     Ok(BuildReport {
-        steps,
+        steps: laps.steps,
         pages,
         write,
-        elapsed: started.elapsed(),
+        elapsed: laps.started.elapsed(),
         full: scope == Scope::Full,
         shared: ctx.site.shared_parts(),
     })
