@@ -205,7 +205,7 @@ impl ChromeData {
             Some(html) => crate::islands::island(
                 "advert-modal",
                 "idle",
-                Some(&serde_json::json!({ "description": html })),
+                Some(&crate::props::AdvertModalProps { description: html }),
                 "",
             ),
             None => String::new(),

@@ -68,8 +68,10 @@ pub fn srcset(path: &str, widths: &[u32], intrinsic: u32) -> String {
 /// Serialises `value` as JSON safe to place inside a `<script>` element:
 /// `<`, `>` and `&` become `\u003c`, `\u003e`, `\u0026`, so no text in the
 /// data can close the element (web/ISLANDS.md).
-pub fn script_json(value: &serde_json::Value) -> String {
-    let json = value.to_string();
+pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    // Only a map with keys that are not strings (or a failing custom
+    // `Serialize`) can fail; no props type or JSON-LD value holds one.
+    let json = serde_json::to_string(value).expect("JSON for a script element");
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
         match c {

@@ -21,16 +21,22 @@ use anyhow::Context;
 use catalog::surrogate::SurrogateKey;
 use serde::Deserialize;
 
-use crate::format::{escape, script_json};
+use crate::format::escape;
 use crate::output::{write_page, Compression, Page, SharedParts};
+use crate::props::IslandProps;
 
-/// An island element with its fallback markup and, when given, its props.
+/// An island element with its fallback markup and, when given, its props
+/// (which must be the props of the island `name`).
 pub fn island(
     name: &str,
     when: &str,
-    props: Option<&serde_json::Value>,
+    props: Option<&dyn IslandProps>,
     fallback_html: &str,
 ) -> String {
+    debug_assert!(
+        props.is_none_or(|p| p.island() == name),
+        "props of another island given to {name}"
+    );
     let mut out = format!(
         "<div data-island=\"{}\" data-when=\"{}\">{}</div>",
         escape(name),
@@ -39,7 +45,7 @@ pub fn island(
     );
     if let Some(props) = props {
         out.push_str("<script type=\"application/json\" data-island-props>");
-        out.push_str(&script_json(props));
+        out.push_str(&props.script_json());
         out.push_str("</script>");
     }
     out
@@ -347,16 +353,19 @@ mod tests {
     #[test]
     fn an_island_holds_its_fallback_and_escaped_props_follow_it() {
         let html = island(
-            "buy-buttons",
+            "category-filters",
             "visible",
-            Some(&serde_json::json!({"title": "</script>"})),
+            Some(&crate::props::CategoryFiltersProps {
+                seo_url: "</script>",
+            }),
             "<a href=\"/cart\">Cart</a>",
         );
-        assert!(html.starts_with(
-            "<div data-island=\"buy-buttons\" data-when=\"visible\"><a href=\"/cart\">Cart</a></div><script type=\"application/json\" data-island-props>"
-        ));
-        assert!(html.contains("\\u003c/script\\u003e"));
-        assert_eq!(islands_in(&html), vec![("buy-buttons", "visible")]);
+        assert_eq!(
+            html,
+            "<div data-island=\"category-filters\" data-when=\"visible\"><a href=\"/cart\">Cart</a></div>\
+             <script type=\"application/json\" data-island-props>{\"seo_url\":\"\\u003c/script\\u003e\"}</script>"
+        );
+        assert_eq!(islands_in(&html), vec![("category-filters", "visible")]);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - [`pages`]: one module per page type;
 //! - [`render`]: the page frame (head, chrome, scripts); [`chrome`]: the
 //!   header, drawer and footer every page shares;
-//! - [`islands`]: island markup and Vite's manifest; [`format`]: taka,
+//! - [`islands`]: island markup and Vite's manifest; [`props`]: each
+//!   island's props, and their schema for the web side's types; [`format`]: taka,
 //!   responsive widths, JSON for scripts;
 //! - [`watch`]: `generator watch`, rebuilds from the change log and purges the edge.
 
@@ -19,5 +20,6 @@ pub mod islands;
 pub mod measure;
 pub mod output;
 pub mod pages;
+pub mod props;
 pub mod render;
 pub mod watch;

@@ -1,4 +1,5 @@
-//! The `generator` command: `build` renders the whole site; `watch` keeps it current.
+//! The `generator` command: `build` renders the whole site; `watch` keeps it
+//! current; `islands-schema` prints the islands' props types for the web side.
 
 use std::path::PathBuf;
 
@@ -72,6 +73,9 @@ enum Command {
         #[arg(long, env = "WATCH_POLL_MS", default_value_t = 250)]
         poll_ms: u64,
     },
+    /// Print the islands' props types as an OpenAPI 3.1 document (no paths,
+    /// the types under components.schemas), for scripts/generate-types.
+    IslandsSchema,
 }
 
 impl BuildArgs {
@@ -170,6 +174,11 @@ async fn main() -> anyhow::Result<()> {
                 poll: std::time::Duration::from_millis(poll_ms.max(10)),
             };
             generator::watch::watch(options, shutdown_signal()).await
+        }
+        Command::IslandsSchema => {
+            let doc = generator::props::schema_document();
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
         }
     }
 }

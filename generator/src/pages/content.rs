@@ -15,6 +15,7 @@ use serde_json::json;
 use crate::cards::{CardView, Tile};
 use crate::format::{escape, image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
 use crate::output::Page;
+use crate::props::{BuyButtonsProps, SetBuyProps};
 use crate::render::{Meta, Site, Trail};
 
 /// Everything the content pages show, loaded once.
@@ -383,7 +384,10 @@ pub fn render_all(
         extra.push_str(&crate::islands::island(
             "buy-buttons",
             "visible",
-            Some(&json!({ "set_id": s.id, "slug": s.slug })),
+            Some(&BuyButtonsProps::Set(SetBuyProps {
+                set_id: s.id,
+                slug: &s.slug,
+            })),
             "<p><a class=\"btn\" href=\"/cart\">View cart</a></p>",
         ));
         let set_cards = views(&items.iter().map(|x| x.0).collect::<Vec<_>>());

@@ -16,6 +16,7 @@ use crate::catalogue::Catalogue;
 use crate::format::{escape, image_url, srcset};
 use crate::islands::island;
 use crate::output::Page;
+use crate::props::FlashCountdownProps;
 use crate::render::{Meta, Site};
 
 /// Cards per home strip.
@@ -67,7 +68,11 @@ pub fn flash_strip(sale: &FlashSale, cards: &[CardView], now: i64, limit: usize)
     let mut html = island(
         "flash-countdown",
         "visible",
-        Some(&json!({ "starts_at": sale.starts_at, "ends_at": sale.ends_at })),
+        Some(&FlashCountdownProps {
+            starts_at: Some(sale.starts_at),
+            ends_at: sale.ends_at,
+            offset_ms: None,
+        }),
         &text,
     );
     html.push_str(&crate::pages::card_list_html(

@@ -21,6 +21,7 @@ use crate::catalogue::{Catalogue, LISTING_PAGE};
 use crate::format::{escape, plain_text};
 use crate::islands::island;
 use crate::output::Page;
+use crate::props::CategoryFiltersProps;
 use crate::render::{Meta, Site};
 
 /// Page-number links shown after the first page.
@@ -234,7 +235,9 @@ fn filters_html(shared: &ListingData, c: &CategoryNode, path: &str, v: &Variant)
     island(
         "category-filters",
         "visible",
-        Some(&json!({ "seo_url": c.seo_url })),
+        Some(&CategoryFiltersProps {
+            seo_url: &c.seo_url,
+        }),
         &html,
     )
 }

@@ -20,6 +20,10 @@ use crate::catalogue::Catalogue;
 use crate::format::{escape, image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
 use crate::islands::{early_buy_button, island};
 use crate::output::Page;
+use crate::props::{
+    BuyButtonsProps, FlashCountdownProps, ProductBuyProps, ProductGalleryProps,
+    ProductQuestionsProps,
+};
 use crate::render::{Meta, Site, Trail};
 
 /// Questions and comments shown on the page (the rest through the API).
@@ -209,9 +213,16 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
     let buy = island(
         "buy-buttons",
         "visible",
-        Some(&json!({
-            "id": p.id, "code": p.product_code, "title": p.title, "price": p.effective_price,
-            "in_stock": in_stock, "pre_booking": p.pre_booking, "disable_buy": p.disable_buy,
+        Some(&BuyButtonsProps::Product(ProductBuyProps {
+            id: p.id,
+            code: &p.product_code,
+            title: &p.title,
+            price: p.effective_price,
+            in_stock,
+            pre_booking: p.pre_booking,
+            disable_buy: p.disable_buy,
+            variation_id: None,
+            category: None,
         })),
         // The cart is the visitor's own (SELF-TOKEN, set by script), so
         // without script the way to buy is to order by chat or phone; with
@@ -247,7 +258,11 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
         Some(ends) => island(
             "flash-countdown",
             "visible",
-            Some(&json!({ "ends_at": ends })),
+            Some(&FlashCountdownProps {
+                starts_at: None,
+                ends_at: ends,
+                offset_ms: None,
+            }),
             &format!(
                 "<p class=\"pr\">Flash sale until {}</p>",
                 catalog::clock::in_dhaka(ends).format("%-d %b %Y, %H:%M")
@@ -442,12 +457,19 @@ fn gallery(d: &ProductData) -> String {
     if !links.is_empty() {
         html.push_str(&format!("<p>{}</p>", links.join(" · ")));
     }
-    let props = json!({
-        "id": p.id,
-        "images": d.images.iter().map(|i| &i.full_size_directory).collect::<Vec<_>>(),
-        "video": d.media.video_url,
-        "frames_360": d.media.frames_360,
-    });
+    let props = ProductGalleryProps {
+        id: p.id,
+        images: d
+            .images
+            .iter()
+            .map(|i| i.full_size_directory.as_str())
+            .collect(),
+        video: d.media.video_url.as_deref(),
+        frames_360: d.media.frames_360,
+        seo_url: None,
+        title: None,
+        zoom: None,
+    };
     island("product-gallery", "visible", Some(&props), &html)
 }
 
@@ -490,7 +512,11 @@ fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> String {
     island(
         "product-questions",
         "visible",
-        Some(&json!({ "product_id": p.id, "enable_comment": p.enable_comment })),
+        Some(&ProductQuestionsProps {
+            product_id: p.id,
+            enable_comment: p.enable_comment,
+            seo_url: None,
+        }),
         &format!("{html}<p><a href=\"/user/login\">Sign in</a> to ask a question or comment.</p>"),
     )
 }
