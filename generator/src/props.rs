@@ -310,7 +310,8 @@ island_props! {
 /// every island's props type and the types they use, for openapi-typescript.
 /// JSON Schema 2020-12 (OpenAPI 3.1's dialect: `null` is a type, not
 /// `nullable`), described as serialized: a field the JSON always holds is
-/// required, even when it may be `null`.
+/// required, even when it may be `null`; one left out when unset is
+/// optional and never `null` (so `nav_id?: string`, not `string | null`).
 pub fn schema_document() -> serde_json::Value {
     let mut generator = SchemaSettings::draft2020_12()
         .with(|s| {
@@ -320,6 +321,8 @@ pub fn schema_document() -> serde_json::Value {
         })
         .into_generator();
     add_all(&mut generator);
+    let mut schemas = generator.take_definitions(true);
+    schemas.values_mut().for_each(optional_is_never_null);
     serde_json::json!({
         "openapi": "3.1.0",
         "info": {
@@ -328,8 +331,36 @@ pub fn schema_document() -> serde_json::Value {
             "version": env!("CARGO_PKG_VERSION"),
         },
         "paths": {},
-        "components": { "schemas": generator.take_definitions(true) },
+        "components": { "schemas": schemas },
     })
+}
+
+/// Takes `null` out of the types of an object schema's optional properties:
+/// here a property is optional only when it is an `Option` left out of the
+/// JSON when `None`, so it is never `null` (schemars describes the `Option`,
+/// not the `skip_serializing_if`).
+fn optional_is_never_null(schema: &mut serde_json::Value) {
+    let required: Vec<String> = match schema.get("required") {
+        Some(serde_json::Value::Array(names)) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let Some(serde_json::Value::Object(properties)) = schema.get_mut("properties") else {
+        return;
+    };
+    for (name, property) in properties {
+        if required.contains(name) {
+            continue;
+        }
+        if let Some(serde_json::Value::Array(types)) = property.get_mut("type") {
+            types.retain(|t| t != "null");
+            if let [only] = types.as_slice() {
+                property["type"] = only.clone();
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -438,9 +469,10 @@ mod tests {
             gallery["properties"]["video"]["type"],
             json!(["string", "null"])
         );
+        assert_eq!(gallery["properties"]["seo_url"]["type"], "string");
         assert_eq!(
             schemas["HeaderCountsProps"]["properties"]["cartCount"]["type"],
-            json!(["integer", "null"])
+            "integer"
         );
     }
 }
