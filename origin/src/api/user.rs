@@ -4,10 +4,13 @@
 //! but `subscribe` needs a signed-in shopper and touches only their rows: an
 //! id of someone else's address is answered like an unknown one (404).
 
+use std::borrow::Cow;
+
 use axum::extract::State;
 use axum::Json;
-use schemars::JsonSchema;
-use serde::Deserialize;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 use sqlx::FromRow;
 
@@ -19,6 +22,7 @@ use crate::api::auth::check_new_password;
 use crate::api::category::Params;
 use crate::api::doc::{ApiRouter, Doc};
 use crate::api::home::Pairs;
+use crate::api::lists::SuccessResponse;
 use crate::cart;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json as Body, Query};
@@ -52,22 +56,12 @@ pub fn router() -> ApiRouter {
             "/user-update",
             post_user_update,
             Doc::signed_in("Updates the profile; only these fields change")
-                .field("name", "string", "2-100 characters")
-                .field_opt("email", "string", "E-mail")
-                .field_opt("phone", "string", "11-digit mobile")
-                .field_opt("emergency_phone", "string", "Another mobile")
-                .field_opt("birthday", "string", "YYYY-MM-DD")
-                .field_opt("gender", "string", "male, female or other")
-                .field_opt("district", "string", "Home district")
-                .field_opt("postcode", "string", "4 digits"),
+                .answers(409, "Another account uses that e-mail or mobile number"),
         )
         .post(
             "/change-password",
             post_change_password,
-            Doc::signed_in("Changes the password; every other session is signed out")
-                .field("old_password", "string", "The current password")
-                .field("password", "string", "8-128 characters")
-                .field("password_confirmation", "string", "The new password again"),
+            Doc::signed_in("Changes the password; every other session is signed out"),
         )
         .get(
             "/address-list",
@@ -77,16 +71,15 @@ pub fn router() -> ApiRouter {
         .get(
             "/address-store",
             get_address_store,
-            address(Doc::signed_in("Saves a new address (at most 20)")),
+            address(Doc::signed_in("Saves a new address (at most 20)"))
+                .answers(409, "The address book is full"),
         )
         .get(
             "/address-update",
             get_address_update,
-            address(Doc::signed_in("Changes one of the shopper's addresses")).query(
-                "id",
-                "integer",
-                "The address's id",
-            ),
+            address(Doc::signed_in("Changes one of the shopper's addresses"))
+                .query("id", "integer", "The address's id")
+                .answers(404, "No such address of the shopper's"),
         )
         .get(
             "/get-default-address",
@@ -99,7 +92,8 @@ pub fn router() -> ApiRouter {
             get_set_default_address,
             Doc::signed_in("Makes one of the shopper's addresses the default of a type")
                 .query("type", "string", kind)
-                .query("id", "integer", "The address's id"),
+                .query("id", "integer", "The address's id")
+                .answers(404, "No such address of the shopper's"),
         )
         .get(
             "/orders",
@@ -116,33 +110,176 @@ pub fn router() -> ApiRouter {
             "/review-store",
             post_review_store,
             Doc::signed_in("Reviews a product from a delivered order (one per product)")
-                .field("product_id", "integer", "The product's id")
-                .field("rating", "integer", "1-5")
-                .field("comment", "string", "10-2000 characters"),
+                .answers(403, "The product was not delivered to the shopper")
+                .answers(409, "The shopper has reviewed it already"),
         )
         .post(
             "/subscribe",
             post_subscribe,
-            Doc::public("Subscribes an e-mail to the newsletter (again is fine)").field(
-                "email",
-                "string",
-                "The e-mail address",
-            ),
+            Doc::public("Subscribes an e-mail to the newsletter (again is fine)"),
         )
 }
 
+/// A profile: every field is set to what is sent (empty clears it).
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ProfileBody {
+    /// 2-100 characters.
     name: String,
+    /// E-mail (keep this or phone).
     email: String,
+    /// 11-digit mobile.
     phone: String,
+    /// Another mobile (also read as `emergency_mobile`).
     #[serde(alias = "emergency_mobile")]
     emergency_phone: String,
+    /// YYYY-MM-DD.
     birthday: String,
+    /// male, female or other.
     gender: String,
+    /// Home district.
     district: String,
+    /// 4 digits.
     postcode: String,
+}
+
+/// A shopper as the account pages show them (in the answers of
+/// `/api/auth/login`, `register`, `user` and `/api/user/user-update`).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UserProfile {
+    pub id: i64,
+    pub name: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub emergency_phone: Option<String>,
+    /// `emergency_phone` again, the name the original client reads
+    /// (ORIGINAL-API.md §1).
+    pub emergency_mobile: Option<String>,
+    /// YYYY-MM-DD.
+    pub birthday: Option<String>,
+    pub gender: Option<String>,
+    pub district: Option<String>,
+    pub postcode: Option<String>,
+}
+
+impl From<accounts::User> for UserProfile {
+    fn from(u: accounts::User) -> UserProfile {
+        UserProfile {
+            id: u.id,
+            name: u.name,
+            email: u.email,
+            phone: u.phone,
+            emergency_mobile: u.emergency_phone.clone(),
+            emergency_phone: u.emergency_phone,
+            birthday: u.birthday,
+            gender: u.gender,
+            district: u.district,
+            postcode: u.postcode,
+        }
+    }
+}
+
+/// The answer of `POST /api/user/user-update`: the profile as saved.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UserUpdateResponse {
+    pub success: bool,
+    pub message: &'static str,
+    pub user: UserProfile,
+}
+
+/// `{success: true, message}`: a call done, in words for the shopper.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MessageResponse {
+    pub success: bool,
+    pub message: &'static str,
+}
+
+impl MessageResponse {
+    pub fn new(message: &'static str) -> MessageResponse {
+        MessageResponse {
+            success: true,
+            message,
+        }
+    }
+}
+
+/// Rows keyed by their id, as a JSON object in the order given
+/// (`{"10": {...}, "11": {...}}`), and `[]` when there are none: the
+/// original API sent a PHP array, which is a list when empty.
+#[derive(Debug)]
+pub struct ById<T>(pub Vec<(i64, T)>);
+
+impl<T: Serialize> Serialize for ById<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_empty() {
+            return serializer.serialize_seq(Some(0))?.end();
+        }
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (id, row) in &self.0 {
+            map.serialize_entry(&id.to_string(), row)?;
+        }
+        map.end()
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for ById<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("ById_{}", T::schema_name()).into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        format!("origin::api::user::ById<{}>", T::schema_id()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let row = generator.subschema_for::<T>();
+        json_schema!({
+            "description": "Keyed by id; [] when there are none",
+            "anyOf": [
+                { "type": "object", "additionalProperties": row },
+                { "type": "array", "maxItems": 0 },
+            ],
+        })
+    }
+}
+
+/// One row, or `[]` when there is none (the original API's empty PHP array).
+#[derive(Debug)]
+pub struct OrEmpty<T>(pub Option<T>);
+
+impl<T: Serialize> Serialize for OrEmpty<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Some(row) => row.serialize(serializer),
+            None => serializer.serialize_seq(Some(0))?.end(),
+        }
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for OrEmpty<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("OrEmpty_{}", T::schema_name()).into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        format!("origin::api::user::OrEmpty<{}>", T::schema_id()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let row = generator.subschema_for::<T>();
+        json_schema!({
+            "description": "[] when there is none",
+            "anyOf": [row, { "type": "array", "maxItems": 0 }],
+        })
+    }
 }
 
 fn bad(errors: &mut Map<String, Value>, field: &str, message: &str) {
@@ -154,7 +291,7 @@ async fn post_user_update(
     State(state): State<AppState>,
     who: SignedIn,
     Body(body): Body<ProfileBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<UserUpdateResponse>> {
     let mut errors = Map::new();
     let name = validate::text(&body.name, 2, 100);
     if name.is_none() {
@@ -266,19 +403,31 @@ async fn post_user_update(
         .await?
         .ok_or_else(ApiError::unauthenticated)?;
     tx.commit().await?;
-    Ok(Json(json!({
-        "success": true,
-        "message": "Your profile has been updated.",
-        "user": user.to_json(),
-    })))
+    Ok(Json(UserUpdateResponse {
+        success: true,
+        message: "Your profile has been updated.",
+        user: user.into(),
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct PasswordBody {
+    /// The current password.
     old_password: String,
+    /// The new password, 8-128 characters.
     password: String,
+    /// The new password again.
     password_confirmation: Option<String>,
+}
+
+/// The answer of `POST /api/user/change-password`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ChangePasswordResponse {
+    pub success: bool,
+    pub message: &'static str,
+    /// How many other sessions were signed out.
+    pub signed_out_sessions: u64,
 }
 
 /// `POST /api/user/change-password`.
@@ -286,7 +435,7 @@ async fn post_change_password(
     State(state): State<AppState>,
     who: SignedIn,
     Body(body): Body<PasswordBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ChangePasswordResponse>> {
     let mut errors = Map::new();
     if body.old_password.is_empty() {
         bad(&mut errors, "old_password", "Enter your current password.");
@@ -337,37 +486,58 @@ async fn post_change_password(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Json(json!({
-        "success": true,
-        "message": "Your password has been changed.",
-        "signed_out_sessions": others.rows_affected(),
-    })))
+    Ok(Json(ChangePasswordResponse {
+        success: true,
+        message: "Your password has been changed.",
+        signed_out_sessions: others.rows_affected(),
+    }))
 }
 
-#[derive(Debug, Clone, FromRow)]
-struct AddressRow {
-    id: i64,
-    name: String,
-    phone: String,
-    address: String,
-    region: String,
-    district: String,
-    thana: String,
+/// A saved address.
+#[derive(Debug, Clone, FromRow, Serialize, JsonSchema)]
+pub struct Address {
+    pub id: i64,
+    /// Who receives.
+    pub name: String,
+    pub phone: String,
+    pub address: String,
+    /// The division.
+    pub region: String,
+    pub district: String,
+    pub thana: String,
 }
 
-impl AddressRow {
-    fn to_json(&self) -> Value {
-        json!({
-            "id": self.id, "name": self.name, "phone": self.phone, "address": self.address,
-            "region": self.region, "district": self.district, "thana": self.thana,
-        })
-    }
+/// The answer of `GET /api/user/address-list`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AddressListResponse {
+    pub success: bool,
+    pub addresses: ById<Address>,
+    /// The id of the default billing address.
+    pub default_billing: Option<i64>,
+    /// The id of the default shipping address.
+    pub default_shipping: Option<i64>,
+}
+
+/// The answer of `GET /api/user/address-store`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AddressStoreResponse {
+    pub success: bool,
+    pub message: &'static str,
+    /// The new address's id.
+    pub id: i64,
+}
+
+/// The answer of `GET /api/user/get-default-address`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DefaultAddressResponse {
+    pub success: bool,
+    pub address: OrEmpty<Address>,
 }
 
 const ADDRESS_COLUMNS: &str = "id, name, phone, address, region, district, thana";
 
-async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<AddressRow> {
-    let found: Option<AddressRow> = db::query_as(&format!(
+async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<Address> {
+    let found: Option<Address> = db::query_as(&format!(
         "SELECT {ADDRESS_COLUMNS} FROM address WHERE id = $1 AND user_id = $2"
     ))
     .bind(id)
@@ -378,8 +548,11 @@ async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<AddressR
 }
 
 /// `GET /api/user/address-list`.
-async fn get_addresses(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
-    let rows: Vec<AddressRow> = db::query_as(&format!(
+async fn get_addresses(
+    State(state): State<AppState>,
+    who: SignedIn,
+) -> ApiResult<Json<AddressListResponse>> {
+    let rows: Vec<Address> = db::query_as(&format!(
         "SELECT {ADDRESS_COLUMNS} FROM address WHERE user_id = $1 ORDER BY id"
     ))
     .bind(who.user.id)
@@ -391,16 +564,12 @@ async fn get_addresses(State(state): State<AppState>, who: SignedIn) -> ApiResul
     .bind(who.user.id)
     .fetch_one(&state.pool)
     .await?;
-    let addresses: Map<String, Value> = rows
-        .iter()
-        .map(|a| (a.id.to_string(), a.to_json()))
-        .collect();
-    Ok(Json(json!({
-        "success": true,
-        "addresses": if addresses.is_empty() { json!([]) } else { Value::Object(addresses) },
-        "default_billing": billing,
-        "default_shipping": shipping,
-    })))
+    Ok(Json(AddressListResponse {
+        success: true,
+        addresses: ById(rows.into_iter().map(|a| (a.id, a)).collect()),
+        default_billing: billing,
+        default_shipping: shipping,
+    }))
 }
 
 /// A checked address from query parameters.
@@ -465,7 +634,7 @@ async fn get_address_store(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<AddressStoreResponse>> {
     let params = Params::new(pairs)?;
     let a = address_params(&state, &params).await?;
     let mut tx = begin_write(&state.pool).await?;
@@ -503,9 +672,11 @@ async fn get_address_store(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Json(
-        json!({ "success": true, "message": "Address saved", "id": id }),
-    ))
+    Ok(Json(AddressStoreResponse {
+        success: true,
+        message: "Address saved",
+        id,
+    }))
 }
 
 /// `GET /api/user/address-update?id=&...`.
@@ -513,7 +684,7 @@ async fn get_address_update(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MessageResponse>> {
     let params = Params::new(pairs)?;
     let id = params
         .int("id", 1, i64::MAX / 2)?
@@ -535,9 +706,7 @@ async fn get_address_update(
     .bind(who.user.id)
     .execute(&state.pool)
     .await?;
-    Ok(Json(
-        json!({ "success": true, "message": "Address updated" }),
-    ))
+    Ok(Json(MessageResponse::new("Address updated")))
 }
 
 /// The `type` parameter: the user column holding that default.
@@ -554,20 +723,20 @@ async fn get_default_address(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<DefaultAddressResponse>> {
     let params = Params::new(pairs)?;
     let column = default_column(&params)?;
-    let found: Option<AddressRow> = db::query_as(&format!(
+    let found: Option<Address> = db::query_as(&format!(
         "SELECT a.id, a.name, a.phone, a.address, a.region, a.district, a.thana FROM app_user u \
          JOIN address a ON a.id = u.{column} AND a.user_id = u.id WHERE u.id = $1"
     ))
     .bind(who.user.id)
     .fetch_optional(&state.pool)
     .await?;
-    Ok(Json(json!({
-        "success": true,
-        "address": found.map_or(json!([]), |a| a.to_json()),
-    })))
+    Ok(Json(DefaultAddressResponse {
+        success: true,
+        address: OrEmpty(found),
+    }))
 }
 
 /// `GET /api/user/set-default-address?type=&id=`.
@@ -575,7 +744,7 @@ async fn get_set_default_address(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SuccessResponse>> {
     let params = Params::new(pairs)?;
     let column = default_column(&params)?;
     let id = params
@@ -587,7 +756,150 @@ async fn get_set_default_address(
         .bind(who.user.id)
         .execute(&state.pool)
         .await?;
-    Ok(Json(json!({ "success": true })))
+    Ok(Json(SuccessResponse::OK))
+}
+
+/// The answer of `GET /api/user/orders`: one page of the shopper's orders.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OrdersResponse {
+    pub success: bool,
+    pub orders: Vec<AccountOrder>,
+    /// How many orders the shopper has in all.
+    pub total: i64,
+    pub current_page: i64,
+    pub per_page: i64,
+}
+
+/// One of the shopper's orders: its head, then how to find it again and its
+/// lines.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AccountOrder {
+    #[serde(flatten)]
+    pub head: OrderHead,
+    pub id: i64,
+    /// The secret of the thank-you page's link.
+    pub order_key: String,
+    /// `order_status` again, the name the original client reads.
+    pub od_status: String,
+    /// How many lines the order has.
+    pub qty: usize,
+    pub products: Vec<OrderLine>,
+}
+
+/// An order's head as the thank-you, track and account pages show it (what
+/// `orders::Master::to_json` writes).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OrderHead {
+    pub order_id: i64,
+    /// The order number shoppers see.
+    pub order_random: String,
+    pub customer_name: String,
+    pub phone: String,
+    pub emergency_phone: String,
+    pub email: String,
+    pub address: String,
+    pub division: String,
+    pub district: String,
+    pub thana: String,
+    /// Dhaka time, `YYYY-MM-DD HH:MM`.
+    pub order_date: String,
+    pub payment_method: String,
+    pub payment_term_status: String,
+    pub order_status: String,
+    pub currency: String,
+    /// Taka, the lines before discount and delivery.
+    pub total_amount: i64,
+    pub delivery_fee: i64,
+    pub coupon_code: Option<String>,
+    pub coupon_discount: i64,
+    pub grand_total: i64,
+    pub amount_paid: i64,
+    /// The payment gateway's transaction id; empty when none.
+    pub trans_id: String,
+    /// `YYYY-MM-DD`; null until known.
+    pub delivery_date: Option<String>,
+}
+
+impl From<&orders::Master> for OrderHead {
+    fn from(m: &orders::Master) -> OrderHead {
+        let date = |t: i64, f: &str| clock::in_dhaka(t).format(f).to_string();
+        OrderHead {
+            order_id: m.id,
+            order_random: m.order_random.clone(),
+            customer_name: m.customer_name.clone(),
+            phone: m.phone.clone(),
+            emergency_phone: m.emergency_phone.clone(),
+            email: m.email.clone(),
+            address: m.address.clone(),
+            division: m.division.clone(),
+            district: m.district.clone(),
+            thana: m.thana.clone(),
+            order_date: date(m.ordered_at, "%Y-%m-%d %H:%M"),
+            payment_method: m.payment_method.clone(),
+            payment_term_status: m.payment_term_status.clone(),
+            order_status: m.order_status.clone(),
+            currency: m.currency.clone(),
+            total_amount: m.total_amount,
+            delivery_fee: m.delivery_fee,
+            coupon_code: m.coupon_code.clone(),
+            coupon_discount: m.coupon_discount,
+            grand_total: m.grand_total,
+            amount_paid: m.amount_paid,
+            trans_id: m.trans_id.clone(),
+            delivery_date: m.delivery_date.map(|t| date(t, "%Y-%m-%d")),
+        }
+    }
+}
+
+/// One line of an order (what `orders::details` writes).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct OrderLine {
+    pub product_id: i64,
+    pub seo_url: String,
+    /// The product's title when ordered.
+    pub name: String,
+    pub sub_title: String,
+    pub product_code: String,
+    pub qty: i64,
+    /// The product's main picture, icon size; null when it has none.
+    pub image_url: Option<String>,
+    /// Taka each, before discount.
+    pub local_selling_price: i64,
+    /// Taka each, as sold.
+    pub local_purchase_price: i64,
+    pub total_purchase_price: i64,
+    /// The cart line as it was when ordered (its shape is the cart's of that
+    /// day, kept as stored); null when unreadable. The name is the original
+    /// API's spelling.
+    pub item_jeson: Value,
+    pub od_status: String,
+    /// The main picture, full size; null when the product has none.
+    pub first_image: Option<OrderLineImage>,
+    pub product: OrderLineProduct,
+}
+
+/// The full-size picture of an ordered product.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct OrderLineImage {
+    pub full_size_directory: String,
+}
+
+/// The ordered product's page, as it is now.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct OrderLineProduct {
+    pub seo_url: String,
+    pub title: String,
+    pub sub_title: String,
+    pub product_code: String,
+}
+
+/// An order's lines, typed: `orders::details` builds them as JSON values, read
+/// back here so the answer has a documented shape (a line that no longer
+/// matches fails loudly instead of drifting).
+pub async fn order_lines(state: &AppState, order_id: i64) -> ApiResult<Vec<OrderLine>> {
+    let lines = orders::details(&state.pool, order_id).await?;
+    serde_json::from_value(Value::Array(lines))
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("order {order_id}'s lines: {e}")))
 }
 
 /// `GET /api/user/orders?page=`: own orders, newest first.
@@ -595,7 +907,7 @@ async fn get_orders(
     State(state): State<AppState>,
     who: SignedIn,
     Query(pairs): Pairs,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<OrdersResponse>> {
     let params = Params::new(pairs)?;
     let page = params.int("page", 1, 10_000)?.unwrap_or(1);
     let total: i64 = db::query_scalar("SELECT COUNT(*) FROM order_master WHERE user_id = $1")
@@ -616,22 +928,24 @@ async fn get_orders(
         let Some(master) = orders::by_id(&state.pool, id).await? else {
             continue;
         };
-        let products = orders::details(&state.pool, id).await?;
-        let mut order = master.to_json();
-        order["id"] = json!(id);
-        order["order_key"] = json!(key);
-        order["od_status"] = order["order_status"].clone();
-        order["qty"] = json!(products.len());
-        order["products"] = json!(products);
-        out.push(order);
+        let products = order_lines(&state, id).await?;
+        let head = OrderHead::from(&master);
+        out.push(AccountOrder {
+            id,
+            order_key: key,
+            od_status: head.order_status.clone(),
+            qty: products.len(),
+            products,
+            head,
+        });
     }
-    Ok(Json(json!({
-        "success": true,
-        "orders": out,
-        "total": total,
-        "current_page": page,
-        "per_page": ORDERS_PER_PAGE,
-    })))
+    Ok(Json(OrdersResponse {
+        success: true,
+        orders: out,
+        total,
+        current_page: page,
+        per_page: ORDERS_PER_PAGE,
+    }))
 }
 
 #[derive(Debug, FromRow)]
@@ -648,8 +962,42 @@ struct ReviewRow {
     sku: String,
 }
 
+/// The answer of `GET /api/user/reviews`: the shopper's reviews, newest first.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReviewsResponse {
+    pub success: bool,
+    pub reviews: ById<AccountReview>,
+}
+
+/// One of the shopper's reviews.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AccountReview {
+    pub id: i64,
+    pub product: ReviewedProduct,
+    /// 1-5 stars.
+    pub rating: i64,
+    pub comment: String,
+    /// False until the shop has checked it.
+    pub is_active: bool,
+    /// Dhaka time, `01 October 2026`.
+    pub created_at: String,
+}
+
+/// The product a review is about.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReviewedProduct {
+    pub id: i64,
+    pub title: String,
+    pub seo_url: String,
+    pub sub_title: String,
+    pub sku: String,
+}
+
 /// `GET /api/user/reviews`: `{reviews: {<id>: {...}}}`.
-async fn get_reviews(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
+async fn get_reviews(
+    State(state): State<AppState>,
+    who: SignedIn,
+) -> ApiResult<Json<ReviewsResponse>> {
     let rows: Vec<ReviewRow> = db::query_as(
         "SELECT r.id, p.id AS product_id, p.title, r.rating, r.comment, r.is_active, r.created_at, p.seo_url, \
              p.sub_title, p.sku FROM review r JOIN product p ON p.id = r.product_id \
@@ -658,37 +1006,41 @@ async fn get_reviews(State(state): State<AppState>, who: SignedIn) -> ApiResult<
     .bind(who.user.id)
     .fetch_all(&state.pool)
     .await?;
-    let reviews: Map<String, Value> = rows
+    let reviews = rows
         .into_iter()
         .map(|r| {
-            (
-                r.id.to_string(),
-                json!({
-                    "id": r.id,
-                    "product": {
-                        "id": r.product_id, "title": r.title, "seo_url": r.seo_url,
-                        "sub_title": r.sub_title, "sku": r.sku,
-                    },
-                    "rating": r.rating,
-                    "comment": r.comment,
-                    "is_active": r.is_active,
-                    "created_at": clock::in_dhaka(r.created_at).format("%d %B %Y").to_string(),
-                }),
-            )
+            let review = AccountReview {
+                id: r.id,
+                product: ReviewedProduct {
+                    id: r.product_id,
+                    title: r.title,
+                    seo_url: r.seo_url,
+                    sub_title: r.sub_title,
+                    sku: r.sku,
+                },
+                rating: r.rating,
+                comment: r.comment,
+                is_active: r.is_active,
+                created_at: clock::in_dhaka(r.created_at).format("%d %B %Y").to_string(),
+            };
+            (r.id, review)
         })
         .collect();
-    Ok(Json(json!({
-        "success": true,
-        "reviews": if reviews.is_empty() { json!([]) } else { Value::Object(reviews) },
-    })))
+    Ok(Json(ReviewsResponse {
+        success: true,
+        reviews: ById(reviews),
+    }))
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ReviewBody {
+    /// The product's id (also read as `pid`).
     #[serde(alias = "pid")]
     product_id: i64,
+    /// 1-5 stars.
     rating: i64,
+    /// 10-2000 characters.
     comment: String,
 }
 
@@ -698,7 +1050,7 @@ async fn post_review_store(
     State(state): State<AppState>,
     who: SignedIn,
     Body(body): Body<ReviewBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MessageResponse>> {
     let mut errors = Map::new();
     if !(1..=5).contains(&body.rating) {
         bad(&mut errors, "rating", "A rating is 1 to 5 stars.");
@@ -747,14 +1099,13 @@ async fn post_review_store(
         ));
     }
     tx.commit().await?;
-    Ok(Json(
-        json!({ "success": true, "message": "Thank you for your review." }),
-    ))
+    Ok(Json(MessageResponse::new("Thank you for your review.")))
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct SubscribeBody {
+    /// The e-mail address.
     email: String,
 }
 
@@ -762,7 +1113,7 @@ struct SubscribeBody {
 async fn post_subscribe(
     State(state): State<AppState>,
     Body(body): Body<SubscribeBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MessageResponse>> {
     let email = body.email.trim().to_lowercase();
     if !validate::email(&email) {
         return Err(ApiError::invalid(
@@ -779,8 +1130,27 @@ async fn post_subscribe(
     .bind(now)
     .execute(&state.pool)
     .await?;
-    Ok(Json(json!({
-        "success": true,
-        "message": "You are subscribed to our newsletter.",
-    })))
+    Ok(Json(MessageResponse::new(
+        "You are subscribed to our newsletter.",
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_by_id_are_an_object_in_the_given_order_or_an_empty_list() {
+        let rows = ById(vec![(19, "b"), (5, "a")]);
+        assert_eq!(
+            serde_json::to_string(&rows).unwrap(),
+            r#"{"19":"b","5":"a"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&ById::<&str>(Vec::new())).unwrap(),
+            "[]"
+        );
+        assert_eq!(serde_json::to_string(&OrEmpty(Some(1))).unwrap(), "1");
+        assert_eq!(serde_json::to_string(&OrEmpty::<i64>(None)).unwrap(), "[]");
+    }
 }
