@@ -5,9 +5,8 @@
 //! shared with the Product group.
 
 use axum::extract::State;
-use axum::response::Response;
-use axum::Json;
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use catalog::read::category::{self as q, CategoryInfo};
 use catalog::read::listing::{self, ProductQuery, Sort};
@@ -15,7 +14,7 @@ use catalog::read::{PageRequest, Paginator, ProductCard};
 use catalog::surrogate::{self, SurrogateKey};
 
 use crate::api::doc::{ApiRouter, Doc};
-use crate::cache;
+use crate::cache::Shared;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::listing_query::{self, ListingParams};
@@ -91,49 +90,59 @@ pub fn page_param(params: &Params) -> ApiResult<i64> {
 /// Routes under `/api/category`.
 pub fn router() -> ApiRouter {
     let seo_url = "The category's seo_url (`products` for the whole shop)";
+    let unknown = "No published category has this seo_url";
     ApiRouter::new()
         .get(
             "/info",
             get_info,
-            Doc::public("A category: {info}; 404 when unknown").query("seo_url", "string", seo_url),
+            Doc::public("A category: {info}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
         )
         .get(
             "/sub-category",
             get_sub_category,
-            Doc::public("Its sub-categories: {category}").query("seo_url", "string", seo_url),
+            Doc::public("Its sub-categories: {category}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
         )
         .get(
             "/recommended",
             get_recommended,
             Doc::public("Recommended products in it: {products: paginator}")
                 .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
                 .query_opt("page", "integer", "Page number (default 1)"),
         )
         .get(
             "/filters",
             get_filters,
             Doc::public("Its filters: {filters_cat, filters_att}")
-                .query("seo_url", "string", seo_url),
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
         )
         .get(
             "/tag-gallery",
             get_tag_gallery,
             Doc::public("Its tag gallery, at most 7 tiles: {tag_gallery}")
-                .query("seo_url", "string", seo_url),
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
         )
         .get(
             "/product-set",
             get_product_set,
             Doc::public("Its product sets: {product_sets}")
                 .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
                 .query_opt("price_min", "integer", "Lowest set price, taka")
                 .query_opt("price_max", "integer", "Highest set price, taka"),
         )
         .get(
             "/products",
             get_products,
-            Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets: {attributes: [{name, label, values: [{slug, value, count}]}], price_bands: [{min, max, count}]}}")
+            Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets}")
                 .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
                 .query_opt("keyword", "string", "Words to search for")
                 .query_opt("page", "integer", "Page number (default 1)")
                 .query_opt("per_page", "integer", "Products a page (capped)")
@@ -177,14 +186,31 @@ async fn category_of(
     Ok((params, category))
 }
 
+/// The answer of `GET /api/category/info`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryInfoResponse {
+    pub info: CategoryInfo,
+}
+
 /// `GET /api/category/info?seo_url=`: `{info}`.
-async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_info(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryInfoResponse>> {
     let (_, category) = category_of(&state, pairs).await?;
     let key = SurrogateKey::Category(category.id);
-    Ok(cache::public(
-        Json(json!({ "info": category })),
+    Ok(Shared::new(
+        CategoryInfoResponse { info: category },
         [key, SurrogateKey::Categories],
     ))
+}
+
+/// The answer of `GET /api/category/sub-category`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SubCategoryResponse {
+    /// The published children (for the root, the top categories shown on
+    /// the all-products page).
+    pub category: Vec<q::SubCategory>,
 }
 
 /// `GET /api/category/sub-category?seo_url=`: `{category: [...]}`; the root
@@ -192,14 +218,25 @@ async fn get_info(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResu
 async fn get_sub_category(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<SubCategoryResponse>> {
     let (_, category) = category_of(&state, pairs).await?;
     let subs = q::sub_categories(&state.pool, category.id).await?;
     let key = SurrogateKey::Category(category.id);
-    Ok(cache::public(
-        Json(json!({ "category": subs })),
+    Ok(Shared::new(
+        SubCategoryResponse { category: subs },
         [key, SurrogateKey::Categories],
     ))
+}
+
+/// The answer of `GET /api/category/products` and `GET /api/category/recommended`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryProductsResponse {
+    /// One page of product cards.
+    pub products: Paginator<ProductCard>,
+    /// Only for a search (`keyword`): how many of its products each filter
+    /// would leave; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facets: Option<listing::Facets>,
 }
 
 /// `GET /api/category/recommended?seo_url=&page=`: `{products: paginator}`
@@ -207,7 +244,7 @@ async fn get_sub_category(
 async fn get_recommended(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<CategoryProductsResponse>> {
     let (params, category) = category_of(&state, pairs).await?;
     let page = PageRequest::new(page_param(&params)?, DEFAULT_PER_PAGE);
     let query = ProductQuery {
@@ -217,30 +254,70 @@ async fn get_recommended(
     };
     let paginator = list_page(&state, &query, page, "/api/category/recommended", &params).await?;
     let keys = listed_keys(&category, &paginator);
-    Ok(cache::public(Json(json!({ "products": paginator })), keys))
+    Ok(Shared::new(
+        CategoryProductsResponse {
+            products: paginator,
+            facets: None,
+        },
+        keys,
+    ))
+}
+
+/// The answer of `GET /api/category/filters`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FiltersResponse {
+    /// The category menu of the filter panel.
+    pub filters_cat: q::CategoryFilters,
+    /// The attribute filters (`filterby_{field_name}`) with the values the
+    /// category's products have.
+    pub filters_att: Vec<q::AttributeFilter>,
 }
 
 /// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
-async fn get_filters(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_filters(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<FiltersResponse>> {
     let (_, category) = category_of(&state, pairs).await?;
     let filters_cat = q::category_filters(&state.pool, &category).await?;
     let filters_att = q::attribute_filters(&state.pool, category.id).await?;
     let key = SurrogateKey::Category(category.id);
-    Ok(cache::public(
-        Json(json!({ "filters_cat": filters_cat, "filters_att": filters_att })),
+    Ok(Shared::new(
+        FiltersResponse {
+            filters_cat,
+            filters_att,
+        },
         [key, SurrogateKey::Categories, SurrogateKey::Products],
     ))
+}
+
+/// The answer of `GET /api/category/tag-gallery`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TagGalleryResponse {
+    /// At most 7 tiles.
+    pub tag_gallery: Vec<q::TagGalleryItem>,
 }
 
 /// `GET /api/category/tag-gallery?seo_url=`: `{tag_gallery}` (at most 7).
 async fn get_tag_gallery(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<TagGalleryResponse>> {
     let (_, category) = category_of(&state, pairs).await?;
     let items = q::tag_gallery(&state.pool, &category).await?;
     let key = SurrogateKey::Category(category.id);
-    Ok(cache::public(Json(json!({ "tag_gallery": items })), [key]))
+    Ok(Shared::new(
+        TagGalleryResponse { tag_gallery: items },
+        [key],
+    ))
+}
+
+/// The answer of `GET /api/category/product-set`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryProductSetsResponse {
+    /// The active sets of the category's subtree whose total price lies in
+    /// the range.
+    pub product_sets: Vec<q::ProductSetTile>,
 }
 
 /// `GET /api/category/product-set?seo_url=&price_min=&price_max=`:
@@ -248,7 +325,7 @@ async fn get_tag_gallery(
 async fn get_product_set(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<CategoryProductSetsResponse>> {
     let (params, category) = category_of(&state, pairs).await?;
     let min = params.int("price_min", 0, MAX_PRICE)?.unwrap_or(0);
     let max = params.int("price_max", 0, MAX_PRICE)?.unwrap_or(MAX_PRICE);
@@ -275,13 +352,19 @@ async fn get_product_set(
         sets.iter()
             .map(|s| SurrogateKey::ProductSet(s.id).to_string()),
     );
-    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+    Ok(Shared::new(
+        CategoryProductSetsResponse { product_sets: sets },
+        keys,
+    ))
 }
 
 /// `GET /api/category/products`: `{products: paginator}` of cards. The
 /// listing parameters are read by [`ListingParams`]; the first problem is a
 /// 400. See the module docs of `catalog::read::listing` for the filters.
-async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_products(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryProductsResponse>> {
     let (params, category) = category_of(&state, pairs).await?;
     let page = page_param(&params)?;
     let per_page = params
@@ -306,13 +389,17 @@ async fn get_products(State(state): State<AppState>, Query(pairs): Pairs) -> Api
     .await?;
     let keys = listed_keys(&category, &paginator);
     // A search also answers how many of its products each filter leaves.
-    let body = if query.only.is_some() {
-        let facets = listing::facets(&state.pool, &query, catalog::clock::now_unix()).await?;
-        json!({ "products": paginator, "facets": facets })
-    } else {
-        json!({ "products": paginator })
+    let facets = match query.only {
+        Some(_) => Some(listing::facets(&state.pool, &query, catalog::clock::now_unix()).await?),
+        None => None,
     };
-    Ok(cache::public(Json(body), keys))
+    Ok(Shared::new(
+        CategoryProductsResponse {
+            products: paginator,
+            facets,
+        },
+        keys,
+    ))
 }
 
 /// The category's key, `products`, and `product:{id}` of each listed product,
