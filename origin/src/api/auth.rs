@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use axum::extract::State;
 use axum::Json;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
@@ -17,6 +17,7 @@ use catalog::db::{self, begin_write};
 
 use crate::accounts::{self, USER_COLUMNS};
 use crate::api::doc::{ApiRouter, Doc};
+use crate::api::user::{MessageResponse, UserProfile};
 use crate::cart;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json as Body;
@@ -34,21 +35,13 @@ pub fn router() -> ApiRouter {
             "/register",
             post_register,
             Doc::visitor("Creates an account and signs in: {success, token, user}")
-                .field("name", "string", "2-100 characters")
-                .field_opt("email", "string", "E-mail (this or telephone is required)")
-                .field_opt("telephone", "string", "11-digit Bangladeshi mobile")
-                .field_opt("emergency_contact_number", "string", "Another mobile")
-                .field_opt("district", "string", "Home district")
-                .field("password", "string", "8-128 characters")
-                .field("password_confirmation", "string", "The same password again")
-                .field("agree", "boolean", "Accepts the terms"),
+                .answers(409, "An account with this e-mail or mobile number exists"),
         )
         .post(
             "/login",
             post_login,
             Doc::visitor("Signs in: {success, token, token_type, expires_in, user}")
-                .field("email", "string", "E-mail or mobile number")
-                .field("password", "string", "The password"),
+                .answers(401, "The e-mail (or mobile) or the password is not right"),
         )
         .post(
             "/logout",
@@ -62,19 +55,55 @@ pub fn router() -> ApiRouter {
         )
 }
 
+/// A new account.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct RegisterBody {
+    /// 2-100 characters.
     name: String,
+    /// E-mail (this or telephone is required).
     email: String,
+    /// 11-digit Bangladeshi mobile (also read as `phone`).
     #[serde(alias = "phone")]
     telephone: String,
+    /// Another mobile.
     emergency_contact_number: String,
+    /// Home district.
     district: String,
+    /// 8-128 characters.
     password: String,
+    /// The same password again.
     password_confirmation: Option<String>,
+    /// Accepts the terms: must be `true`.
     agree: Option<Value>,
+    /// Names the token (`web_browser` when absent).
     device_name: String,
+}
+
+/// The answer of `POST /api/auth/register` and `login`: the shopper, signed in.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SignedInResponse {
+    pub success: bool,
+    /// Always `success` (the original client reads it).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `message` again, the name the original client reads.
+    pub messages: &'static str,
+    pub message: &'static str,
+    /// The Bearer token for the calls that need a signed-in shopper; shown once.
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: &'static str,
+    /// Seconds the token works.
+    pub expires_in: i64,
+    pub user: UserProfile,
+}
+
+/// The answer of `GET /api/auth/user`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UserResponse {
+    pub success: bool,
+    pub user: UserProfile,
 }
 
 /// Checks a new password (and its confirmation), adding field errors.
@@ -121,7 +150,7 @@ async fn post_register(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<RegisterBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SignedInResponse>> {
     let mut errors = Map::new();
     let bad = |errors: &mut Map<String, Value>, field: &str, message: &str| {
         errors.insert(field.to_string(), json!([message]));
@@ -247,30 +276,33 @@ async fn post_register(
     tracing::info!(user = id, "account created");
     Ok(Json(signed_in(
         "Your account has been created.",
-        &token,
-        &user,
+        token,
+        user,
     )))
 }
 
-fn signed_in(message: &str, token: &str, user: &accounts::User) -> Value {
-    json!({
-        "success": true,
-        "type": "success",
-        "messages": message,
-        "message": message,
-        "token": token,
-        "token_type": "Bearer",
-        "expires_in": TOKEN_LIFETIME_SECS,
-        "user": user.to_json(),
-    })
+fn signed_in(message: &'static str, token: String, user: accounts::User) -> SignedInResponse {
+    SignedInResponse {
+        success: true,
+        kind: "success",
+        messages: message,
+        message,
+        token,
+        token_type: "Bearer",
+        expires_in: TOKEN_LIFETIME_SECS,
+        user: user.into(),
+    }
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct LoginBody {
+    /// E-mail or mobile number (also read as `phone` or `login`).
     #[serde(alias = "phone", alias = "login")]
     email: String,
+    /// The password.
     password: String,
+    /// Names the token (`web_browser` when absent).
     device_name: String,
 }
 
@@ -288,7 +320,7 @@ async fn post_login(
     State(state): State<AppState>,
     caller: Caller,
     Body(body): Body<LoginBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SignedInResponse>> {
     let login = body.email.trim().to_lowercase();
     let mut errors = Map::new();
     if login.is_empty() || login.len() > 254 {
@@ -332,20 +364,21 @@ async fn post_login(
         .await?
         .ok_or_else(ApiError::unauthenticated)?;
     tx.commit().await?;
-    Ok(Json(signed_in("You are signed in.", &token, &user)))
+    Ok(Json(signed_in("You are signed in.", token, user)))
 }
 
 /// `POST /api/auth/logout`: the token used for this call stops working.
-async fn post_logout(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
+async fn post_logout(
+    State(state): State<AppState>,
+    who: SignedIn,
+) -> ApiResult<Json<MessageResponse>> {
     let mut conn = state.pool.acquire().await?;
     accounts::revoke_token(&mut conn, who.user.token_id, clock::now_unix()).await?;
-    Ok(Json(
-        json!({ "success": true, "message": "You are signed out." }),
-    ))
+    Ok(Json(MessageResponse::new("You are signed out.")))
 }
 
 /// `GET /api/auth/user`: `{user}`.
-async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<Value>> {
+async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<UserResponse>> {
     let user: Option<accounts::User> = db::query_as(&format!(
         "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1"
     ))
@@ -353,5 +386,8 @@ async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Jso
     .fetch_optional(&state.pool)
     .await?;
     let user = user.ok_or_else(ApiError::unauthenticated)?;
-    Ok(Json(json!({ "success": true, "user": user.to_json() })))
+    Ok(Json(UserResponse {
+        success: true,
+        user: user.into(),
+    }))
 }
