@@ -12,13 +12,14 @@ use axum::http::HeaderMap;
 use axum::Json;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::Map;
 
 use catalog::clock;
 use catalog::db::{self, begin_write};
 
 use crate::api::auth::check_new_password;
 use crate::api::doc::{ApiRouter, Doc};
+use crate::api::user::MessageResponse;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Json as Body;
 use crate::identity::{hash_token, new_token};
@@ -38,26 +39,20 @@ pub fn router() -> ApiRouter {
         .post(
             "/forgot-password-send-link",
             post_forgot,
-            Doc::public("Sends a password reset link (the same answer for every address)").field(
-                "email",
-                "string",
-                "The account's e-mail",
-            ),
+            Doc::public("Sends a password reset link (the same answer for every address)")
+                .answers(429, "Too many links asked for this address or client"),
         )
         .post(
             "/reset-password",
             post_reset,
-            Doc::public("Sets a new password with a reset link's token")
-                .field("token", "string", "From the link")
-                .field("email", "string", "From the link")
-                .field("password", "string", "8-128 characters")
-                .field("password_confirmation", "string", "The same again"),
+            Doc::public("Sets a new password with a reset link's token"),
         )
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ForgotBody {
+    /// The account's e-mail.
     email: String,
 }
 
@@ -77,7 +72,7 @@ async fn post_forgot(
     State(state): State<AppState>,
     headers: HeaderMap,
     Body(body): Body<ForgotBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MessageResponse>> {
     let email = body.email.trim().to_lowercase();
     if !validate::email(&email) {
         return Err(ApiError::invalid(
@@ -130,18 +125,21 @@ async fn post_forgot(
         )
         .map_err(ApiError::Internal)?;
     }
-    Ok(Json(json!({
-        "success": true,
-        "message": "If an account uses that e-mail, we have sent it a link to reset the password.",
-    })))
+    Ok(Json(MessageResponse::new(
+        "If an account uses that e-mail, we have sent it a link to reset the password.",
+    )))
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct ResetBody {
+    /// From the link.
     token: String,
+    /// From the link.
     email: String,
+    /// The new password, 8-128 characters.
     password: String,
+    /// The same again.
     password_confirmation: Option<String>,
 }
 
@@ -149,7 +147,7 @@ struct ResetBody {
 async fn post_reset(
     State(state): State<AppState>,
     Body(body): Body<ResetBody>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<MessageResponse>> {
     let mut errors = Map::new();
     check_new_password(
         &body.password,
@@ -210,8 +208,7 @@ async fn post_reset(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(Json(json!({
-        "success": true,
-        "message": "Your password has been reset. Sign in with the new one.",
-    })))
+    Ok(Json(MessageResponse::new(
+        "Your password has been reset. Sign in with the new one.",
+    )))
 }
