@@ -6,20 +6,23 @@
 //! stays private. Unknown query parameters are ignored; known ones are checked.
 
 use axum::extract::State;
-use axum::response::Response;
 use axum::Json;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use catalog::read::home::{self as hq};
+use catalog::read::site::MenuLink;
 use catalog::read::{cards, content, flash, PageRequest, Paginator};
 use catalog::surrogate::{self, SurrogateKey};
 
 use crate::api::category::{Params, MAX_PARAM_LEN};
 use crate::api::doc::{ApiRouter, Doc};
-use crate::api::home::{product_set_tiles, Pairs, TermsById, MAX_PAGE};
-use crate::cache;
+use crate::api::home::{
+    product_set_tiles, Pairs, ProductSetsResponse, ProductsResponse, TermsById, TermsResponse,
+    MAX_PAGE,
+};
+use crate::cache::Shared;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Json as JsonBody, Query};
 use crate::state::AppState;
@@ -34,6 +37,7 @@ const MAX_ID: i64 = i64::MAX / 2;
 /// Routes under `/api/common`.
 pub fn router() -> ApiRouter {
     let district = "A district's name; all when absent";
+    let unknown_district = "No district has this name, Bangla name or alias";
     ApiRouter::new()
         .get(
             "/main-search-product",
@@ -81,16 +85,15 @@ pub fn router() -> ApiRouter {
             get_showrooms,
             Doc::public("Showrooms: {showrooms}")
                 .query_opt("district", "string", district)
-                .query_opt("thana", "string", "A thana within the district"),
+                .query_opt("thana", "string", "A thana within the district")
+                .answers(404, unknown_district),
         )
         .get(
             "/page",
             get_page,
-            Doc::public("A CMS page: {page}; 404 when unknown or inactive").query(
-                "id",
-                "integer",
-                "The page's id",
-            ),
+            Doc::public("A CMS page: {page}")
+                .query("id", "integer", "The page's id")
+                .answers(404, "No active page has this id"),
         )
         .get(
             "/all-terms",
@@ -107,29 +110,40 @@ pub fn router() -> ApiRouter {
             get_chatbuy,
             Doc::public("Chat-to-buy points: {chatbuy}")
                 .query_opt("district", "string", district)
-                .query_opt("thana", "string", "A thana within the district"),
+                .query_opt("thana", "string", "A thana within the district")
+                .answers(404, unknown_district),
         )
         .get(
             "/widget",
             get_widget,
             Doc::public("A widget (22 the EMI details, 5 the pre-load advert): {widget}")
-                .query_opt("id", "integer", "The widget's id (default 22)"),
+                .query_opt("id", "integer", "The widget's id (default 22)")
+                .answers(404, "No widget has this id"),
         )
         .post(
             "/get-seo-content",
             post_seo_content,
-            Doc::public("SEO content of a page: {data: {setting}}").field(
-                "params",
-                "object",
-                "{post_id, post_type}",
-            ),
+            Doc::public("SEO content of a page: {status, setting}")
+                .answers(404, "No product, category, page or post has this id"),
         )
+}
+
+/// The answer of `GET /api/common/main-search-product`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchResponse {
+    /// The matching products, best first.
+    pub search: Vec<content::SearchHit>,
+    /// At most 8 matching categories.
+    pub terms: Vec<content::SearchTerm>,
 }
 
 /// `GET /api/common/main-search-product?keyword=`: `{search, terms}`:
 /// matching products (`url` = `/product/<seo_url>`) and at most 8 matching
 /// categories. An empty keyword answers two empty lists.
-async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_search(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<SearchResponse>> {
     let params = Params::new(pairs)?;
     let keyword = params.get("keyword").unwrap_or("");
     // Answered from the search index alone (titles are stored in it).
@@ -143,46 +157,64 @@ async fn get_search(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
         &[SurrogateKey::Products, SurrogateKey::Categories],
         search.iter().map(|h| h.id),
     );
-    Ok(cache::public(
-        Json(json!({ "search": search, "terms": terms })),
-        keys,
-    ))
+    Ok(Shared::new(SearchResponse { search, terms }, keys))
 }
+
+/// The answer of `GET /api/common/header`: catalog's header data as it is.
+pub type HeaderResponse = content::Header;
 
 /// `GET /api/common/header`: `{menus (≤ 4), child_menus, child_sub_menus,
 /// offer_title, category_title, flash_sale_title}`.
-async fn get_header(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_header(State(state): State<AppState>) -> ApiResult<Shared<HeaderResponse>> {
     let header = content::header(&state.pool).await?;
-    Ok(cache::public(
-        Json(json!(header)),
+    Ok(Shared::new(
+        header,
         [SurrogateKey::Menu, SurrogateKey::Setting],
     ))
 }
 
+/// The answer of `GET /api/common/footer`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FooterResponse {
+    /// The footer's columns, in menu order.
+    pub menus: Vec<content::FooterColumn>,
+    /// The support block, HTML (setting `footer_support`).
+    pub support: String,
+}
+
 /// `GET /api/common/footer`: `{menus: [{title, data: [{label, link}]}], support}`.
-async fn get_footer(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_footer(State(state): State<AppState>) -> ApiResult<Shared<FooterResponse>> {
     let (menus, support) = content::footer(&state.pool).await?;
-    Ok(cache::public(
-        Json(json!({ "menus": menus, "support": support })),
+    Ok(Shared::new(
+        FooterResponse { menus, support },
         [SurrogateKey::Menu, SurrogateKey::Setting],
     ))
 }
 
 /// `GET /api/common/product-set`: `{product_sets}`, every active set.
-async fn get_product_set(State(state): State<AppState>) -> ApiResult<Response> {
-    let (sets, keys) = product_set_tiles(&state, usize::MAX).await?;
-    Ok(cache::public(Json(json!({ "product_sets": sets })), keys))
+async fn get_product_set(State(state): State<AppState>) -> ApiResult<Shared<ProductSetsResponse>> {
+    let (product_sets, keys) = product_set_tiles(&state, usize::MAX).await?;
+    Ok(Shared::new(ProductSetsResponse { product_sets }, keys))
 }
 
 /// `GET /api/common/top-offers`: `{products}`, recommended products newest first.
-async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Shared<ProductsResponse>> {
     let ids = hq::recommended_ids(&state.pool, TOP_OFFERS_LIMIT).await?;
     let products = cards(&state.pool, &ids, catalog::clock::now_unix()).await?;
     let keys = surrogate::with_products(
         &[SurrogateKey::Products, SurrogateKey::Flash],
         products.iter().map(|p| p.id),
     );
-    Ok(cache::public(Json(json!({ "products": products })), keys))
+    Ok(Shared::new(ProductsResponse { products }, keys))
+}
+
+/// The answer of `GET /api/common/flash-sales`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FlashSalePageResponse {
+    /// The running sale; null when none runs.
+    pub flash_schedule: Option<flash::FlashSchedule>,
+    /// One page of its items, 30 a page (an empty page when none runs).
+    pub flash_items: Paginator<flash::FlashItem>,
 }
 
 /// `GET /api/common/flash-sales?page=`: `{flash_schedule, flash_items:
@@ -190,7 +222,7 @@ async fn get_top_offers(State(state): State<AppState>) -> ApiResult<Response> {
 async fn get_flash_sales(
     State(state): State<AppState>,
     Query(pairs): Pairs,
-) -> ApiResult<Response> {
+) -> ApiResult<Shared<FlashSalePageResponse>> {
     let params = Params::new(pairs)?;
     let page = PageRequest::new(
         params.int("page", 1, MAX_PAGE)?.unwrap_or(1),
@@ -210,17 +242,27 @@ async fn get_flash_sales(
         items.iter().map(|i| i.fi_product_id),
     );
     let paginator = Paginator::new(items, total, page, "/api/common/flash-sales", &[]);
-    Ok(cache::public(
-        Json(json!({ "flash_schedule": schedule, "flash_items": paginator })),
+    Ok(Shared::new(
+        FlashSalePageResponse {
+            flash_schedule: schedule,
+            flash_items: paginator,
+        },
         keys,
     ))
 }
 
+/// The answer of `GET /api/common/districts`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DistrictsResponse {
+    /// All 64, by name, with their divisions and delivery zones.
+    pub districts: Vec<content::District>,
+}
+
 /// `GET /api/common/districts`: `{districts}`, all 64 with their divisions.
-async fn get_districts(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_districts(State(state): State<AppState>) -> ApiResult<Shared<DistrictsResponse>> {
     let districts = content::districts(&state.pool).await?;
-    Ok(cache::public(
-        Json(json!({ "districts": districts })),
+    Ok(Shared::new(
+        DistrictsResponse { districts },
         [SurrogateKey::Districts],
     ))
 }
@@ -231,8 +273,7 @@ async fn points(
     state: &AppState,
     pairs: Vec<(String, String)>,
     shop_type: &str,
-    key: &str,
-) -> ApiResult<Response> {
+) -> ApiResult<Vec<content::Showroom>> {
     let params = Params::new(pairs)?;
     let district = match params
         .get("district")
@@ -247,21 +288,42 @@ async fn points(
         None => None,
     };
     let thana = params.get("thana").map(str::trim).filter(|t| !t.is_empty());
-    let rows = content::showrooms(&state.pool, shop_type, district, thana).await?;
-    Ok(cache::public(
-        Json(json!({ key: rows })),
-        [SurrogateKey::Showrooms, SurrogateKey::Districts],
-    ))
+    Ok(content::showrooms(&state.pool, shop_type, district, thana).await?)
+}
+
+/// The surrogate keys of a list of points.
+const POINTS_KEYS: [SurrogateKey; 2] = [SurrogateKey::Showrooms, SurrogateKey::Districts];
+
+/// The answer of `GET /api/common/showrooms`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ShowroomsResponse {
+    /// Active showrooms, by district and title.
+    pub showrooms: Vec<content::Showroom>,
 }
 
 /// `GET /api/common/showrooms?district=&thana=`: `{showrooms}`.
-async fn get_showrooms(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
-    points(&state, pairs, "Showroom", "showrooms").await
+async fn get_showrooms(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<ShowroomsResponse>> {
+    let showrooms = points(&state, pairs, "Showroom").await?;
+    Ok(Shared::new(ShowroomsResponse { showrooms }, POINTS_KEYS))
+}
+
+/// The answer of `GET /api/common/showroom-chatbuy`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ChatbuyResponse {
+    /// Active chat-to-buy points, by district and title.
+    pub chatbuy: Vec<content::Showroom>,
 }
 
 /// `GET /api/common/showroom-chatbuy?district=`: `{chatbuy}`, the chat-to-buy points.
-async fn get_chatbuy(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
-    points(&state, pairs, "Chatbuy", "chatbuy").await
+async fn get_chatbuy(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<ChatbuyResponse>> {
+    let chatbuy = points(&state, pairs, "Chatbuy").await?;
+    Ok(Shared::new(ChatbuyResponse { chatbuy }, POINTS_KEYS))
 }
 
 /// A required positive id parameter.
@@ -271,34 +333,50 @@ fn id_param(params: &Params, name: &str) -> ApiResult<i64> {
         .ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
 }
 
+/// The answer of `GET /api/common/page`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PageResponse {
+    pub page: content::Page,
+}
+
 /// `GET /api/common/page?id=`: `{page}` (404 when unknown or inactive).
-async fn get_page(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_page(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<PageResponse>> {
     let params = Params::new(pairs)?;
     let id = id_param(&params, "id")?;
     let page = content::page(&state.pool, id)
         .await?
         .ok_or_else(|| ApiError::not_found("Page not found"))?;
-    Ok(cache::public(
-        Json(json!({ "page": page })),
-        [SurrogateKey::Page(id)],
-    ))
+    Ok(Shared::new(PageResponse { page }, [SurrogateKey::Page(id)]))
 }
 
 /// `GET /api/common/all-terms`: `{terms: {<id>: term}}`, every published category.
-async fn get_all_terms(State(state): State<AppState>) -> ApiResult<Response> {
+async fn get_all_terms(State(state): State<AppState>) -> ApiResult<Shared<TermsResponse>> {
     let terms = content::terms(&state.pool, None).await?;
-    Ok(cache::public(
-        Json(json!({ "terms": TermsById(terms) })),
+    Ok(Shared::new(
+        TermsResponse {
+            terms: TermsById(terms),
+        },
         [SurrogateKey::Categories],
     ))
 }
 
+/// The answer of `GET /api/common/menu_items`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MenuItemsResponse {
+    /// The items of the `products` menu, in order; those with parent 21 are
+    /// the top categories.
+    pub menu_items: Vec<MenuLink>,
+}
+
 /// `GET /api/common/menu_items`: `{menu_items}`, the side menu's product tree
 /// (items with parent 21 are the top categories).
-async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Response> {
-    let items = content::product_menu(&state.pool).await?;
-    Ok(cache::public(
-        Json(json!({ "menu_items": items })),
+async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Shared<MenuItemsResponse>> {
+    let menu_items = content::product_menu(&state.pool).await?;
+    Ok(Shared::new(
+        MenuItemsResponse { menu_items },
         [SurrogateKey::Menu],
     ))
 }
@@ -307,16 +385,26 @@ async fn get_menu_items(State(state): State<AppState>) -> ApiResult<Response> {
 /// (SPEC.md §7: "default 22 for the EMI details").
 const DEFAULT_WIDGET: i64 = 22;
 
+/// The answer of `GET /api/common/widget`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WidgetResponse {
+    /// The widget, active or not (the client reads `is_active`).
+    pub widget: hq::Widget,
+}
+
 /// `GET /api/common/widget?id=`: `{widget}`, active or not (the client reads
 /// `is_active`); widget 22 without an id; 404 when no widget has the id.
-async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiResult<Response> {
+async fn get_widget(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<WidgetResponse>> {
     let params = Params::new(pairs)?;
     let id = params.int("id", 1, MAX_ID)?.unwrap_or(DEFAULT_WIDGET);
     let widget = hq::widget(&state.pool, id)
         .await?
         .ok_or_else(|| ApiError::not_found("Widget not found"))?;
-    Ok(cache::public(
-        Json(json!({ "widget": widget })),
+    Ok(Shared::new(
+        WidgetResponse { widget },
         [SurrogateKey::Widget(id)],
     ))
 }
@@ -324,13 +412,27 @@ async fn get_widget(State(state): State<AppState>, Query(pairs): Pairs) -> ApiRe
 /// The body of `get-seo-content`: `{"params": {"post_id", "post_type"}}`.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct SeoRequest {
+    /// What to look up.
     params: SeoParams,
 }
 
+/// The product, category, page or post whose SEO texts are asked for.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct SeoParams {
+    /// Its id, a positive whole number; the original client sends it as a
+    /// number or as a string, so either is read (hence any JSON here).
     post_id: Value,
+    /// `product`, `category`, `page` or `post`.
     post_type: String,
+}
+
+/// The answer of `POST /api/common/get-seo-content`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SeoContentResponse {
+    /// `"1"` when texts are stored for it, `"0"` when `setting` holds the
+    /// site-wide texts instead (the original's strings).
+    pub status: &'static str,
+    pub setting: content::SeoMeta,
 }
 
 /// `POST /api/common/get-seo-content` with `{"params": {"post_id", "post_type"}}`:
@@ -340,7 +442,7 @@ struct SeoParams {
 async fn post_seo_content(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<SeoRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<SeoContentResponse>> {
     let SeoParams { post_id, post_type } = body.params;
     if post_type.chars().count() > MAX_PARAM_LEN
         || !content::SEO_POST_TYPES.contains(&post_type.as_str())
@@ -362,10 +464,16 @@ async fn post_seo_content(
         return Err(ApiError::not_found(format!("No {post_type} with id {id}")));
     }
     let answer = match content::seo_meta(&state.pool, &post_type, id).await? {
-        Some(meta) => json!({ "status": "1", "setting": meta }),
+        Some(meta) => SeoContentResponse {
+            status: "1",
+            setting: meta,
+        },
         None => {
             let settings = catalog::read::site::settings(&state.pool).await?;
-            json!({ "status": "0", "setting": content::default_seo(&settings) })
+            SeoContentResponse {
+                status: "0",
+                setting: content::default_seo(&settings),
+            }
         }
     };
     Ok(Json(answer))
