@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of account-page: none; the view comes from the path (/user/<view>). */
-export type AccountPageProps = Record<string, never>;
+export type AccountPageProps = components['schemas']['AccountPageProps'];
 
 export type View = 'profile' | 'wishlist' | 'orders' | 'reviews' | 'address' | 'change-password';
 

@@ -1,6 +1,7 @@
 // The pre-load advert (SPEC.md §2, §4): widget 5 opens as a modal on load
-// when active, and closes on its close button, an outside click or Escape
-// (with the modal's 500 ms rule). The original server sent the widget once per
+// (the generator writes the island only while the widget is active), and
+// closes on its close button, an outside click or Escape (with the modal's
+// 500 ms rule). The original server sent the widget once per
 // visitor per hour; pages here are static, so the browser keeps that rule:
 // shown at most once an hour.
 import { useState } from 'react';
@@ -13,7 +14,7 @@ export const AGAIN_AFTER_MS = 60 * 60 * 1000;
 
 /** Whether to open the advert now, and if so record that it was shown. */
 export function shouldShow(props: AdvertModalProps, now = Date.now()): boolean {
-  if (!props.description || props.is_active === false || props.is_active === 0) return false;
+  if (!props.description) return false;
   try {
     if (now - (Number(localStorage.getItem(SEEN_KEY)) || 0) < AGAIN_AFTER_MS) return false;
     localStorage.setItem(SEEN_KEY, String(now));
@@ -27,7 +28,7 @@ export function AdvertModal(props: AdvertModalProps) {
   const [open, setOpen] = useState(() => shouldShow(props));
   if (!open) return null;
   return (
-    <Modal title={props.title} label="Offer" onClose={() => setOpen(false)}>
+    <Modal label="Offer" onClose={() => setOpen(false)}>
       <div className={styles.body} dangerouslySetInnerHTML={{ __html: props.description ?? '' }} />
     </Modal>
   );

@@ -1,27 +1,12 @@
+import type { components } from '../../generated/islands';
+
 /** Props of buy-buttons on a product page (as the generator writes them). */
-export interface ProductBuyProps {
-  id: number;
-  code: string;
-  title: string;
-  /** The price now, whole taka. */
-  price: number;
-  in_stock?: boolean;
-  pre_booking?: boolean;
-  disable_buy?: boolean;
-  /** The chosen variation, when the product has variations. */
-  variation_id?: number | null;
-  /** The product's main category name, for analytics. */
-  category?: string;
-}
+export type ProductBuyProps = components['schemas']['ProductBuyProps'];
 
 /** Props of buy-buttons on a product-set page. */
-export interface SetBuyProps {
-  set_id: number;
-  slug: string;
-  title?: string;
-}
+export type SetBuyProps = components['schemas']['SetBuyProps'];
 
-export type BuyButtonsProps = ProductBuyProps | SetBuyProps;
+export type BuyButtonsProps = components['schemas']['BuyButtonsProps'];
 
 /** `GET /api/cart/add-to-cart` on success (SPEC.md §3, ORIGINAL-API.md §2). */
 export interface AddToCartResponse {

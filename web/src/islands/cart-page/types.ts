@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of cart-page: none (the cart is the visitor's, from the API). */
-export type CartPageProps = Record<string, never>;
+export type CartPageProps = components['schemas']['CartPageProps'];
 
 /** `GET /api/common/districts`. */
 export interface DistrictsResponse {

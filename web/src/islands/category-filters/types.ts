@@ -1,8 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of category-filters (as the generator writes them). */
-export interface CategoryFiltersProps {
-  /** The category's slug (`/c/<seo_url>`). */
-  seo_url: string;
-}
+export type CategoryFiltersProps = components['schemas']['CategoryFiltersProps'];
 
 /** One filter group read from the fallback: its label, query parameter and values. */
 export interface FilterGroup {

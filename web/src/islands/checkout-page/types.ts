@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of checkout-page: none. */
-export type CheckoutPageProps = Record<string, never>;
+export type CheckoutPageProps = components['schemas']['CheckoutPageProps'];
 
 /** `GET /api/common/districts`. */
 export interface DistrictsResponse {

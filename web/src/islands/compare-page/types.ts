@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of compare-page: none. */
-export type ComparePageProps = Record<string, never>;
+export type ComparePageProps = components['schemas']['ComparePageProps'];
 
 /** One attribute row of a compared product (names vary; both are read). */
 export interface CompareAttr {

@@ -1,7 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of drawer: the id of the generator's drawer `<nav>` (default "menu"). */
-export interface DrawerProps {
-  nav_id?: string;
-}
+export type DrawerProps = components['schemas']['DrawerProps'];
 
 /** `GET /api/product/recent-views-product` (cards; the strip reads these). */
 export interface RecentViewsResponse {

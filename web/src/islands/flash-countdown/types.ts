@@ -1,9 +1,4 @@
+import type { components } from '../../generated/islands';
+
 /** Props of flash-countdown (times in Unix seconds, as the generator writes them). */
-export interface FlashCountdownProps {
-  /** When the sale ends. */
-  ends_at: number;
-  /** When it starts; before then the countdown counts to the start. */
-  starts_at?: number;
-  /** Server time minus browser time in ms, when the page knows it; otherwise read from a `Date` header. */
-  offset_ms?: number;
-}
+export type FlashCountdownProps = components['schemas']['FlashCountdownProps'];

@@ -1,2 +1,4 @@
+import type { components } from '../../generated/islands';
+
 /** Props of forgot-password-page: none. */
-export type ForgotPasswordPageProps = Record<string, never>;
+export type ForgotPasswordPageProps = components['schemas']['ForgotPasswordPageProps'];

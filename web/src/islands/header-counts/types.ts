@@ -1,10 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of header-counts: none needed; counts come from the API. */
-export interface HeaderCountsProps {
-  /** Where the profile icon links (default /user/profile). */
-  profile_url?: string;
-  /** The cart's count when the page already knows it (not from the generator: from an early add). */
-  cartCount?: number;
-}
+export type HeaderCountsProps = components['schemas']['HeaderCountsProps'];
 
 /** `GET /api/cart/count-notification` (SPEC.md §3). */
 export interface CountResponse {

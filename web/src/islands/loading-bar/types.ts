@@ -1,7 +1,4 @@
+import type { components } from '../../generated/islands';
+
 /** Props of loading-bar (SPEC.md §9 defaults). */
-export interface LoadingBarProps {
-  /** Show the bar only for requests still running after this many ms. */
-  throttle_ms?: number;
-  /** How long the bar takes to creep across while waiting, in ms. */
-  duration_ms?: number;
-}
+export type LoadingBarProps = components['schemas']['LoadingBarProps'];

@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of registration-page: none. */
-export type RegistrationPageProps = Record<string, never>;
+export type RegistrationPageProps = components['schemas']['RegistrationPageProps'];
 
 /** `POST /api/auth/register`: the original answered `{type, messages, token}`. */
 export interface RegisterResponse {

@@ -1,2 +1,4 @@
+import type { components } from '../../generated/islands';
+
 /** Props of reset-password-page: none; the link's query carries `token` and `email`. */
-export type ResetPasswordPageProps = Record<string, never>;
+export type ResetPasswordPageProps = components['schemas']['ResetPasswordPageProps'];

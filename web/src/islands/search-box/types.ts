@@ -1,10 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of the search-box island (all optional: the generator writes none today). */
-export interface SearchBoxProps {
-  /** The keyword to show, e.g. on a search result page (`/c/products?keyword=`). */
-  keyword?: string;
-  /** Debounce before asking for suggestions, in ms (SPEC.md §9: 500). */
-  debounce_ms?: number;
-}
+export type SearchBoxProps = components['schemas']['SearchBoxProps'];
 
 /** `GET /api/common/main-search-product?keyword=` (SPEC.md §3). */
 export interface SearchResponse {

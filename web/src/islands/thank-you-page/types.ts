@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of thank-you-page: none; the query carries `order_random` and `order_key`. */
-export type ThankYouPageProps = Record<string, never>;
+export type ThankYouPageProps = components['schemas']['ThankYouPageProps'];
 
 /** `GET /api/cart/order-details?order_random=&secret_key=` (ORIGINAL-API.md §2). */
 export interface OrderDetailsResponse {

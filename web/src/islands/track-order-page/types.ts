@@ -1,5 +1,7 @@
+import type { components } from '../../generated/islands';
+
 /** Props of track-order-page: none (`?id=&phone=` fill the form). */
-export type TrackOrderPageProps = Record<string, never>;
+export type TrackOrderPageProps = components['schemas']['TrackOrderPageProps'];
 
 /** `GET /api/cart/track-order?phone=&id=` (ORIGINAL-API.md §2). */
 export interface TrackOrderResponse {

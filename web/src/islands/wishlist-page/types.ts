@@ -1,4 +1,6 @@
+import type { components } from '../../generated/islands';
+
 /** Props of wishlist-page: none. */
-export type WishlistPageProps = Record<string, never>;
+export type WishlistPageProps = components['schemas']['WishlistPageProps'];
 
 export type { WishlistResponse } from '../../components/Wishlist';
