@@ -11,22 +11,15 @@
 import { errorText } from '../lib/api';
 import { addProduct, addedMessage, cartLabel, type AddToCartResponse } from '../lib/cart';
 import { parseProps } from '../loader/core';
+import type { ProductBuyProps } from '../islands/buy-buttons/types';
 
 /** A buy-buttons element, with the add its fallback started, if any. */
 export interface BuyIsland extends HTMLElement {
   early?: Promise<AddToCartResponse>;
 }
 
-/** What the fallback's button needs of the island's props. */
-interface Product {
-  id: number;
-  title: string;
-  price?: number;
-  code?: string;
-  category?: string;
-  variation_id?: number | null;
-  pre_booking?: boolean;
-}
+/** The island's props on a product page, where the fallback's button is (a type only: nothing is imported). */
+type Product = ProductBuyProps;
 
 /** Writes `count` into the header's cart link while header-counts is still its fallback. */
 function showCount(count: number | undefined): void {
