@@ -12,7 +12,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::identity::Owner;
 
 /// A coupon row.
-#[derive(Debug, Clone, FromRow, Serialize)]
+#[derive(Debug, Clone, FromRow, Serialize, schemars::JsonSchema)]
 pub struct Coupon {
     pub id: i64,
     pub coupon_code: String,
