@@ -368,7 +368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A CMS page: {page}; 404 when unknown or inactive */
+        /** A CMS page: {page} */
         get: operations["get_common_page"];
         put?: never;
         post?: never;
@@ -455,7 +455,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** SEO content of a page: {data: {setting}} */
+        /** SEO content of a page: {status, setting} */
         post: operations["post_common_get_seo_content"];
         delete?: never;
         options?: never;
@@ -640,7 +640,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A product: {product}; 404 when unknown */
+        /** A product: {product} */
         get: operations["get_product_simple_info"];
         put?: never;
         post?: never;
@@ -2211,13 +2211,252 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The answer of `GET /api/common/main-search-product`. */
+        SearchResponse: {
+            /** @description The matching products, best first. */
+            search: components["schemas"]["SearchHit"][];
+            /** @description At most 8 matching categories. */
+            terms: components["schemas"]["SearchTerm"][];
+        };
+        /** @description A product found by the search box. */
+        SearchHit: {
+            title: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            /** @description `/product/<seo_url>`. */
+            url: string;
+            seo_url: string;
+        };
+        /** @description A category found by the search box. */
+        SearchTerm: {
+            type: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description `/c/<seo_url>`. */
+            url: string;
+        };
+        /** @description The header's menus and titles (SPEC.md §3 Header data). */
+        Header: {
+            /** @description At most [`HEADER_MENU_LIMIT`]. */
+            menus: components["schemas"]["Link"][];
+            child_menus: components["schemas"]["Link"][];
+            child_sub_menus: components["schemas"]["Link"][];
+            offer_title: string;
+            category_title: string;
+            flash_sale_title: string;
+        };
+        /** @description A menu link. */
+        Link: {
+            label: string;
+            link: string;
+        };
+        /** @description The answer of `GET /api/common/footer`. */
+        FooterResponse: {
+            /** @description The footer's columns, in menu order. */
+            menus: components["schemas"]["FooterColumn"][];
+            /** @description The support block, HTML (setting `footer_support`). */
+            support: string;
+        };
+        /** @description A footer column. */
+        FooterColumn: {
+            title: string;
+            data: components["schemas"]["Link"][];
+        };
+        /** @description The answer of `GET /api/common/flash-sales`. */
+        FlashSalePageResponse: {
+            /** @description The running sale; null when none runs. */
+            flash_schedule?: components["schemas"]["FlashSchedule"] | null;
+            /** @description One page of its items, 30 a page (an empty page when none runs). */
+            flash_items: components["schemas"]["Paginator_for_FlashItem"];
+        };
+        /** @description One page of `T` with Laravel's paginator fields. */
+        Paginator_for_FlashItem: {
+            /**
+             * Format: int64
+             * @description The 1-based page shown.
+             */
+            current_page: number;
+            /** @description The rows of this page. */
+            data: components["schemas"]["FlashItem"][];
+            /** @description Links carry the request's other query parameters. */
+            first_page_url: string;
+            /**
+             * Format: int64
+             * @description 1-based position of the first row shown; None on an empty page.
+             */
+            from?: number | null;
+            /**
+             * Format: int64
+             * @description The last page number (1 for an empty list).
+             */
+            last_page: number;
+            last_page_url: string;
+            /** @description Previous, the page numbers around the current one (with gaps), Next. */
+            links: components["schemas"]["PageLink"][];
+            /** @description None on the last page. */
+            next_page_url?: string | null;
+            /** @description The URL path the page links are built on, e.g. `/api/category/products`. */
+            path: string;
+            /**
+             * Format: int64
+             * @description Rows per page.
+             */
+            per_page: number;
+            /** @description None on the first page. */
+            prev_page_url?: string | null;
+            /**
+             * Format: int64
+             * @description 1-based position of the last row shown; None on an empty page.
+             */
+            to?: number | null;
+            /**
+             * Format: int64
+             * @description Rows on all pages.
+             */
+            total: number;
+        };
+        /** @description A link of the paginator's `links` list. */
+        PageLink: {
+            /** @description None for a disabled "Previous"/"Next" and for the "..." gap. */
+            url?: string | null;
+            /** @description "&laquo; Previous", a page number, "..." or "Next &raquo;" (Laravel's labels). */
+            label: string;
+            /** @description Whether this is the current page. */
+            active: boolean;
+        };
+        /** @description The answer of `GET /api/common/districts`. */
+        DistrictsResponse: {
+            /** @description All 64, by name, with their divisions and delivery zones. */
+            districts: components["schemas"]["District"][];
+        };
+        /** @description A district with its division (`common/districts`). */
+        District: {
+            /** Format: int64 */
+            id: number;
+            district: string;
+            district_bn: string;
+            division: string;
+            division_bn: string;
+            /** @description Other accepted spellings. */
+            aliases: string[];
+            delivery_zone: string;
+        };
+        /** @description The answer of `GET /api/common/showrooms`. */
+        ShowroomsResponse: {
+            /** @description Active showrooms, by district and title. */
+            showrooms: components["schemas"]["Showroom"][];
+        };
+        /** @description A showroom or chat-to-buy point. */
+        Showroom: {
+            title: string;
+            /** @description HTML. */
+            description: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            seo_url: string;
+            /** @description `Showroom` or `Chatbuy`. */
+            shop_type: string;
+            division: string;
+            district: string;
+            thana: string;
+            phone: string;
+            address: string;
+            opening_hours: string;
+            /** Format: double */
+            latitude?: number | null;
+            /** Format: double */
+            longitude?: number | null;
+        };
+        /** @description The answer of `GET /api/common/page`. */
+        PageResponse: {
+            page: components["schemas"]["Page"];
+        };
+        /** @description A CMS page (`common/page`). */
+        Page: {
+            title: string;
+            /** @description HTML. */
+            description: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            seo_url: string;
+            /** @description The page's image path, or None. */
+            images?: string | null;
+            is_sticky: boolean;
+            lang: string;
+            /** Format: int64 */
+            created_at: number;
+            /** Format: int64 */
+            updated_at: number;
+        };
+        /** @description The answer of `GET /api/common/menu_items`. */
+        MenuItemsResponse: {
+            /**
+             * @description The items of the `products` menu, in order; those with parent 21 are
+             *      the top categories.
+             */
+            menu_items: components["schemas"]["MenuLink"][];
+        };
+        /** @description A menu item with its menu's location and title. */
+        MenuLink: {
+            /** Format: int64 */
+            menu_id: number;
+            /** @description `header`, `header_child`, `header_child_sub`, `products` or `footer`. */
+            location: string;
+            /** @description The menu's title (a footer column's heading). */
+            menu_title: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description 0 at the top level; the side menu's products hang under 21.
+             */
+            parent: number;
+            label: string;
+            link: string;
+        };
+        /** @description The answer of `GET /api/common/showroom-chatbuy`. */
+        ChatbuyResponse: {
+            /** @description Active chat-to-buy points, by district and title. */
+            chatbuy: components["schemas"]["Showroom"][];
+        };
+        /** @description The answer of `GET /api/common/widget`. */
+        WidgetResponse: {
+            /** @description The widget, active or not (the client reads `is_active`). */
+            widget: components["schemas"]["Widget"];
+        };
         /** @description The body of `get-seo-content`: `{"params": {"post_id", "post_type"}}`. */
         SeoRequest: {
+            /** @description What to look up. */
             params: components["schemas"]["SeoParams"];
         };
+        /** @description The product, category, page or post whose SEO texts are asked for. */
         SeoParams: {
+            /**
+             * @description Its id, a positive whole number; the original client sends it as a
+             *      number or as a string, so either is read (hence any JSON here).
+             */
             post_id: unknown;
+            /** @description `product`, `category`, `page` or `post`. */
             post_type: string;
+        };
+        /** @description The answer of `POST /api/common/get-seo-content`. */
+        SeoContentResponse: {
+            /**
+             * @description `"1"` when texts are stored for it, `"0"` when `setting` holds the
+             *      site-wide texts instead (the original's strings).
+             */
+            status: string;
+            setting: components["schemas"]["SeoMeta"];
+        };
+        /** @description SEO texts of a product, category, page or post. */
+        SeoMeta: {
+            meta_title: string;
+            meta_description: string;
+            meta_keywords: string;
         };
         /**
          * @description The answer of `GET /api/common/compare` and `GET /api/user/wishlist`: the
@@ -2255,10 +2494,10 @@ export interface components {
              * @description Taka before any discount.
              */
             local_selling_price: number;
-            /** @description The product's attributes (colour, size, ...), for comparing. */
+            /** @description The product's attributes, for comparing side by side. */
             attr: components["schemas"]["ListedAttribute"][];
         };
-        /** @description One attribute of a listed product: `Colour: Walnut`. */
+        /** @description One attribute of a listed product: its label and value. */
         ListedAttribute: {
             field_label: string;
             value: string;
@@ -2282,8 +2521,8 @@ export interface components {
             seo_url: string;
         };
         /**
-         * @description `{success: true}`: the answer of a call that only does something (and of
-         *      the other visitor groups' calls alike).
+         * @description `{success: true}`: the answer of a call that only does something (the
+         *      other visitor groups answer it too).
          */
         SuccessResponse: {
             success: boolean;
@@ -2426,15 +2665,6 @@ export interface components {
              */
             total: number;
         };
-        /** @description A link of the paginator's `links` list. */
-        PageLink: {
-            /** @description None for a disabled "Previous"/"Next" and for the "..." gap. */
-            url?: string | null;
-            /** @description "&laquo; Previous", a page number, "..." or "Next &raquo;" (Laravel's labels). */
-            label: string;
-            /** @description Whether this is the current page. */
-            active: boolean;
-        };
         /**
          * @description How many of a listing's products each filter would leave: per attribute
          *      value and per price band. A facet counts what every other filter lets
@@ -2558,6 +2788,345 @@ export interface components {
              * @description Σ qty × the price a shopper pays now, taka.
              */
             price_all: number;
+        };
+        /** @description The answer of `GET /api/product/info` and `GET /api/product/simple-info`. */
+        ProductResponse: {
+            /**
+             * @description The product with prices, stock status, attributes, categories,
+             *      variations, flash sale and EMI.
+             */
+            product: components["schemas"]["ProductDetail"];
+        };
+        /** @description A product page's details (`product/info` and `product/simple-info`). */
+        ProductDetail: {
+            title: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            seo_url: string;
+            product_code: string;
+            sku: string;
+            /** Format: int64 */
+            qty: number;
+            short_description: string;
+            /** @description The first image's full-size path. */
+            image?: string | null;
+            /**
+             * Format: int64
+             * @description List price, taka.
+             */
+            local_selling_price: number;
+            /**
+             * Format: int64
+             * @description Percent off the list price now.
+             */
+            local_discount: number;
+            /** Format: int64 */
+            actual_discount: number;
+            /**
+             * Format: int64
+             * @description Regular selling price (before any flash sale), taka.
+             */
+            regular_price: number;
+            /**
+             * Format: int64
+             * @description The price a shopper pays now, taka.
+             */
+            price_now: number;
+            /** Format: int64 */
+            product_price_now: number;
+            /** @description `in_stock`, `out_of_stock` or `pre_booking`. */
+            stock_status: string;
+            pre_booking: boolean;
+            /** Format: int64 */
+            pre_booking_min_percent: number;
+            cash_on_delivery: boolean;
+            disable_buy: boolean;
+            enable_comment: boolean;
+            enable_review: boolean;
+            enable_variation: boolean;
+            variation_show_as: string;
+            new_arrival: boolean;
+            recommended: boolean;
+            best_selling: boolean;
+            emi_available: boolean;
+            delivery_time: string;
+            pro_warranty: string;
+            care_info: string;
+            seo_title?: string | null;
+            seo_description?: string | null;
+            seo_keywords?: string | null;
+            attrs: components["schemas"]["AttrLine"][];
+            categories: components["schemas"]["ProductCategory"][];
+            variations: components["schemas"]["Variations"];
+            flash_sale: boolean;
+            flash_item_information?: components["schemas"]["FlashInfo"] | null;
+            emi: components["schemas"]["Emi"];
+            /** Format: int64 */
+            updated_at: number;
+        };
+        /** @description An attribute line of a product page. */
+        AttrLine: {
+            field_label: string;
+            field_name: string;
+            value: string;
+            slug: string;
+        };
+        /** @description A category the product is in. */
+        ProductCategory: {
+            /** Format: int64 */
+            term_id: number;
+            term_name: string;
+            seo_url: string;
+            is_primary: boolean;
+        };
+        /** @description The product's variations (the original's `{status, data, count}`). */
+        Variations: {
+            status: boolean;
+            /** Format: uint */
+            count: number;
+            data: components["schemas"]["VariationGroup"][];
+        };
+        /** @description A variation group (e.g. "Colour") with its values. */
+        VariationGroup: {
+            attribute: string;
+            values: components["schemas"]["VariationValue"][];
+        };
+        /** @description A value of a variation group. */
+        VariationValue: {
+            value: string;
+            product_code: string;
+            /** Format: int64 */
+            price_before: number;
+            /** Format: int64 */
+            price_now: number;
+            /** Format: int64 */
+            stock: number;
+        };
+        /** @description The running flash sale that prices the product now. */
+        FlashInfo: {
+            /** Format: int64 */
+            schedule_id: number;
+            fs_name: string;
+            /** Format: int64 */
+            discount_percent: number;
+            /**
+             * Format: int64
+             * @description Unix seconds; shown in Asia/Dhaka time by clients.
+             */
+            starts_at: number;
+            /** Format: int64 */
+            ends_at: number;
+        };
+        /** @description EMI summary of a product page. */
+        Emi: {
+            available: boolean;
+            /** Format: int64 */
+            from_per_month?: number | null;
+            plans: components["schemas"]["EmiPlan"][];
+        };
+        /** @description A bank's instalment plan for the product at its price now. */
+        EmiPlan: {
+            bank: string;
+            /** Format: int64 */
+            months: number;
+            /**
+             * Format: int64
+             * @description Yearly interest in basis points.
+             */
+            interest_bp: number;
+            /**
+             * Format: int64
+             * @description Whole taka per month (rounded up).
+             */
+            per_month: number;
+        };
+        /** @description What `product/images` answers. */
+        Images: {
+            images: components["schemas"]["Image"][];
+            youtubeLink?: string | null;
+            /** @description The 360-degree frames' paths, in turning order (empty for most products). */
+            degree_images: string[];
+        };
+        /** @description A gallery image. */
+        Image: {
+            /** Format: int64 */
+            id: number;
+            full_size_directory: string;
+            icon_size_directory: string;
+            /** Format: int64 */
+            width: number;
+            /** Format: int64 */
+            height: number;
+        };
+        /** @description The answer of `GET /api/product/360degreeImages`. */
+        Images360Response: {
+            /** @description The frames' image paths, in turning order (empty for most products). */
+            images: string[];
+        };
+        /** @description The answer of `GET /api/product/similar-products`. */
+        SimilarProductsResponse: {
+            /** @description Up to 10 products of the same sub-category, nearest price first. */
+            similar_products: components["schemas"]["ProductCard"][];
+        };
+        /** @description The answer of `GET /api/product/question-index`. */
+        QuestionsResponse: {
+            /** @description The newest published questions, each with its answers. */
+            questions: components["schemas"]["Question"][];
+        };
+        /** @description A shopper's question with its answers. */
+        Question: {
+            description: string;
+            /** Format: int64 */
+            id: number;
+            username: string;
+            /** @description "3 days ago". */
+            time: string;
+            /** Format: int64 */
+            created_at: number;
+            answers: components["schemas"]["Answer"][];
+        };
+        /** @description An answer to a question. */
+        Answer: {
+            description: string;
+        };
+        /** @description The answer of `GET /api/product/comment-index`. */
+        CommentsResponse: {
+            /** @description The newest published comments. */
+            comments: components["schemas"]["Comment"][];
+        };
+        /** @description A shopper's comment. */
+        Comment: {
+            username: string;
+            comment: string;
+            time: string;
+            /** Format: int64 */
+            created_at: number;
+        };
+        /** @description The answer of `GET /api/product/product-set-products`. */
+        SetProductsResponse: {
+            /**
+             * @description The category the set belongs to; null when it has none or it is not
+             *      published.
+             */
+            term?: components["schemas"]["CategoryRef"] | null;
+            products: components["schemas"]["SetProduct"][];
+        };
+        /** @description A product of a set (`product/product-set-products`). */
+        SetProduct: {
+            title: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            seo_url: string;
+            product_code: string;
+            sku: string;
+            /**
+             * Format: int64
+             * @description Units in stock.
+             */
+            qty: number;
+            /**
+             * Format: int64
+             * @description The price a shopper pays now, taka.
+             */
+            price_now: number;
+            stock_status: string;
+            /**
+             * Format: int64
+             * @description Units of this product in the set.
+             */
+            product_set_qty: number;
+            image_url?: string | null;
+        };
+        /** @description The answer of `GET /api/product/product-set-info`. */
+        SetInfoResponse: {
+            product_set: components["schemas"]["ProductSetInfo"];
+        };
+        /** @description A product set by slug (`product/product-set-info`). */
+        ProductSetInfo: {
+            title: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            subtitle: string;
+            slug: string;
+            product_ids: number[];
+            /** Format: int64 */
+            category_id?: number | null;
+            /** Format: int64 */
+            image_id?: number | null;
+            active: boolean;
+            /**
+             * Format: int64
+             * @description Σ qty × the price a shopper pays now, taka.
+             */
+            price_all: number;
+            price_info: string;
+            image_url?: string | null;
+        };
+        /** @description The answer of `GET /api/product/product-set-fabrics`. */
+        SetFabricsResponse: {
+            /** @description The active fabrics the set comes in. */
+            fabrics: components["schemas"]["Fabric"][];
+        };
+        /** @description A fabric a set comes in. */
+        Fabric: {
+            title: string;
+            /** Format: int64 */
+            id: number;
+            image_url?: string | null;
+            images: components["schemas"]["FabricImage"][];
+        };
+        /** @description An image of a fabric. */
+        FabricImage: {
+            icon: string;
+            image_url: string;
+        };
+        /** @description The answer of `GET /api/product/product-set-additional-info`. */
+        SetAdditionalInfoResponse: {
+            /** @description The set's additional-info blocks. */
+            infos: components["schemas"]["SetInfo"][];
+        };
+        /** @description An additional-info block of a set. */
+        SetInfo: {
+            title: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+        };
+        /** @description The answer of `GET /api/product/product-variation`. */
+        ProductVariationResponse: {
+            /** @description The variation groups (by attribute) with their variations. */
+            productVariationsList: components["schemas"]["VariationList"][];
+        };
+        /** @description A variation group of `product/product-variation`. */
+        VariationList: {
+            group: components["schemas"]["VariationGroupTitle"];
+            variations: components["schemas"]["VariationItem"][];
+        };
+        /** @description A variation group's title. */
+        VariationGroupTitle: {
+            title: string;
+        };
+        /** @description A variation as `product/product-variation` lists it. */
+        VariationItem: {
+            title: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            product_id: number;
+            product_code: string;
+            sub_title: string;
+            /** Format: int64 */
+            price_before: number;
+            /** Format: int64 */
+            price_now: number;
+            /** Format: int64 */
+            stock: number;
+            image?: string | null;
         };
         /** @description A question or a comment. */
         TalkBody: {
@@ -2707,74 +3276,722 @@ export interface components {
             /** @description The category's page image, or None. */
             image_url?: string | null;
         };
+        /**
+         * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
+         *      `store-payment-method`: the caller's cart priced now.
+         */
+        CartResponse: {
+            success: boolean;
+            cart: components["schemas"]["CartContents"];
+            /** @description The payment chosen; null until one is. */
+            pm?: components["schemas"]["PaymentChoice"] | null;
+            /** Format: int64 */
+            delivery_fee: number;
+            /** Format: int64 */
+            grand_total: number;
+            /** @description The delivery district; null until the address is given. */
+            district?: string | null;
+            address: components["schemas"]["CartAddress"];
+            /** @description Whether the cart is a pre-booking (paid in part now). */
+            prebooking: boolean;
+            /**
+             * Format: int64
+             * @description Taka a pre-booking must pay now at least.
+             */
+            prebooking_min_amount: number;
+            /**
+             * Format: int64
+             * @description The part payment chosen for a pre-booking.
+             */
+            paying_amount?: number | null;
+            /** @description Whether every line may be paid on delivery. */
+            cash_on_delivery: boolean;
+            /**
+             * @description Why the coupon was taken off the cart (absent when it was not), or
+             *      what `store-payment-method` did.
+             */
+            message?: string | null;
+        };
+        /** @description The cart's lines and money. */
+        CartContents: {
+            /** @description The lines not in a product set. */
+            items: components["schemas"]["CartLine"][];
+            /** @description The product sets, keyed by their place in the cart. */
+            psets: {
+                [key: string]: components["schemas"]["CartSet"];
+            } | unknown[];
+            /**
+             * Format: int64
+             * @description Taka, the lines before discount and delivery.
+             */
+            totalprice: number;
+            /** Format: int64 */
+            totalqty: number;
+            /**
+             * Format: int64
+             * @description Taka off by the coupon.
+             */
+            discount: number;
+            /** @description `Fixed` when there is a discount, else null. */
+            discount_type?: string | null;
+            coupon?: components["schemas"]["CartCoupon"] | null;
+            /** @description Always null (the original's delivery estimate; not kept here). */
+            product_maximum_arrive_time: null;
+        };
+        /**
+         * @description A cart line as the original client reads it (ORIGINAL-API.md §2, LINE).
+         *      Prices are taka, at the instant of the call.
+         */
+        CartLine: {
+            /** Format: int64 */
+            qty: number;
+            /**
+             * Format: int64
+             * @description Taka each, as sold now.
+             */
+            purchaseprice: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            product_id: number;
+            /**
+             * Format: int64
+             * @description The product set the line came with; null for a lone product.
+             */
+            pset_id?: number | null;
+            /** Format: int64 */
+            fabric_id?: number | null;
+            item: components["schemas"]["CartLineItem"];
+            info: components["schemas"]["CartLineProduct"];
+        };
+        /** @description What was put in the cart. */
+        CartLineItem: {
+            /** Format: int64 */
+            productid: number;
+            /** @description The line's code: the product's, or its variation's. */
+            productcode: string;
+            /** @description `productcode` again. */
+            item_code: string;
+            sub_title: string;
+            /** Format: int64 */
+            purchaseprice: number;
+            /** Format: int64 */
+            qty: number;
+            /** Format: int64 */
+            variation_id?: number | null;
+            variation_info?: components["schemas"]["VariationInfo"] | null;
+            image_url?: string | null;
+            /**
+             * Format: int64
+             * @description Taka off each in a running flash sale.
+             */
+            flash_discount?: number | null;
+            /**
+             * Format: int64
+             * @description Taka each before any discount.
+             */
+            pre_price: number;
+            /** Format: int64 */
+            pset_id?: number | null;
+            /** Format: int64 */
+            fabric_id?: number | null;
+        };
+        /** @description The chosen variation, in words (`Colour: Walnut`). */
+        VariationInfo: {
+            variations: string;
+        };
+        /** @description The product of a cart line, as it is now. */
+        CartLineProduct: {
+            title: string;
+            /** Format: int64 */
+            id: number;
+            sub_title: string;
+            short_description: string;
+            seo_url: string;
+            code: string;
+            sku: string;
+            /**
+             * Format: int64
+             * @description Units in stock.
+             */
+            qty: number;
+            /**
+             * Format: int64
+             * @description Taka before any discount.
+             */
+            price: number;
+            image_url?: string | null;
+            /** @description The product's category name (one, or none). */
+            product_category: string[];
+            cash_on_delivery: boolean;
+            pre_booking: boolean;
+        };
+        /** @description A product set in the cart, with its lines. */
+        CartSet: {
+            info: components["schemas"]["CartSetInfo"];
+            items: components["schemas"]["CartLine"][];
+        };
+        /** @description The product set itself. */
+        CartSetInfo: {
+            title: string;
+            description: string;
+            /** Format: int64 */
+            id: number;
+            slug: string;
+            image_url?: string | null;
+            /** Format: int64 */
+            fabric_id?: number | null;
+        };
+        /** @description The coupon on the cart. */
+        CartCoupon: {
+            coupon_code: string;
+            /** @description How `price` counts: a fixed sum or a percentage. */
+            amount_type: string;
+            /** Format: int64 */
+            price: number;
+            /**
+             * Format: int64
+             * @description The most a percentage takes off, taka.
+             */
+            upto_amount?: number | null;
+        };
+        /** @description The payment chosen, with the totals it pays. */
+        PaymentChoice: {
+            /** @description Always `BDT`. */
+            currency: string;
+            payment_method: string;
+            terms_check: boolean;
+            /** Format: int64 */
+            total_amount: number;
+            /** Format: int64 */
+            discount: number;
+            /** @description Always `Fixed`. */
+            discount_type: string;
+            /** Format: int64 */
+            deliveryfee: number;
+            /** Format: int64 */
+            grand_total: number;
+        };
+        /**
+         * @description The contact and delivery address kept with the cart; each null until
+         *      given.
+         */
+        CartAddress: {
+            name?: string | null;
+            mobile?: string | null;
+            emergency_mobile?: string | null;
+            email?: string | null;
+            division?: string | null;
+            district?: string | null;
+            thana?: string | null;
+            address?: string | null;
+        };
+        /**
+         * @description The JSON answer of `GET|POST /api/cart/add-to-cart`: the cart's new size,
+         *      and what was added.
+         */
+        AddToCartResponse: {
+            success: boolean;
+            message: string;
+            /**
+             * Format: int64
+             * @description Units in the cart.
+             */
+            total_qty: number;
+            /**
+             * Format: int64
+             * @description Taka, the cart's lines.
+             */
+            totalprice: number;
+            /**
+             * Format: uint
+             * @description The header badge's figure, as count-notification counts it.
+             */
+            cartCount: number;
+        } | components["schemas"]["AddedLine"] | components["schemas"]["AddedSet"];
+        /** @description The cart line a product went into, as it is now. */
+        AddedLine: {
+            title: string;
+            sub_title: string;
+            seo_url: string;
+            /** @description The line's code: the product's, or its variation's. */
+            product_code: string;
+            image_url?: string | null;
+            /**
+             * Format: int64
+             * @description Taka each, as sold now.
+             */
+            purchaseprice: number;
+            /** @description The product's category name. */
+            cat_name?: string | null;
+            /** Format: int64 */
+            variation_id?: number | null;
+            variation_info?: components["schemas"]["VariationInfo"] | null;
+            /**
+             * Format: int64
+             * @description Units of it in the cart now.
+             */
+            qty: number;
+        };
+        /** @description The product set added. */
+        AddedSet: {
+            /** @description The products it added. */
+            main_pid: number[];
+            /** Format: int64 */
+            pset_id: number;
+            /** Format: int64 */
+            fabric_id?: number | null;
+        };
+        /** @description `{success: true, message}`: a call done, in words for the shopper. */
+        MessageResponse: {
+            success: boolean;
+            message: string;
+        };
+        /** @description New quantities. */
         UpdateBody: {
+            /** @description Lines keyed by product code. */
             items?: {
                 [key: string]: components["schemas"]["UpdateLine"];
             };
         };
+        /** @description One line's new quantity. */
         UpdateLine: {
-            /** @default null */
+            /**
+             * @description The line's code, when it differs from the key.
+             * @default null
+             */
             code: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 1-99.
+             */
             qty: number;
         };
+        /** @description The answer of `GET /api/cart/count-notification`: the header's badges. */
+        CountResponse: {
+            success: boolean;
+            /**
+             * Format: int64
+             * @description Products on the compare list.
+             */
+            compareCount: number;
+            /**
+             * Format: int64
+             * @description Products on the wishlist.
+             */
+            wishCount: number;
+            /**
+             * Format: uint
+             * @description The cart's lines (a product set counts once).
+             */
+            cartCount: number;
+            /**
+             * Format: int64
+             * @description Units in the cart.
+             */
+            cartQty: number;
+        };
         CouponBody: {
-            /** @default  */
+            /**
+             * @description The coupon code.
+             * @default
+             */
             coupon: string;
         };
+        /** @description The answer of `POST /api/cart/coupon-apply`. */
+        CouponApplyResponse: {
+            success: boolean;
+            message: string;
+            /** @description The coupon applied. */
+            data: components["schemas"]["Coupon"];
+            /**
+             * Format: int64
+             * @description Taka it takes off this cart.
+             */
+            discount: number;
+            /**
+             * Format: int64
+             * @description Taka, the lines before discount and delivery.
+             */
+            totalprice: number;
+        };
+        /** @description A coupon row. */
+        Coupon: {
+            /** Format: int64 */
+            id: number;
+            coupon_code: string;
+            amount_type: string;
+            /** Format: int64 */
+            price: number;
+            /** Format: int64 */
+            upto_amount?: number | null;
+            /** Format: int64 */
+            purchase_min: number;
+            /** Format: int64 */
+            purchase_max?: number | null;
+            /** Format: int64 */
+            used_limit?: number | null;
+            /** Format: int64 */
+            used_count: number;
+            /** Format: int64 */
+            per_user_limit?: number | null;
+            /** Format: int64 */
+            starts_at: number;
+            /** Format: int64 */
+            ends_at: number;
+            apply_for: string;
+            /** Format: int64 */
+            apply_id?: number | null;
+            comment: string;
+        };
+        /** @description The answer of `GET /api/cart/get-delivery-charge`. */
+        DeliveryChargeResponse: {
+            success: boolean;
+            /**
+             * Format: int64
+             * @description Taka to deliver this cart there.
+             */
+            deliverycharge: number;
+            /**
+             * Format: int64
+             * @description `deliverycharge` again.
+             */
+            delivery_charge: number;
+            /**
+             * Format: int64
+             * @description Taka, the cart's lines.
+             */
+            total_amount: number;
+            /**
+             * Format: int64
+             * @description Taka from which delivery is free.
+             */
+            charge_for_amount: number;
+            /** @description `inside_dhaka` or `outside_dhaka`. */
+            zone: string;
+        };
         AddressBody: {
-            /** @default  */
+            /**
+             * @description 3-100 characters.
+             * @default
+             */
             name: string;
-            /** @default  */
+            /**
+             * @description 11-digit Bangladeshi mobile, 01XXXXXXXXX.
+             * @default
+             */
             mobile: string;
-            /** @default  */
+            /**
+             * @description Another 11-digit mobile.
+             * @default
+             */
             emergency_mobile: string;
-            /** @default  */
+            /**
+             * @description An e-mail address for the receipt (optional).
+             * @default
+             */
             email: string;
-            /** @default  */
+            /**
+             * @description One of the 64 districts (the division is taken from it).
+             * @default
+             */
             district: string;
-            /** @default  */
+            /**
+             * @description Thana or upazila (optional).
+             * @default
+             */
             thana: string;
-            /** @default  */
+            /**
+             * @description 5-500 characters.
+             * @default
+             */
             address: string;
         };
+        /** @description The answer of `POST /api/cart/checkout-delivery-address`. */
+        DeliveryAddressResponse: {
+            success: boolean;
+            message: string;
+            /**
+             * Format: int64
+             * @description Taka to deliver the cart there.
+             */
+            deliverycharge: number;
+            district: string;
+            division: string;
+        };
         PaymentBody: {
-            /** @default null */
+            /**
+             * @description cash_on_delivery, debitcredit, mobilebanking, bkash or nagad.
+             * @default null
+             */
             payment_method: string | null;
-            /** @default null */
+            /**
+             * @description The shopper accepts the terms: true, 1, "true", "1" or "on".
+             * @default null
+             */
             terms_check: unknown;
         };
         PayingBody: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Taka, between the minimum and the total.
+             */
             payingAmount: number;
         };
-        RegisterBody: {
-            /** @default  */
-            name: string;
-            /** @default  */
+        /** @description The answer of `POST /api/cart/set-paying-amount`. */
+        PayingAmountResponse: {
+            success: boolean;
+            message: string;
+            /**
+             * Format: int64
+             * @description Taka to pay now.
+             */
+            paying_amount: number;
+            /** Format: int64 */
+            prebooking_min_amount: number;
+            /** Format: int64 */
+            grand_total: number;
+        };
+        /** @description The answer of `GET /api/cart/order-details`: the whole order. */
+        OrderDetailsResponse: {
+            success: boolean;
+            order_masters: components["schemas"]["OrderHead"];
+            order_details: components["schemas"]["OrderLine"][];
+        };
+        /**
+         * @description An order's head as the thank-you, track and account pages show it (what
+         *      `orders::Master::to_json` writes).
+         */
+        OrderHead: {
+            /** Format: int64 */
+            order_id: number;
+            /** @description The order number shoppers see. */
+            order_random: string;
+            customer_name: string;
+            phone: string;
+            emergency_phone: string;
             email: string;
-            /** @default  */
-            telephone: string;
-            /** @default  */
-            emergency_contact_number: string;
-            /** @default  */
+            address: string;
+            division: string;
             district: string;
-            /** @default  */
+            thana: string;
+            /** @description Dhaka time, `YYYY-MM-DD HH:MM`. */
+            order_date: string;
+            payment_method: string;
+            payment_term_status: string;
+            order_status: string;
+            currency: string;
+            /**
+             * Format: int64
+             * @description Taka, the lines before discount and delivery.
+             */
+            total_amount: number;
+            /** Format: int64 */
+            delivery_fee: number;
+            coupon_code?: string | null;
+            /** Format: int64 */
+            coupon_discount: number;
+            /** Format: int64 */
+            grand_total: number;
+            /** Format: int64 */
+            amount_paid: number;
+            /** @description The payment gateway's transaction id; empty when none. */
+            trans_id: string;
+            /** @description `YYYY-MM-DD`; null until known. */
+            delivery_date?: string | null;
+        };
+        /** @description One line of an order (what `orders::details` writes). */
+        OrderLine: {
+            /** Format: int64 */
+            product_id: number;
+            seo_url: string;
+            /** @description The product's title when ordered. */
+            name: string;
+            sub_title: string;
+            product_code: string;
+            /** Format: int64 */
+            qty: number;
+            /** @description The product's main picture, icon size; null when it has none. */
+            image_url?: string | null;
+            /**
+             * Format: int64
+             * @description Taka each, before discount.
+             */
+            local_selling_price: number;
+            /**
+             * Format: int64
+             * @description Taka each, as sold.
+             */
+            local_purchase_price: number;
+            /** Format: int64 */
+            total_purchase_price: number;
+            /**
+             * @description The cart line as it was when ordered (its shape is the cart's of that
+             *      day, kept as stored); null when unreadable. The name is the original
+             *      API's spelling.
+             */
+            item_jeson: unknown;
+            od_status: string;
+            /** @description The main picture, full size; null when the product has none. */
+            first_image?: components["schemas"]["OrderLineImage"] | null;
+            product: components["schemas"]["OrderLineProduct"];
+        };
+        /** @description The full-size picture of an ordered product. */
+        OrderLineImage: {
+            full_size_directory: string;
+        };
+        /** @description The ordered product's page, as it is now. */
+        OrderLineProduct: {
+            title: string;
+            seo_url: string;
+            sub_title: string;
+            product_code: string;
+        };
+        /** @description The answer of `GET /api/cart/track-order`: where an order stands. */
+        TrackOrderResponse: {
+            success: boolean;
+            order_masters: components["schemas"]["TrackedOrder"];
+            order_details: components["schemas"]["OrderLine"][];
+        };
+        /**
+         * @description What tracking shows of an order's head (less than the thank-you page:
+         *      the caller proved only the number and the mobile).
+         */
+        TrackedOrder: {
+            order_random: string;
+            /** @description Dhaka time, `YYYY-MM-DD HH:MM`. */
+            order_date: string;
+            customer_name: string;
+            order_status: string;
+            payment_term_status: string;
+            /** Format: int64 */
+            grand_total: number;
+        };
+        /**
+         * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
+         *      are on.
+         */
+        PaymentGatewaysResponse: {
+            cash_on_delivery: components["schemas"]["Gateway"];
+            debitcredit: components["schemas"]["Gateway"];
+            mobile_banking: components["schemas"]["Gateway"];
+            bkash: components["schemas"]["Gateway"];
+            nagad: components["schemas"]["Gateway"];
+        };
+        /** @description Whether a payment method may be chosen. */
+        Gateway: {
+            active: boolean;
+        };
+        /** @description A new account. */
+        RegisterBody: {
+            /**
+             * @description 2-100 characters.
+             * @default
+             */
+            name: string;
+            /**
+             * @description E-mail (this or telephone is required).
+             * @default
+             */
+            email: string;
+            /**
+             * @description 11-digit Bangladeshi mobile (also read as `phone`).
+             * @default
+             */
+            telephone: string;
+            /**
+             * @description Another mobile.
+             * @default
+             */
+            emergency_contact_number: string;
+            /**
+             * @description Home district.
+             * @default
+             */
+            district: string;
+            /**
+             * @description 8-128 characters.
+             * @default
+             */
             password: string;
-            /** @default null */
+            /**
+             * @description The same password again.
+             * @default null
+             */
             password_confirmation: string | null;
-            /** @default null */
+            /**
+             * @description Accepts the terms: must be `true`.
+             * @default null
+             */
             agree: unknown;
-            /** @default  */
+            /**
+             * @description Names the token (`web_browser` when absent).
+             * @default
+             */
             device_name: string;
         };
+        /** @description The answer of `POST /api/auth/register` and `login`: the shopper, signed in. */
+        SignedInResponse: {
+            /** @description Always `success` (the original client reads it). */
+            type: string;
+            success: boolean;
+            /** @description `message` again, the name the original client reads. */
+            messages: string;
+            message: string;
+            /** @description The Bearer token for the calls that need a signed-in shopper; shown once. */
+            token: string;
+            /** @description Always `Bearer`. */
+            token_type: string;
+            /**
+             * Format: int64
+             * @description Seconds the token works.
+             */
+            expires_in: number;
+            user: components["schemas"]["UserProfile"];
+        };
+        /**
+         * @description A shopper as the account pages show them (in the answers of
+         *      `/api/auth/login`, `register`, `user` and `/api/user/user-update`).
+         */
+        UserProfile: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            email?: string | null;
+            phone?: string | null;
+            emergency_phone?: string | null;
+            /**
+             * @description `emergency_phone` again, the name the original client reads
+             *      (ORIGINAL-API.md §1).
+             */
+            emergency_mobile?: string | null;
+            /** @description YYYY-MM-DD. */
+            birthday?: string | null;
+            gender?: string | null;
+            district?: string | null;
+            postcode?: string | null;
+        };
         LoginBody: {
-            /** @default  */
+            /**
+             * @description E-mail or mobile number (also read as `phone` or `login`).
+             * @default
+             */
             email: string;
-            /** @default  */
+            /**
+             * @description The password.
+             * @default
+             */
             password: string;
-            /** @default  */
+            /**
+             * @description Names the token (`web_browser` when absent).
+             * @default
+             */
             device_name: string;
+        };
+        /** @description The answer of `GET /api/auth/user`. */
+        UserResponse: {
+            success: boolean;
+            user: components["schemas"]["UserProfile"];
         };
         CallbackQuery: {
             /** @default  */
@@ -2792,7 +4009,7 @@ export interface components {
              */
             name: string;
             /**
-             * @description E-mail (this or phone is kept).
+             * @description E-mail (keep this or phone).
              * @default
              */
             email: string;
@@ -2832,28 +4049,6 @@ export interface components {
             success: boolean;
             message: string;
             user: components["schemas"]["UserProfile"];
-        };
-        /**
-         * @description A shopper as the account pages show them (in the answers of
-         *      `/api/auth/login`, `register`, `user` and `/api/user/user-update`).
-         */
-        UserProfile: {
-            /** Format: int64 */
-            id: number;
-            name: string;
-            email?: string | null;
-            phone?: string | null;
-            emergency_phone?: string | null;
-            /**
-             * @description `emergency_phone` again, the name the original client reads
-             *      (ORIGINAL-API.md §1).
-             */
-            emergency_mobile?: string | null;
-            /** @description YYYY-MM-DD. */
-            birthday?: string | null;
-            gender?: string | null;
-            district?: string | null;
-            postcode?: string | null;
         };
         PasswordBody: {
             /**
@@ -2922,11 +4117,6 @@ export interface components {
              * @description The new address's id.
              */
             id: number;
-        };
-        /** @description `{success: true, message}`: a call done, in words for the shopper. */
-        MessageResponse: {
-            success: boolean;
-            message: string;
         };
         /** @description The answer of `GET /api/user/get-default-address`. */
         DefaultAddressResponse: {
@@ -3002,53 +4192,6 @@ export interface components {
             qty: number;
             products: components["schemas"]["OrderLine"][];
         };
-        /** @description One line of an order (what `orders::details` writes). */
-        OrderLine: {
-            /** Format: int64 */
-            product_id: number;
-            seo_url: string;
-            /** @description The product's title when ordered. */
-            name: string;
-            sub_title: string;
-            product_code: string;
-            /** Format: int64 */
-            qty: number;
-            /** @description The product's main picture, icon size; null when it has none. */
-            image_url?: string | null;
-            /**
-             * Format: int64
-             * @description Taka each, before discount.
-             */
-            local_selling_price: number;
-            /**
-             * Format: int64
-             * @description Taka each, as sold.
-             */
-            local_purchase_price: number;
-            /** Format: int64 */
-            total_purchase_price: number;
-            /**
-             * @description The cart line as it was when ordered (its shape is the cart's of that
-             *      day, kept as stored); null when unreadable. The name is the original
-             *      API's spelling.
-             */
-            item_jeson: unknown;
-            od_status: string;
-            /** @description The main picture, full size; null when the product has none. */
-            first_image?: components["schemas"]["OrderLineImage"] | null;
-            product: components["schemas"]["OrderLineProduct"];
-        };
-        /** @description The full-size picture of an ordered product. */
-        OrderLineImage: {
-            full_size_directory: string;
-        };
-        /** @description The ordered product's page, as it is now. */
-        OrderLineProduct: {
-            title: string;
-            seo_url: string;
-            sub_title: string;
-            product_code: string;
-        };
         /** @description The answer of `GET /api/user/reviews`: the shopper's reviews, newest first. */
         ReviewsResponse: {
             success: boolean;
@@ -3109,18 +4252,50 @@ export interface components {
             email: string;
         };
         ForgotBody: {
-            /** @default  */
+            /**
+             * @description The account's e-mail.
+             * @default
+             */
             email: string;
         };
         ResetBody: {
-            /** @default  */
+            /**
+             * @description From the link.
+             * @default
+             */
             token: string;
-            /** @default  */
+            /**
+             * @description From the link.
+             * @default
+             */
             email: string;
-            /** @default  */
+            /**
+             * @description The new password, 8-128 characters.
+             * @default
+             */
             password: string;
-            /** @default null */
+            /**
+             * @description The same again.
+             * @default null
+             */
             password_confirmation: string | null;
+        };
+        /** @description The answer of `POST /api/cod-place-order`: the order placed. */
+        PlaceOrderResponse: {
+            success: boolean;
+            /** @description The thank-you page of the order. */
+            uri: string;
+            /** @description The order number. */
+            order_random: string;
+            /** @description The order's secret key (for `order-details`). */
+            order_key: string;
+            /** Format: int64 */
+            grand_total: number;
+            /**
+             * @description True when a retry with the same idempotency key found the order
+             *      placed before.
+             */
+            replayed: boolean;
         };
     };
     responses: never;
@@ -3608,6 +4783,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/main-search-product`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -3637,6 +4821,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The header's menus and titles (SPEC.md §3 Header data). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Header"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3657,6 +4850,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/footer`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FooterResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3677,6 +4879,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/home/product-set` and `GET /api/common/product-set`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductSetsResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3697,6 +4908,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A list of product cards: the home strips, `common/top-offers`, the related
+             *      lists of a product page and the recently viewed strip.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3720,6 +4943,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/flash-sales`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlashSalePageResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -3749,6 +4981,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/districts`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DistrictsResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3774,8 +5015,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/showrooms`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowroomsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No district has this name, Bangla name or alias */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3806,8 +5065,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/page`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active page has this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3835,6 +5112,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/home/terms` and `GET /api/common/all-terms`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TermsResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3855,6 +5141,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/menu_items`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuItemsResponse"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -3880,8 +5175,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/showroom-chatbuy`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatbuyResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No district has this name, Bangla name or alias */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3912,8 +5225,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/common/widget`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No widget has this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3946,16 +5277,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/common/get-seo-content`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SeoContentResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product, category, page or post has this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4108,8 +5449,8 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description `{success: true}`: the answer of a call that only does something (and of
-             *      the other visitor groups' calls alike).
+             * @description `{success: true}`: the answer of a call that only does something (the
+             *      other visitor groups answer it too).
              */
             200: {
                 headers: {
@@ -4543,8 +5884,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/info` and `GET /api/product/simple-info`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4575,8 +5934,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/info` and `GET /api/product/simple-info`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4607,8 +5984,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description What `product/images` answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Images"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4639,8 +6034,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/360degreeImages`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Images360Response"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4671,8 +6084,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/similar-products`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimilarProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4703,8 +6134,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A list of product cards: the home strips, `common/top-offers`, the related
+             *      lists of a product page and the recently viewed strip.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4735,8 +6187,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A list of product cards: the home strips, `common/top-offers`, the related
+             *      lists of a product page and the recently viewed strip.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4767,8 +6240,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A list of product cards: the home strips, `common/top-offers`, the related
+             *      lists of a product page and the recently viewed strip.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4796,6 +6290,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description A list of product cards: the home strips, `common/top-offers`, the related
+             *      lists of a product page and the recently viewed strip.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -4839,8 +6345,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/question-index`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4873,8 +6397,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/comment-index`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4905,8 +6447,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/product-set-products`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetProductsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product set has this slug */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4937,8 +6497,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/product-set-info`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetInfoResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product set has this slug */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4969,8 +6547,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/product-set-fabrics`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetFabricsResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product set has this slug */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5001,8 +6597,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/product-set-additional-info`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetAdditionalInfoResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product set has this slug */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5033,8 +6647,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/product/product-variation`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductVariationResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this seo_url */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5207,8 +6839,8 @@ export interface operations {
         };
         responses: {
             /**
-             * @description `{success: true}`: the answer of a call that only does something (and of
-             *      the other visitor groups' calls alike).
+             * @description `{success: true}`: the answer of a call that only does something (the
+             *      other visitor groups answer it too).
              */
             200: {
                 headers: {
@@ -5417,12 +7049,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
+             *      `store-payment-method`: the caller's cart priced now.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CartResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5474,6 +7110,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The JSON answer of `GET|POST /api/cart/add-to-cart`: the cart's new size,
+             *      and what was added.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddToCartResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -5492,8 +7140,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such product or set */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not in stock, or not to be mixed with the cart */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Buying is switched off for a while */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5523,6 +7198,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The JSON answer of `GET|POST /api/cart/add-to-cart`: the cart's new size,
+             *      and what was added.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddToCartResponse"];
+                };
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -5541,8 +7228,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such product or set */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not in stock, or not to be mixed with the cart */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Buying is switched off for a while */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5568,12 +7282,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5587,6 +7302,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty or has no such line */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5612,18 +7336,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description New quantities. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateBody"];
             };
         };
         responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5644,8 +7370,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The cart is empty or has no such line */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not that many in stock */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Buying is switched off for a while */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5664,12 +7417,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/cart/count-notification`: the header's badges. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CountResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5713,12 +7467,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
+             *      `store-payment-method`: the caller's cart priced now.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CartResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5732,6 +7490,24 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such coupon */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty, or the coupon does not hold for it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5763,12 +7539,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/cart/coupon-apply`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CouponApplyResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5782,6 +7559,24 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such coupon */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty, or the coupon does not hold for it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5812,12 +7607,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/cart/get-delivery-charge`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DeliveryChargeResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5862,12 +7658,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/cart/checkout-delivery-address`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["DeliveryAddressResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5881,6 +7678,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5912,12 +7718,16 @@ export interface operations {
             };
         };
         responses: {
+            /**
+             * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
+             *      `store-payment-method`: the caller's cart priced now.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CartResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5938,8 +7748,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The cart is empty, or cannot be paid that way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description That payment method is not available */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5962,12 +7790,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/cart/set-paying-amount`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PayingAmountResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -5981,6 +7810,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is not a pre-booking */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6013,16 +7851,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/cart/order-details`: the whole order. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OrderDetailsResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6055,16 +7903,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/cart/track-order`: where an order stands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TrackOrderResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has that number and mobile */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6092,12 +7950,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
+             *      are on.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PaymentGatewaysResponse"];
                 };
             };
             /** @description Server error */
@@ -6118,18 +7980,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A new account. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RegisterBody"];
             };
         };
         responses: {
+            /** @description The answer of `POST /api/auth/register` and `login`: the shopper, signed in. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignedInResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -6143,6 +8007,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An account with this e-mail or mobile number exists */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6174,12 +8047,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/auth/register` and `login`: the shopper, signed in. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SignedInResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -6220,12 +8094,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -6266,12 +8141,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/auth/user`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["UserResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -6801,8 +8677,8 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description `{success: true}`: the answer of a call that only does something (and of
-             *      the other visitor groups' calls alike).
+             * @description `{success: true}`: the answer of a call that only does something (the
+             *      other visitor groups answer it too).
              */
             200: {
                 headers: {
@@ -7183,8 +9059,8 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description `{success: true}`: the answer of a call that only does something (and of
-             *      the other visitor groups' calls alike).
+             * @description `{success: true}`: the answer of a call that only does something (the
+             *      other visitor groups answer it too).
              */
             200: {
                 headers: {
@@ -7245,16 +9121,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many links asked for this address or client */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7286,12 +9172,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -7330,12 +9217,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer of `POST /api/cod-place-order`: the order placed. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["PlaceOrderResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -7356,8 +9244,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The cart is empty, incomplete or no longer in stock */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Buying is switched off for a while */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
