@@ -3,7 +3,6 @@
 //! [`TOKEN_LIFETIME_SECS`] and can be revoked.
 
 use catalog::db::{self, Conn};
-use serde_json::{json, Value};
 use sqlx::FromRow;
 
 use crate::cart::MAX_QTY;
@@ -26,24 +25,6 @@ pub struct User {
     pub postcode: Option<String>,
     pub default_billing_address_id: Option<i64>,
     pub default_shipping_address_id: Option<i64>,
-}
-
-impl User {
-    pub fn to_json(&self) -> Value {
-        json!({
-            "id": self.id,
-            "name": self.name,
-            "email": self.email,
-            "phone": self.phone,
-            "emergency_phone": self.emergency_phone,
-            // The original client reads this name (ORIGINAL-API.md §1).
-            "emergency_mobile": self.emergency_phone,
-            "birthday": self.birthday,
-            "gender": self.gender,
-            "district": self.district,
-            "postcode": self.postcode,
-        })
-    }
 }
 
 pub const USER_COLUMNS: &str =

@@ -6,7 +6,6 @@
 //! first status, the coupon's use counted and the cart emptied. A retry with
 //! the same idempotency key returns the first order.
 
-use catalog::clock;
 use catalog::db::{self, begin_write, Conn, Pool};
 use rand::Rng;
 use serde::Serialize;
@@ -495,37 +494,6 @@ pub struct Master {
     pub trans_id: String,
     pub ordered_at: i64,
     pub delivery_date: Option<i64>,
-}
-
-impl Master {
-    pub fn to_json(&self) -> Value {
-        let date = |t: i64, f: &str| clock::in_dhaka(t).format(f).to_string();
-        json!({
-            "order_id": self.id,
-            "order_random": self.order_random,
-            "customer_name": self.customer_name,
-            "phone": self.phone,
-            "emergency_phone": self.emergency_phone,
-            "email": self.email,
-            "address": self.address,
-            "division": self.division,
-            "district": self.district,
-            "thana": self.thana,
-            "order_date": date(self.ordered_at, "%Y-%m-%d %H:%M"),
-            "payment_method": self.payment_method,
-            "payment_term_status": self.payment_term_status,
-            "order_status": self.order_status,
-            "currency": self.currency,
-            "total_amount": self.total_amount,
-            "delivery_fee": self.delivery_fee,
-            "coupon_code": self.coupon_code,
-            "coupon_discount": self.coupon_discount,
-            "grand_total": self.grand_total,
-            "amount_paid": self.amount_paid,
-            "trans_id": self.trans_id,
-            "delivery_date": self.delivery_date.map(|t| date(t, "%Y-%m-%d")),
-        })
-    }
 }
 
 const MASTER_COLUMNS: &str =

@@ -786,8 +786,8 @@ pub struct AccountOrder {
     pub products: Vec<OrderLine>,
 }
 
-/// An order's head as the thank-you, track and account pages show it (what
-/// `orders::Master::to_json` writes).
+/// An order's head as the thank-you, track and account pages show it, from
+/// an [`orders::Master`].
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct OrderHead {
     pub order_id: i64,
