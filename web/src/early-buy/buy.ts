@@ -9,13 +9,13 @@
 // of the add it finds on its element (`early`); header-counts takes over the
 // badge's count (`data-count`).
 import { errorText } from '../lib/api';
-import { addProduct, addedMessage, cartLabel, type AddToCartResponse } from '../lib/cart';
+import { addProduct, addedMessage, cartLabel, type AddProductResponse } from '../lib/cart';
 import { parseProps } from '../loader/core';
 import type { ProductBuyProps } from '../islands/buy-buttons/types';
 
 /** A buy-buttons element, with the add its fallback started, if any. */
 export interface BuyIsland extends HTMLElement {
-  early?: Promise<AddToCartResponse>;
+  early?: Promise<AddProductResponse>;
 }
 
 /** The island's props on a product page, where the fallback's button is (a type only: nothing is imported). */

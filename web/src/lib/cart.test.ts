@@ -1,7 +1,9 @@
 import { discountOf, lineCode, removeLine, removeSet, setQuantity, setsOf, type CartLine } from './cart';
+import { cartLine, cartOf, cartSet } from './fixtures';
 import { calledUrl, mockFetch, sentJson } from './test-utils';
 
-const line: CartLine = { qty: 2, purchaseprice: 1000, item: { productcode: 'C-1-RED' }, info: { id: 5, code: 'C-1', title: 'Chair' } };
+const line: CartLine = cartLine({ qty: 2, purchaseprice: 1000, item: { productcode: 'C-1-RED' }, info: { id: 5, code: 'C-1', title: 'Chair' } });
+const plain: CartLine = cartLine({ qty: 1, purchaseprice: 500, info: { id: 6, code: 'T-1', title: 'Table' } });
 
 beforeEach(() => {
   window.dataLayer = undefined;
@@ -11,12 +13,12 @@ afterEach(() => vi.unstubAllGlobals());
 describe('cart helpers', () => {
   it('picks the variation code, lists sets from an object or an empty array, and computes discounts', () => {
     expect(lineCode(line)).toBe('C-1-RED');
-    expect(lineCode({ ...line, item: null })).toBe('C-1');
-    expect(setsOf({ psets: [] })).toEqual([]);
-    expect(setsOf({ psets: { '3': { info: { title: 'Set' }, items: [] } } })).toHaveLength(1);
-    expect(discountOf({ totalprice: 20000, discount: 10, discount_type: 'Percentage' })).toBe(2000);
-    expect(discountOf({ totalprice: 20000, discount: 500, discount_type: 'Fixed' })).toBe(500);
-    expect(discountOf({ totalprice: 20000 })).toBe(0);
+    expect(lineCode({ ...line, item: { ...line.item, productcode: '' } })).toBe('C-1');
+    expect(setsOf(cartOf([line]))).toEqual([]);
+    expect(setsOf(cartOf([], [cartSet({ id: 3, title: 'Set' }, [plain])]))).toHaveLength(1);
+    expect(discountOf({ ...cartOf([]), totalprice: 20000, discount: 10, discount_type: 'Percentage' })).toBe(2000);
+    expect(discountOf({ ...cartOf([]), totalprice: 20000, discount: 500, discount_type: 'Fixed' })).toBe(500);
+    expect(discountOf({ ...cartOf([]), totalprice: 20000 })).toBe(0);
   });
 
   it('removes a line and a set with the original parameter names, firing cart:changed', async () => {
@@ -24,7 +26,7 @@ describe('cart helpers', () => {
     const changed = vi.fn();
     window.addEventListener('cart:changed', changed);
     await removeLine(line);
-    await removeSet({ info: { title: 'Set' }, items: [line, { ...line, item: null, info: { ...line.info, id: 6, code: 'T-1' } }] });
+    await removeSet(cartSet({ id: 3, title: 'Set' }, [line, plain]));
     window.removeEventListener('cart:changed', changed);
     expect(Object.fromEntries(calledUrl(fetch, 0).searchParams)).toEqual({ pid: '5', pcode: 'C-1-RED' });
     expect(calledUrl(fetch, 1).searchParams.get('pid_codes')).toBe('5:C-1-RED,6:T-1');

@@ -4,44 +4,19 @@
 import * as analytics from './analytics';
 import { apiGet, apiPost } from './api';
 import { emit } from './events';
+import type { AddProductResponse, Cart, CartLine, CartResponse, CartSet } from './types';
 
-/** One cart line. */
-export interface CartLine {
-  qty: number;
-  purchaseprice: number;
-  item?: { productcode?: string; sub_title?: string | null; variation_info?: { variations?: string } | null } | null;
-  info: { id: number; code?: string; title: string; sub_title?: string | null; seo_url?: string; image_url?: string | null };
-}
-
-/** A product set in the cart. */
-export interface CartSet {
-  info: { id?: number; title: string; slug?: string; image_url?: string | null };
-  items: CartLine[];
-}
-
-export interface Cart {
-  items?: CartLine[];
-  /** An object keyed by set id, or `[]` when there is none. */
-  psets?: Record<string, CartSet> | CartSet[];
-  totalprice?: number;
-  totalqty?: number;
-  discount?: number;
-  discount_type?: string | null;
-}
-
-/** `GET /api/cart/view`. */
-export interface CartViewResponse {
-  cart?: Cart | null;
-}
+export type { AddProductResponse, Cart, CartLine, CartSet, CartResponse as CartViewResponse } from './types';
 
 /** A line's code: the variation's product code when there is one, else the product's. */
-export const lineCode = (l: CartLine): string => l.item?.productcode || l.info.code || '';
+export const lineCode = (l: CartLine): string => l.item.productcode || l.info.code;
 
 /** The sets of a cart as a list. */
 export function setsOf(cart: Cart | null | undefined): CartSet[] {
   const p = cart?.psets;
-  if (!p) return [];
-  return Array.isArray(p) ? p : Object.values(p);
+  // `[]` is how the server writes no sets (an empty PHP array).
+  if (!p || Array.isArray(p)) return [];
+  return Object.values(p);
 }
 
 /** A line as an analytics item. */
@@ -61,8 +36,8 @@ export function discountOf(cart: Cart | null | undefined): number {
 }
 
 /** Fetches the cart. */
-export function fetchCart(): Promise<CartViewResponse> {
-  return apiGet<CartViewResponse>('/api/cart/view');
+export function fetchCart(): Promise<CartResponse> {
+  return apiGet<CartResponse>('/api/cart/view');
 }
 
 /** Removes one line (`pid` + `pcode`). */
@@ -89,18 +64,6 @@ export async function setQuantity(line: CartLine, qty: number): Promise<void> {
   emit('cart:changed', {});
 }
 
-/** `GET /api/cart/add-to-cart` on success. */
-export interface AddToCartResponse {
-  success: boolean;
-  title?: string;
-  product_code?: string;
-  purchaseprice?: number;
-  cat_name?: string;
-  total_qty?: number;
-  /** The cart's lines after the add (a set counts once), as count-notification's `cartCount`. */
-  cartCount?: number;
-}
-
 /**
  * Adds one product (`main_pid`, `qty`, `variation_id`), then tells analytics
  * and the other islands (with the new count, so the header needs no call).
@@ -108,8 +71,8 @@ export interface AddToCartResponse {
 export async function addProduct(
   p: { id: number; title: string; price?: number; code?: string; category?: string; variation_id?: number | null },
   qty = 1,
-): Promise<AddToCartResponse> {
-  const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { main_pid: p.id, qty, variation_id: p.variation_id ?? undefined });
+): Promise<AddProductResponse> {
+  const r = await apiGet<AddProductResponse>('/api/cart/add-to-cart', { main_pid: p.id, qty, variation_id: p.variation_id ?? undefined });
   analytics.addToCart([
     {
       item_id: r.product_code || p.code || String(p.id),
@@ -124,7 +87,7 @@ export async function addProduct(
 }
 
 /** What the shopper reads after adding a product: its title as the server named it. */
-export const addedMessage = (p: { title: string; pre_booking?: boolean }, r: AddToCartResponse): string =>
+export const addedMessage = (p: { title: string; pre_booking?: boolean }, r: AddProductResponse): string =>
   `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`;
 
 /** The header's cart link as a screen reader names it. */

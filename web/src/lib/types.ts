@@ -14,3 +14,30 @@ export type ErrorBody = ApiSchemas['ErrorBody'];
 export type SlidersResponse = ApiSchemas['SlidersResponse'];
 /** A home page slider. */
 export type Slider = ApiSchemas['Slider'];
+
+/** `GET /api/cart/view` (also checkout-address and store-payment-method): the cart and its checkout state. */
+export type CartResponse = ApiSchemas['CartResponse'];
+/** The cart itself: lines, sets (by id, or `[]` when there is none), totals and the coupon. */
+export type Cart = ApiSchemas['CartContents'];
+/** One cart line. */
+export type CartLine = ApiSchemas['CartLine'];
+/** A product set in the cart. */
+export type CartSet = ApiSchemas['CartSet'];
+/** `GET /api/cart/count-notification`. */
+export type CountResponse = ApiSchemas['CountResponse'];
+
+/**
+ * The part of `GET|POST /api/cart/add-to-cart` every add answers: the cart's
+ * new size. The schema is these properties *and* one of AddedLine/AddedSet;
+ * openapi-typescript writes that as a union of the three, so the parts are
+ * put together here.
+ */
+type AddToCartSize = Exclude<ApiSchemas['AddToCartResponse'], ApiSchemas['AddedLine'] | ApiSchemas['AddedSet']>;
+/** `GET|POST /api/cart/add-to-cart`: the cart's new size and the line or set added. */
+export type AddToCartResponse = AddToCartSize & (ApiSchemas['AddedLine'] | ApiSchemas['AddedSet']);
+/** The add-to-cart answer to adding one product (`main_pid`): the line it went into. */
+export type AddProductResponse = AddToCartSize & ApiSchemas['AddedLine'];
+/** The add-to-cart answer to adding a product set (`psets`, `pset_id`). */
+export type AddSetResponse = AddToCartSize & ApiSchemas['AddedSet'];
+/** `GET /api/product/product-set-products`: a set's products with their quantity in the set. */
+export type SetProductsResponse = ApiSchemas['SetProductsResponse'];

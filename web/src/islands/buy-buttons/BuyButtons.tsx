@@ -11,7 +11,7 @@ import { addProduct, addedMessage } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
-import type { AddToCartResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps } from './types';
+import type { AddProductResponse, AddSetResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps, SetProductsResponse } from './types';
 
 type Action = 'cart' | 'wishlist' | 'compare';
 interface Feedback {
@@ -67,12 +67,12 @@ function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
 }
 
 /** A product's buttons; `early` is an add the fallback's button started before React arrived, shown as if made here. */
-function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<AddToCartResponse> }) {
+function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<AddProductResponse> }) {
   const { busy, feedback, run } = useActions();
-  const added = (r: AddToCartResponse): Feedback => ({ ok: true, text: addedMessage(p, r), link: { href: '/cart', label: 'View cart' } });
+  const added = (r: AddProductResponse): Feedback => ({ ok: true, text: addedMessage(p, r), link: { href: '/cart', label: 'View cart' } });
   const adopted = useRef(false);
   // An effect event: the effect below depends on the early add alone, and the message still uses this render's props.
-  const adopt = useEffectEvent((add: Promise<AddToCartResponse>) => void run('cart', async () => added(await add)));
+  const adopt = useEffectEvent((add: Promise<AddProductResponse>) => void run('cart', async () => added(await add)));
   useEffect(() => {
     if (!early || adopted.current) return;
     adopted.current = true;
@@ -121,24 +121,16 @@ function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<Add
   );
 }
 
-interface SetProduct {
-  id: number;
-  product_set_qty?: number;
-  price_now?: number;
-  title?: string;
-  product_code?: string;
-}
-
 function SetButtons(p: SetBuyProps) {
   const { busy, feedback, run } = useActions();
   const addSet = () =>
     run('cart', async () => {
-      const { products = [] } = await apiGet<{ products?: SetProduct[] }>('/api/product/product-set-products', { slug: p.slug });
+      const { products } = await apiGet<SetProductsResponse>('/api/product/product-set-products', { slug: p.slug });
       if (!products.length) throw new ApiError(404, 'This set has no products to add.');
-      const psets = products.map((x) => `${x.id}:::${x.product_set_qty ?? 1}`).join(',');
-      const r = await apiGet<AddToCartResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
+      const psets = products.map((x) => `${x.id}:::${x.product_set_qty}`).join(',');
+      const r = await apiGet<AddSetResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
       analytics.addToCart(
-        products.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title || '', price: x.price_now, quantity: x.product_set_qty ?? 1 })),
+        products.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title, price: x.price_now, quantity: x.product_set_qty })),
       );
       emit('cart:changed', { count: r.cartCount });
       return { ok: true, text: 'The set is in your cart.', link: { href: '/cart', label: 'View cart' } };
@@ -158,6 +150,6 @@ function SetButtons(p: SetBuyProps) {
   );
 }
 
-export function BuyButtons({ early, ...props }: BuyButtonsProps & { early?: Promise<AddToCartResponse> }) {
+export function BuyButtons({ early, ...props }: BuyButtonsProps & { early?: Promise<AddProductResponse> }) {
   return isSet(props) ? <SetButtons {...props} /> : <ProductButtons {...props} early={early} />;
 }

@@ -1,30 +1,24 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Cart } from '../../lib/cart';
+import { cartLine, cartOf, cartSet } from '../../lib/fixtures';
 import { navigate } from '../../lib/navigate';
 import { callsTo, mockFetch, type Route, sentJson, urlOf } from '../../lib/test-utils';
 import { CartPage, COUPON_KEY, DISTRICT_KEY } from './CartPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
 
-const fullCart: Cart = {
-  items: [
-    {
+const fullCart: Cart = cartOf(
+  [
+    cartLine({
       qty: 2,
       purchaseprice: 12500,
       item: { productcode: 'CHR-101-RED', sub_title: 'Red' },
       info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair' },
-    },
+    }),
   ],
-  psets: {
-    '3': {
-      info: { id: 3, title: 'Dining set', slug: 'dining-set' },
-      items: [{ qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } }],
-    },
-  },
-  totalprice: 65000,
-  discount: 10,
-  discount_type: 'Percentage',
-};
+  [cartSet({ id: 3, title: 'Dining set', slug: 'dining-set' }, [cartLine({ qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } })])],
+  { totalprice: 65000, discount: 10, discount_type: 'Percentage' },
+);
 
 const flush = () =>
   act(async () => {

@@ -1,30 +1,28 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { emit } from '../../lib/events';
+import { cartLine, cartOf, cartSet } from '../../lib/fixtures';
 import { calledUrl, callsTo, mockFetch, urlOf } from '../../lib/test-utils';
 import { HeaderCounts } from './HeaderCounts';
 import type { CartViewResponse } from './types';
 
-const cartView: CartViewResponse = {
-  cart: {
-    items: [
-      {
+const cartView: Pick<CartViewResponse, 'cart'> = {
+  cart: cartOf(
+    [
+      cartLine({
         qty: 2,
         purchaseprice: 12500,
         item: { productcode: 'CHR-101-RED' },
         info: { id: 7, code: 'CHR-101', title: 'Akij Chair', seo_url: 'akij-chair', image_url: 'storage/c.jpg' },
-      },
+      }),
     ],
-    psets: {
-      '3': {
-        info: { id: 3, title: 'Dining set', slug: 'dining-set' },
-        items: [
-          { qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } },
-          { qty: 4, purchaseprice: 9000, info: { id: 12, code: 'CHR-2', title: 'Chair' } },
-        ],
-      },
-    },
-    totalprice: 101000,
-  },
+    [
+      cartSet({ id: 3, title: 'Dining set', slug: 'dining-set' }, [
+        cartLine({ qty: 1, purchaseprice: 40000, info: { id: 11, code: 'TBL-1', title: 'Table' } }),
+        cartLine({ qty: 4, purchaseprice: 9000, info: { id: 12, code: 'CHR-2', title: 'Chair' } }),
+      ]),
+    ],
+    { totalprice: 101000 },
+  ),
 };
 
 const flush = () =>

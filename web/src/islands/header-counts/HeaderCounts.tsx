@@ -18,8 +18,11 @@ import type { CountResponse, HeaderCountsProps } from './types';
 /** How long the mini-cart stays after the pointer leaves, in ms. */
 export const CLOSE_DELAY_MS = 250;
 
+/** The counts shown: none until the first answer (the cart's may come first, from the page or an add). */
+type Counts = Partial<Pick<CountResponse, 'compareCount' | 'wishCount' | 'cartCount'>>;
+
 export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }: HeaderCountsProps) {
-  const [counts, setCounts] = useState<CountResponse>(known === undefined ? {} : { cartCount: known });
+  const [counts, setCounts] = useState<Counts>(known === undefined ? {} : { cartCount: known });
   const [open, setOpen] = useState(false);
   const [cart, setCart] = useState<CartViewResponse['cart'] | undefined>(undefined);
   const [error, setError] = useState('');
