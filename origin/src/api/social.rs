@@ -17,16 +17,16 @@ use axum::extract::State;
 use axum::http::header::{COOKIE, REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::Json;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use catalog::clock;
 use catalog::db::begin_write;
+use catalog::surrogate::SurrogateKey;
 
 use crate::accounts;
 use crate::api::doc::{ApiRouter, Doc};
+use crate::cache::Shared;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Query;
 use crate::identity::{new_token, valid_self_token};
@@ -42,9 +42,11 @@ const SELF_TOKEN_COOKIE: &str = "self_token";
 
 /// Routes merged into `/api/auth`.
 pub fn router() -> ApiRouter {
-    let redirect = |summary| Doc::visitor(summary);
+    let not_configured = "This shop does not offer that provider";
+    let redirect = |summary| Doc::visitor(summary).answers(404, not_configured);
     let callback = |summary| {
         Doc::visitor(summary)
+            .answers(404, not_configured)
             .query_opt("code", "string", "The authorization code")
             .query_opt("state", "string", "The state sent to the provider")
             .query_opt("error", "string", "Set when the shopper declined")
@@ -53,7 +55,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/social",
             get_providers,
-            Doc::visitor("The social sign-in providers this shop offers: {success, providers}"),
+            Doc::public("The social sign-in providers this shop offers: {success, providers}"),
         )
         .get(
             "/social/google/redirect",
@@ -77,10 +79,27 @@ pub fn router() -> ApiRouter {
         )
 }
 
-/// `GET /api/auth/social`: `{success, providers: ["google", ...]}`.
-async fn get_providers(State(state): State<AppState>) -> Json<Value> {
-    Json(json!({ "success": true, "providers": state.social.enabled() }))
+/// The answer of `GET /api/auth/social`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProvidersResponse {
+    pub success: bool,
+    /// The providers configured: `google`, `facebook`, both or none.
+    pub providers: Vec<&'static str>,
 }
+
+/// `GET /api/auth/social`: `{success, providers: ["google", ...]}`. The same for
+/// everyone; the edge keeps it only a minute, since it follows the origin's
+/// settings, which no purge announces.
+async fn get_providers(State(state): State<AppState>) -> Shared<ProvidersResponse> {
+    let body = ProvidersResponse {
+        success: true,
+        providers: state.social.enabled(),
+    };
+    Shared::new(body, [SurrogateKey::Setting.to_string()]).brief(PROVIDERS_EDGE_TTL)
+}
+
+/// How long the edge keeps the list of providers, seconds.
+const PROVIDERS_EDGE_TTL: i64 = 60;
 
 async fn google_redirect(State(state): State<AppState>) -> ApiResult<Response> {
     start(&state, ProviderKind::Google)
