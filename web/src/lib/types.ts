@@ -41,3 +41,17 @@ export type AddProductResponse = AddToCartSize & ApiSchemas['AddedLine'];
 export type AddSetResponse = AddToCartSize & ApiSchemas['AddedSet'];
 /** `GET /api/product/product-set-products`: a set's products with their quantity in the set. */
 export type SetProductsResponse = ApiSchemas['SetProductsResponse'];
+/** `GET /api/common/districts`. */
+export type DistrictsResponse = ApiSchemas['DistrictsResponse'];
+/** `GET /api/cart/get-delivery-charge?district=`. */
+export type DeliveryChargeResponse = ApiSchemas['DeliveryChargeResponse'];
+/** `POST /api/cart/coupon-apply`. */
+export type CouponApplyResponse = ApiSchemas['CouponApplyResponse'];
+/** `GET /api/user/get-default-address`: the address, or `[]` when there is none. */
+export type DefaultAddressResponse = ApiSchemas['DefaultAddressResponse'];
+/** `GET /api/auth/user`. */
+export type UserResponse = ApiSchemas['UserResponse'];
+/** `GET /api/cart/get-payment-gateway`: which methods are on. */
+export type PaymentGatewaysResponse = ApiSchemas['PaymentGatewaysResponse'];
+/** `POST /api/cod-place-order`. */
+export type PlaceOrderResponse = ApiSchemas['PlaceOrderResponse'];

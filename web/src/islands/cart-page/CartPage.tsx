@@ -12,7 +12,7 @@ import { imageUrl } from '../../lib/image';
 import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
 import styles from './CartPage.module.css';
-import type { CouponResponse, DeliveryChargeResponse, DistrictsResponse } from './types';
+import type { CouponApplyResponse, DeliveryChargeResponse, DistrictsResponse } from './types';
 
 export const MAX_QTY = 99;
 /** Where the chosen district and the applied coupon are kept for checkout. */
@@ -160,7 +160,7 @@ export function CartPage() {
     }
     setBusy('coupon');
     try {
-      const r = await apiPost<CouponResponse>('/api/cart/coupon-apply', { coupon: code });
+      const r = await apiPost<CouponApplyResponse>('/api/cart/coupon-apply', { coupon: code });
       store(COUPON_KEY, code);
       setCouponNote({ ok: true, text: r.message || 'Coupon applied successfully' });
       load();

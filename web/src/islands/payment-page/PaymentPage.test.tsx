@@ -37,7 +37,15 @@ describe('payment-page', () => {
   it('places a cash-on-delivery order once and goes to the thank-you page', async () => {
     const fetch = mockFetch({
       '/api/cart/view': { body: view },
-      '/api/cart/get-payment-gateway': { body: { cash_on_delivery: { active: 1 }, bkash: { active: 0 }, nagad: { active: 1 } } },
+      '/api/cart/get-payment-gateway': {
+        body: {
+          cash_on_delivery: { active: true },
+          debitcredit: { active: false },
+          mobile_banking: { active: false },
+          bkash: { active: false },
+          nagad: { active: true },
+        },
+      },
       '/api/cart/store-payment-method': { body: { success: true } },
       '/api/cod-place-order': { body: { uri: 'https://shop.example/thank-you?order_random=R1001&order_key=k3y', order_random: 'R1001', order_key: 'k3y' } },
     });

@@ -8,14 +8,14 @@
 import { useEffect, useState } from 'react';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost, replayKey, selfToken } from '../../lib/api';
-import { discountOf, fetchCart, type Cart } from '../../lib/cart';
+import { discountOf, fetchCart, type CartViewResponse } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
 import styles from './PaymentPage.module.css';
-import type { GatewaysResponse, PaymentMethod, PlaceOrderResponse } from './types';
+import type { BkashCreateResponse, NagadPayResponse, PaymentGatewaysResponse, PaymentMethod, PlaceOrderResponse, SslcommerzPayResponse } from './types';
 
-export const METHODS: { id: PaymentMethod; label: string; gateway: keyof GatewaysResponse }[] = [
+export const METHODS: { id: PaymentMethod; label: string; gateway: keyof PaymentGatewaysResponse }[] = [
   { id: 'cash_on_delivery', label: 'Cash on delivery', gateway: 'cash_on_delivery' },
   { id: 'debitcredit', label: 'Card or mobile banking (SSLCommerz)', gateway: 'debitcredit' },
   { id: 'bkash', label: 'bKash', gateway: 'bkash' },
@@ -37,30 +37,22 @@ export function idempotencyKey(): string {
   }
 }
 
-interface CartWithPm {
-  cart?: Cart | null;
-  pm?: { deliveryfee?: number; grand_total?: number | null } | null;
-}
-
 export function PaymentPage() {
   const [methods, setMethods] = useState(METHODS);
   const [method, setMethod] = useState<PaymentMethod | ''>('');
   const [terms, setTerms] = useState(false);
-  const [view, setView] = useState<CartWithPm | undefined>(undefined);
+  const [view, setView] = useState<CartViewResponse | undefined>(undefined);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     fetchCart()
-      .then((r) => setView(r as CartWithPm))
+      .then(setView)
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
-    apiGet<GatewaysResponse>('/api/cart/get-payment-gateway', undefined, { quiet: true })
+    apiGet<PaymentGatewaysResponse>('/api/cart/get-payment-gateway', undefined, { quiet: true })
       .then((g) => {
-        const on = METHODS.filter((m) => {
-          const v = g[m.gateway] ?? (m.id === 'debitcredit' ? g.mobile_banking : undefined);
-          return v === undefined ? m.id === 'cash_on_delivery' : v.active === true || v.active === 1 || v.active === '1' || v.active === 'on';
-        });
+        const on = METHODS.filter((m) => g[m.gateway].active);
         if (on.length) setMethods(on);
       })
       .catch(() => {
@@ -81,28 +73,25 @@ export function PaymentPage() {
       await apiPost('/api/cart/store-payment-method', { self_token: token, terms_check: true, payment_method: method }, { idempotencyKey: replayKey() });
       if (method === 'cash_on_delivery') {
         const key = idempotencyKey();
-        const r = await apiPost<PlaceOrderResponse | false>('/api/cod-place-order', { idempotency_key: key }, { idempotencyKey: key });
-        if (!r || !r.order_random) throw new ApiError(200, 'The order could not be placed. Please check your cart and address.');
+        const r = await apiPost<PlaceOrderResponse>('/api/cod-place-order', { idempotency_key: key }, { idempotencyKey: key });
+        if (!r.order_random) throw new ApiError(200, 'The order could not be placed. Please check your cart and address.');
         try {
           sessionStorage.removeItem(KEY);
         } catch {
           // Nothing to forget.
         }
         emit('cart:changed', {});
-        navigate(`/thank-you?order_random=${encodeURIComponent(String(r.order_random))}&order_key=${encodeURIComponent(r.order_key ?? '')}`);
+        navigate(`/thank-you?order_random=${encodeURIComponent(r.order_random)}&order_key=${encodeURIComponent(r.order_key)}`);
       } else if (method === 'nagad') {
-        const r = await apiGet<{ url?: string } | false>('/api/nagad/pay-via-ajax', { token });
+        const r = await apiGet<NagadPayResponse>('/api/nagad/pay-via-ajax', { token });
         if (!r || !r.url) throw new ApiError(200, 'Nagad could not be reached. Please try another method.');
         navigate(r.url);
       } else if (method === 'bkash') {
-        const r = await apiPost<{ bkashURL?: string } | false>('/api/bkash/create', { token });
+        const r = await apiPost<BkashCreateResponse>('/api/bkash/create', { token });
         if (!r || !r.bkashURL) throw new ApiError(200, 'bKash could not be reached. Please try another method.');
         navigate(r.bkashURL);
       } else {
-        const r = await apiPost<{ status?: string; data?: string | null; message?: string }>(
-          `/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`,
-          { device: 'website' },
-        );
+        const r = await apiPost<SslcommerzPayResponse>(`/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`, { device: 'website' });
         if (!/^success$/i.test(r.status ?? '') || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
         navigate(r.data);
       }
