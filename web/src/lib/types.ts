@@ -55,3 +55,21 @@ export type UserResponse = ApiSchemas['UserResponse'];
 export type PaymentGatewaysResponse = ApiSchemas['PaymentGatewaysResponse'];
 /** `POST /api/cod-place-order`. */
 export type PlaceOrderResponse = ApiSchemas['PlaceOrderResponse'];
+/** `POST /api/auth/login` and `POST /api/auth/register`: the token and the user. */
+export type SignedInResponse = ApiSchemas['SignedInResponse'];
+/** A signed-in shopper as `GET /api/auth/user` sends them. */
+export type UserProfile = ApiSchemas['UserProfile'];
+/** `GET /api/user/orders`: a page of the shopper's orders. */
+export type OrdersResponse = ApiSchemas['OrdersResponse'];
+/** `GET /api/user/reviews`: an object keyed by review id, or `[]`. */
+export type ReviewsResponse = ApiSchemas['ReviewsResponse'];
+/** One saved address. */
+export type Address = ApiSchemas['Address'];
+/** `GET /api/user/address-list`: an object keyed by id, or `[]`. */
+export type AddressListResponse = ApiSchemas['AddressListResponse'];
+/** `GET /api/cart/order-details?order_random=&secret_key=`. */
+export type OrderDetailsResponse = ApiSchemas['OrderDetailsResponse'];
+/** `GET /api/cart/track-order?phone=&id=`. */
+export type TrackOrderResponse = ApiSchemas['TrackOrderResponse'];
+/** `GET /api/common/main-search-product?keyword=`. */
+export type SearchResponse = ApiSchemas['SearchResponse'];

@@ -8,7 +8,7 @@ import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { formatTaka } from '../../lib/money';
 import { checkEmail, checkPassword, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './AccountPage.module.css';
-import type { Address, AddressesResponse, OrdersResponse, ReviewsResponse, User } from './types';
+import type { Address, AddressesResponse, OrdersResponse, ReviewsResponse, UserResponse } from './types';
 
 type Note = { ok: boolean; text: string } | null;
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
@@ -43,8 +43,8 @@ function useLoad<T>(path: string): [T | undefined, string, () => void] {
 }
 
 export function Profile() {
-  const [r, loadError] = useLoad<{ user?: User }>('/api/auth/user');
-  const [v, setV] = useState<Required<Pick<User, 'name' | 'email' | 'phone'>> & { birthday: string; gender: string }>({
+  const [r, loadError] = useLoad<UserResponse>('/api/auth/user');
+  const [v, setV] = useState<Record<'name' | 'email' | 'phone' | 'birthday' | 'gender', string>>({
     name: '',
     email: '',
     phone: '',
@@ -205,7 +205,8 @@ export function Reviews() {
   );
 }
 
-const EMPTY: Omit<Address, 'id'> = { name: '', address: '', region: '', district: '', phone: '' };
+/** A new address: the form asks for all but the thana. */
+const EMPTY: Omit<Address, 'id' | 'thana'> = { name: '', address: '', region: '', district: '', phone: '' };
 
 export function AddressBook() {
   const [r, error, reload] = useLoad<AddressesResponse>('/api/user/address-list');
@@ -258,7 +259,8 @@ export function AddressBook() {
       </p>
     );
   if (!r) return <p className="muted">Loading your addresses…</p>;
-  const list = Array.isArray(r.addresses) ? r.addresses : Object.values(r.addresses ?? {});
+  // `[]` is how the server writes no addresses (an empty PHP array).
+  const list = Array.isArray(r.addresses) ? [] : Object.values(r.addresses);
   const set = (k: keyof Address) => (value: string) => setEditing((o) => ({ ...o, [k]: value }));
   return (
     <div className={styles.book}>

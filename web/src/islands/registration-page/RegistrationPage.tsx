@@ -56,14 +56,7 @@ export function RegistrationPage() {
         agree: true,
         device_name: 'web_browser',
       });
-      if (r.type && r.type !== 'success') {
-        const fields = typeof r.messages === 'object' ? fieldErrors(r.messages) : {};
-        throw new ApiError(
-          200,
-          typeof r.messages === 'string' ? r.messages : 'Please correct the fields marked below.',
-          Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, [m]])),
-        );
-      }
+      // A refusal is an error status (ApiError with the fields' errors), never a 200.
       if (r.token) {
         setAuthToken(r.token);
         emit('cart:changed', {});
