@@ -61,6 +61,8 @@ async fn every_documented_operation_is_mounted_and_checks_its_required_parameter
                 .map(|p| p["name"].as_str().unwrap())
                 .collect();
             let signed_in = op["security"] == json!([{ "bearer": [] }]);
+            // No security requirement (the key left out, as aide writes an empty one).
+            let anyone = op.get("security").is_none_or(|s| s == &json!([]));
             // As the shop's own client calls: always with a self token.
             let (status, headers, body) = match method.as_str() {
                 "get" => shop.guest_get("openapi-test-guest", path).await,
@@ -82,8 +84,19 @@ async fn every_documented_operation_is_mounted_and_checks_its_required_parameter
                     named,
                     "{method} {path}: 400 should name one of {required:?}: {body}"
                 );
-            } else if method == "get" && op["security"] == json!([]) {
+            } else if method == "get" && anyone {
                 assert_eq!(status, StatusCode::OK, "{method} {path}: {body}");
+                // The document says which answers caches may keep; the headers agree.
+                let cache_control = headers
+                    .get("cache-control")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default();
+                assert_eq!(
+                    cache_control.starts_with("public"),
+                    op["x-cacheable"] == true,
+                    "{method} {path}: documented x-cacheable {}, sent Cache-Control {cache_control:?}",
+                    op["x-cacheable"]
+                );
             } else {
                 assert_ne!(
                     body["message"], "No such API endpoint",

@@ -123,7 +123,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/order-details",
             get_order_details,
-            Doc::public("An order by its number and secret key (the thank-you link)")
+            Doc::open("An order by its number and secret key (the thank-you link)")
                 .query("order_random", "string", "The order number")
                 .query("secret_key", "string", "The order's key")
                 .answers(404, "No such order"),
@@ -131,7 +131,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/track-order",
             get_track_order,
-            Doc::public("An order by its number and the mobile it was placed with")
+            Doc::open("An order by its number and the mobile it was placed with")
                 .query("id", "string", "The order number")
                 .query("phone", "string", "The mobile number used for the order")
                 .answers(404, "No order has that number and mobile"),
@@ -139,7 +139,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/get-payment-gateway",
             get_payment_gateways,
-            Doc::public("Which payment methods are on"),
+            Doc::open("Which payment methods are on"),
         )
 }
 

@@ -34,6 +34,9 @@ use crate::state::AppState;
 pub enum Access {
     /// Anyone; the answer is the same for every visitor (cacheable).
     Public,
+    /// Anyone, without identity, but the answer is not kept by caches: an order
+    /// behind its link, or what follows the origin's own settings.
+    Open,
     /// A guest by `SELF-TOKEN` or a signed-in shopper; the answer is theirs.
     Visitor,
     /// A signed-in shopper (`Authorization: Bearer`); 401 otherwise.
@@ -75,6 +78,14 @@ impl Doc {
             access: Access::Public,
             params: Vec::new(),
             statuses: Vec::new(),
+        }
+    }
+
+    /// An operation anyone may call whose answer is not cached ([`Access::Open`]).
+    pub fn open(summary: &'static str) -> Doc {
+        Doc {
+            access: Access::Open,
+            ..Doc::public(summary)
         }
     }
 
@@ -247,7 +258,7 @@ impl Doc {
             }
         });
         op.security = match self.access {
-            Access::Public => Vec::new(),
+            Access::Public | Access::Open => Vec::new(),
             Access::Visitor => vec![
                 [("selfToken".to_string(), Vec::new())]
                     .into_iter()
