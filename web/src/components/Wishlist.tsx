@@ -8,14 +8,13 @@ import { addProduct } from '../lib/cart';
 import { emit } from '../lib/events';
 import { imageUrl } from '../lib/image';
 import { formatTaka } from '../lib/money';
+import type { ListedProduct, ProductListResponse } from '../lib/types';
 import styles from './Wishlist.module.css';
 
 /** `GET /api/user/wishlist` (ORIGINAL-API.md §9). */
-export interface WishlistResponse {
-  products?: { id: number; title: string; sub_title?: string | null; seo_url: string; image_url?: string | null; product_price_now?: number }[];
-}
+export type { ProductListResponse as WishlistResponse } from '../lib/types';
 
-type Product = NonNullable<WishlistResponse['products']>[number];
+type Product = ListedProduct;
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
 
 export function Wishlist() {
@@ -26,11 +25,11 @@ export function Wishlist() {
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
-    apiGet<WishlistResponse>('/api/user/wishlist')
+    apiGet<ProductListResponse>('/api/user/wishlist')
       .then((r) => {
         // The original kept duplicates; show each product once.
         const seen = new Set<number>();
-        setProducts((r.products ?? []).filter((p) => !seen.has(p.id) && seen.add(p.id)));
+        setProducts(r.products.filter((p) => !seen.has(p.id) && seen.add(p.id)));
         setLoadError('');
       })
       .catch((e: unknown) => {

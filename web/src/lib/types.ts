@@ -73,3 +73,17 @@ export type OrderDetailsResponse = ApiSchemas['OrderDetailsResponse'];
 export type TrackOrderResponse = ApiSchemas['TrackOrderResponse'];
 /** `GET /api/common/main-search-product?keyword=`. */
 export type SearchResponse = ApiSchemas['SearchResponse'];
+/** `GET /api/common/compare` and `GET /api/user/wishlist`: the products on the list. */
+export type ProductListResponse = ApiSchemas['ProductListResponse'];
+/** A product on the compare list or the wishlist. */
+export type ListedProduct = ApiSchemas['ListedProduct'];
+/** An attribute row of a listed product. */
+export type ListedAttribute = ApiSchemas['ListedAttribute'];
+/** `GET /api/common/add-to-compare` and `GET /api/user/add-to-wishlist`. */
+export type ListAddResponse = ApiSchemas['ListAddResponse'];
+/** A product card (PCARD) as the product lists send it. */
+export type ProductCard = ApiSchemas['ProductCard'];
+/** `GET /api/product/recent-views-product` and the other card lists: `{products}`. */
+export type ProductsResponse = ApiSchemas['ProductsResponse'];
+/** `GET /api/category/products`: `{products: paginator, facets}`. */
+export type CategoryProductsResponse = ApiSchemas['CategoryProductsResponse'];

@@ -11,7 +11,7 @@ import { addProduct, addedMessage } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { loginUrl, navigate } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
-import type { AddProductResponse, AddSetResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps, SetProductsResponse } from './types';
+import type { AddProductResponse, AddSetResponse, ListAddResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps, SetProductsResponse } from './types';
 
 type Action = 'cart' | 'wishlist' | 'compare';
 interface Feedback {
@@ -99,8 +99,7 @@ function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<Add
     });
   const addToCompare = () =>
     run('compare', async () => {
-      const r = await apiGet<{ success?: boolean } | false>('/api/common/add-to-compare', { pid: p.id });
-      if (r === false) throw new ApiError(200, 'Could not add this product to compare.');
+      await apiGet<ListAddResponse>('/api/common/add-to-compare', { pid: p.id });
       emit('compare:changed', {});
       return { ok: true, text: 'Added to compare.', link: { href: '/compare', label: 'Compare now' } };
     });

@@ -64,8 +64,8 @@ describe('compare-page', () => {
     expect(screen.getByText('Added to your cart: Bed 2.')).toBeTruthy();
   });
 
-  it('says when there is nothing to compare (the original answered a bare [])', async () => {
-    mockFetch({ '/api/common/compare': { body: [] } });
+  it('says when there is nothing to compare', async () => {
+    mockFetch({ '/api/common/compare': { body: { success: true, products: [] } } });
     render(<ComparePage />);
     await flush();
     expect(screen.getByText(/Nothing to compare yet/)).toBeTruthy();

@@ -12,9 +12,9 @@ import styles from './ComparePage.module.css';
 import type { CompareAttr, CompareResponse } from './types';
 
 export const MAX_COMPARED = 5;
-type Product = NonNullable<CompareResponse['products']>[number];
+type Product = CompareResponse['products'][number];
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
-const attrName = (a: CompareAttr) => a.field_label || a.label || a.key || '';
+const attrName = (a: CompareAttr) => a.field_label;
 
 /** Short descriptions are staff-written HTML; the table shows their text (parsed inert: nothing loads or runs). */
 function plain(html: string): string {
@@ -28,9 +28,9 @@ export function ComparePage() {
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(() => {
-    apiGet<CompareResponse | unknown[]>('/api/common/compare')
+    apiGet<CompareResponse>('/api/common/compare')
       .then((r) => {
-        const list = Array.isArray(r) ? [] : (r.products ?? []);
+        const list = r.products;
         const seen = new Set<number>();
         setProducts(list.filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, MAX_COMPARED));
         setLoadError('');
@@ -65,12 +65,12 @@ export function ComparePage() {
       </p>
     );
 
-  const attrs = [...new Set(products.flatMap((p) => (p.attr ?? []).map(attrName)).filter(Boolean))];
+  const attrs = [...new Set(products.flatMap((p) => p.attr.map(attrName)).filter(Boolean))];
   const valueOf = (p: Product, name: string) =>
-    (p.attr ?? [])
+    p.attr
       .filter((a) => attrName(a) === name)
       .map((a) => a.value)
-      .filter((v) => v !== null && v !== undefined && v !== '')
+      .filter((v) => v !== '')
       .join(', ') || '–';
 
   return (

@@ -4,6 +4,4 @@ import type { components } from '../../generated/islands';
 export type DrawerProps = components['schemas']['DrawerProps'];
 
 /** `GET /api/product/recent-views-product` (cards; the strip reads these). */
-export interface RecentViewsResponse {
-  products?: { title?: string; seo_url: string; image_url?: string | null }[];
-}
+export type { ProductsResponse as RecentViewsResponse } from '../../lib/types';
