@@ -87,3 +87,11 @@ export type ProductCard = ApiSchemas['ProductCard'];
 export type ProductsResponse = ApiSchemas['ProductsResponse'];
 /** `GET /api/category/products`: `{products: paginator, facets}`. */
 export type CategoryProductsResponse = ApiSchemas['CategoryProductsResponse'];
+/** A plain answer: `{success, message}` (forgot-password, reset-password, subscribe and others). */
+export type MessageResponse = ApiSchemas['MessageResponse'];
+/** `POST /api/user/user-update`: the message and the user as saved. */
+export type UserUpdateResponse = ApiSchemas['UserUpdateResponse'];
+/** `POST /api/user/change-password`. */
+export type ChangePasswordResponse = ApiSchemas['ChangePasswordResponse'];
+/** `GET /api/product/360degreeImages`: the frames' paths, in order. */
+export type Images360Response = ApiSchemas['Images360Response'];

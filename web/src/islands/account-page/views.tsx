@@ -8,7 +8,7 @@ import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { formatTaka } from '../../lib/money';
 import { checkEmail, checkPassword, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './AccountPage.module.css';
-import type { Address, AddressesResponse, OrdersResponse, ReviewsResponse, UserResponse } from './types';
+import type { Address, AddressesResponse, ChangePasswordResponse, OrdersResponse, ReviewsResponse, UserResponse, UserUpdateResponse } from './types';
 
 type Note = { ok: boolean; text: string } | null;
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
@@ -66,7 +66,7 @@ export function Profile() {
     setNote(null);
     if (Object.keys(found).length) return;
     try {
-      const res = await apiPost<{ message?: string }>('/api/user/user-update', {
+      const res = await apiPost<UserUpdateResponse>('/api/user/user-update', {
         ...v,
         name: v.name.trim(),
         email: v.email.trim(),
@@ -335,7 +335,7 @@ export function ChangePassword() {
     setNote(null);
     if (Object.keys(found).length) return;
     try {
-      const r = await apiPost<{ message?: string }>('/api/user/change-password', v);
+      const r = await apiPost<ChangePasswordResponse>('/api/user/change-password', v);
       setV({ old_password: '', password: '', password_confirmation: '' });
       setNote({ ok: true, text: r.message || 'Your password is changed.' });
     } catch (err) {

@@ -14,7 +14,7 @@ import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
 import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './CheckoutPage.module.css';
-import type { DefaultAddressResponse, DistrictsResponse, UserResponse } from './types';
+import type { DefaultAddressResponse, DeliveryChargeResponse, DistrictsResponse, UserResponse } from './types';
 
 /** The district chosen on the cart page (see cart-page). */
 const DISTRICT_KEY = 'checkout-district';
@@ -100,7 +100,7 @@ export function CheckoutPage() {
   useEffect(() => {
     if (!f.district || !total) return;
     let live = true;
-    apiGet<{ deliverycharge?: number }>('/api/cart/get-delivery-charge', { district: f.district }, { quiet: true })
+    apiGet<DeliveryChargeResponse>('/api/cart/get-delivery-charge', { district: f.district }, { quiet: true })
       .then((r) => live && setDelivery(Number(r.deliverycharge) || 0))
       .catch(() => live && setDelivery(null));
     return () => {

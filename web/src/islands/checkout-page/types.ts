@@ -3,4 +3,4 @@ import type { components } from '../../generated/islands';
 /** Props of checkout-page: none. */
 export type CheckoutPageProps = components['schemas']['CheckoutPageProps'];
 
-export type { DefaultAddressResponse, DistrictsResponse, UserResponse } from '../../lib/types';
+export type { DefaultAddressResponse, DeliveryChargeResponse, DistrictsResponse, UserResponse } from '../../lib/types';

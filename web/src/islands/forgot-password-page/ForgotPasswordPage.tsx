@@ -5,6 +5,7 @@ import { Field } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiPost } from '../../lib/api';
 import { checkEmail } from '../../lib/validate';
+import type { MessageResponse } from './types';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
@@ -19,7 +20,7 @@ export function ForgotPasswordPage() {
     if (problem) return;
     setBusy(true);
     try {
-      const r = await apiPost<{ message?: string }>('/api/user/forgot-password-send-link', { email: email.trim() });
+      const r = await apiPost<MessageResponse>('/api/user/forgot-password-send-link', { email: email.trim() });
       setResult({ ok: true, text: r.message || 'We have emailed your password reset link!' });
     } catch (err) {
       const field = err instanceof ApiError ? err.errors.email?.[0] : undefined;

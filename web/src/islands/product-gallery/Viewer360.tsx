@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
 import { imageUrl } from '../../lib/image';
 import styles from './ProductGallery.module.css';
+import type { Images360Response } from './types';
 
 export const SPEED_MS = 80;
 export const DRAG_PX_PER_TURN = 150;
@@ -29,7 +30,7 @@ export function Viewer360({ seoUrl, title, onFrame }: { seoUrl: string; title: s
 
   useEffect(() => {
     let live = true;
-    apiGet<{ images?: string[] }>('/api/product/360degreeImages', { seo_url: seoUrl })
+    apiGet<Images360Response>('/api/product/360degreeImages', { seo_url: seoUrl })
       .then((r) => {
         if (!live) return;
         const urls = (r.images ?? []).map((p) => imageUrl(p, FRAME_WIDTH, FRAME_QUALITY));

@@ -5,3 +5,5 @@ import type { components } from '../../generated/islands';
  * at all (`{}`) on an interior's gallery, whose picture grid the island leaves alone.
  */
 export type ProductGalleryProps = Partial<components['schemas']['ProductGalleryProps']>;
+
+export type { Images360Response } from '../../lib/types';

@@ -6,6 +6,7 @@ import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiPost } from '../../lib/api';
 import { checkPassword, only } from '../../lib/validate';
+import type { MessageResponse } from './types';
 
 export const MIN_LENGTH = 8;
 
@@ -38,7 +39,7 @@ export function ResetPasswordPage({ search = location.search }: { search?: strin
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const r = await apiPost<{ message?: string }>('/api/user/reset-password', { token, email: email.trim(), password, password_confirmation: confirm });
+      const r = await apiPost<MessageResponse>('/api/user/reset-password', { token, email: email.trim(), password, password_confirmation: confirm });
       setResult({ ok: true, text: r.message || 'Your password has been reset!' });
     } catch (err) {
       if (err instanceof ApiError) {
