@@ -3759,8 +3759,8 @@ export interface components {
             order_details: components["schemas"]["OrderLine"][];
         };
         /**
-         * @description An order's head as the thank-you, track and account pages show it (what
-         *      `orders::Master::to_json` writes).
+         * @description An order's head as the thank-you, track and account pages show it, from
+         *      an [`orders::Master`].
          */
         OrderHead: {
             /** Format: int64 */
@@ -3992,6 +3992,12 @@ export interface components {
         UserResponse: {
             success: boolean;
             user: components["schemas"]["UserProfile"];
+        };
+        /** @description The answer of `GET /api/auth/social`. */
+        ProvidersResponse: {
+            success: boolean;
+            /** @description The providers configured: `google`, `facebook`, both or none. */
+            providers: string[];
         };
         CallbackQuery: {
             /** @default  */
@@ -4296,6 +4302,12 @@ export interface components {
              *      placed before.
              */
             replayed: boolean;
+        };
+        /** @description The answer of `GET /api/health`. */
+        HealthResponse: {
+            success: boolean;
+            /** @description Always `ok`: a database that does not answer makes it a 500. */
+            status: string;
         };
     };
     responses: never;
@@ -8188,12 +8200,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/auth/social`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ProvidersResponse"];
                 };
             };
             /** @description Server error */
@@ -8216,6 +8229,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description This shop does not offer that provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -8249,6 +8271,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This shop does not offer that provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -8269,6 +8300,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description This shop does not offer that provider */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -8295,6 +8335,15 @@ export interface operations {
         responses: {
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This shop does not offer that provider */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9399,12 +9448,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The answer of `GET /api/health`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthResponse"];
                 };
             };
             /** @description Server error */
