@@ -8,8 +8,9 @@
 //! file copies on SQLite and `CREATE DATABASE … TEMPLATE` on PostgreSQL, so a
 //! suite seeds once and gives each test that writes its own copy.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use super::{checkpoint, connect, migrate, Pool, PoolConfig};
 
@@ -23,6 +24,39 @@ pub fn postgres_server() -> Option<String> {
         .ok()
         .filter(|s| !s.is_empty())
         .map(|s| s.trim_end_matches('/').to_string())
+}
+
+/// A new temporary folder for a test, removed when dropped, inside this
+/// process's folder `$TMPDIR/furniture-tests/<pid>` ([`scratch`]).
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in(scratch()).expect("temp dir")
+}
+
+/// This test process's folder. A suite's shared, seeded shop lives in a
+/// static, and statics are never dropped: its folder (20 MB with the images)
+/// outlived every run, and hundreds of them filled the disk. So each process
+/// keeps its folders under its own id and, the first time, removes the
+/// folders of processes that no longer run.
+pub fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = std::env::temp_dir().join("furniture-tests");
+        if let Ok(entries) = std::fs::read_dir(&root) {
+            for entry in entries.flatten() {
+                let gone = entry
+                    .file_name()
+                    .to_str()
+                    .and_then(|name| name.parse::<u32>().ok())
+                    .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+                if gone {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let dir = root.join(std::process::id().to_string());
+        std::fs::create_dir_all(&dir).expect("the tests' temp folder");
+        dir
+    })
 }
 
 /// A database that lives as long as the value.
@@ -57,7 +91,7 @@ impl TestDatabase {
     pub async fn empty() -> TestDatabase {
         match postgres_server() {
             None => {
-                let dir = tempfile::tempdir().expect("temp dir");
+                let dir = temp_dir();
                 let file = dir.path().join("shop.db");
                 TestDatabase {
                     url: format!("sqlite:{}", file.display()),
@@ -110,7 +144,7 @@ impl TestDatabase {
     pub async fn copy(&self) -> TestDatabase {
         match &self.place {
             Place::Sqlite { file, .. } => {
-                let dir = tempfile::tempdir().expect("temp dir");
+                let dir = temp_dir();
                 let copy = dir.path().join("shop.db");
                 std::fs::copy(file, &copy).expect("copying the test database");
                 TestDatabase {

@@ -38,7 +38,7 @@ static SHARED: tokio::sync::OnceCell<TestDatabase> = tokio::sync::OnceCell::cons
 fn seeded() -> &'static Seeded {
     SEEDED.get_or_init(|| {
         std::thread::spawn(|| {
-            let dir = tempfile::tempdir().expect("temp dir");
+            let dir = catalog::db::testing::temp_dir();
             let storage = dir.path().join("storage");
             let site = dir.path().join("site");
             std::fs::create_dir_all(&site).expect("site dir");
@@ -105,7 +105,7 @@ impl TestShop {
         let pool = catalog::db::connect(&catalog::db::PoolConfig::new(url))
             .await
             .expect("open test db");
-        let outbox = tempfile::tempdir().expect("outbox dir");
+        let outbox = catalog::db::testing::temp_dir();
         let (search, _) = origin::search::Search::build(&pool)
             .await
             .expect("search index");
