@@ -391,20 +391,18 @@ impl ApiRouter {
 /// The OpenAPI 3.1 document of the API: `inside` (mounted under `/api`) and
 /// `outside` (mounted at the root: the card gateway's routes), with the shared
 /// header, security schemes and schemas.
-pub fn openapi(inside: Value, outside: Value) -> Value {
+pub fn openapi(inside: Value, mut outside: Value) -> Value {
     let mut doc = inside;
-    for part in ["paths"] {
-        if let (Some(mine), Value::Object(more)) =
-            (doc[part].as_object_mut(), outside[part].clone())
-        {
-            mine.extend(more);
-        }
+    if let (Some(mine), Value::Object(more)) =
+        (doc["paths"].as_object_mut(), outside["paths"].take())
+    {
+        mine.extend(more);
     }
-    let mut schemas = doc["components"]["schemas"]
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
-    if let Value::Object(more) = outside["components"]["schemas"].clone() {
+    let mut schemas = match doc["components"]["schemas"].take() {
+        Value::Object(schemas) => schemas,
+        _ => Map::new(),
+    };
+    if let Value::Object(more) = outside["components"]["schemas"].take() {
         schemas.extend(more);
     }
     doc["openapi"] = json!("3.1.0");
