@@ -1,27 +1,19 @@
-//! The origin: the JSON API of SPEC.md §7 ([`api`]), the images under
-//! `/storage/`, and the site the generator wrote. It declares cacheability
-//! with standard headers ([`cache`]); the edge in front of it obeys them.
+//! The origin: the JSON API of SPEC.md §7, the images under `/storage/`, and
+//! the site the generator wrote. It declares cacheability with standard
+//! headers; the edge in front of it obeys them.
+//!
+//! Three layers, each using only those below it:
+//! - [`surfaces`]: what is served (the API, the site, the images);
+//! - [`domain`]: the shop's rules and writes (cart, orders, payments, accounts…);
+//! - [`plumbing`]: errors, extractors, who is calling, cache headers.
+//!
+//! [`config`] reads the command line; [`state`] holds what every request shares.
 
-pub mod accounts;
-pub mod api;
-pub mod cache;
-pub mod cart;
 pub mod config;
-pub mod coupon;
-pub mod error;
-pub mod extract;
-pub mod identity;
-pub mod images;
-pub mod listing_query;
-pub mod mail;
-pub mod orders;
-pub mod payments;
-pub mod ratelimit;
-pub mod search;
-pub mod site;
-pub mod social;
+pub mod domain;
+pub mod plumbing;
 pub mod state;
-pub mod validate;
+pub mod surfaces;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,7 +22,10 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::Router;
 
+use crate::domain::{mail, payments, search, social};
+use crate::plumbing::cache;
 use crate::state::{AppState, Dirs};
+use crate::surfaces::{api, images, site};
 
 /// Largest request body accepted, bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -90,7 +85,7 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
                 .context("configuring social sign-in")?,
         ),
         payments: Arc::new(
-            payments::gateway::Gateways::from_args(&args.payments, &args.site_url)
+            payments::Gateways::from_args(&args.payments, &args.site_url)
                 .context("configuring payment gateways")?,
         ),
         site_url: args.site_url.trim_end_matches('/').into(),

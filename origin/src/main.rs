@@ -112,7 +112,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve(args) => origin::serve(args).await,
         Command::Openapi => {
-            println!("{:#}", origin::api::openapi());
+            println!("{:#}", origin::surfaces::api::openapi());
             Ok(())
         }
     }

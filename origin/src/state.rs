@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use catalog::db::Pool;
 
-use crate::mail::Smtp;
-use crate::payments::gateway::Gateways;
-use crate::search::Search;
-use crate::social::Social;
+use crate::domain::mail::{self, Mail, Smtp};
+use crate::domain::payments::Gateways;
+use crate::domain::search::Search;
+use crate::domain::social::Social;
 
 /// What handlers need: the database and the directories served.
 #[derive(Clone)]
@@ -27,6 +27,13 @@ pub struct AppState {
     pub payments: Arc<Gateways>,
 }
 
+impl AppState {
+    /// Sends `mail` through the mail server, or into the outbox without one.
+    pub fn send_mail(&self, mail: Mail) -> anyhow::Result<()> {
+        mail::send(self.smtp.as_ref(), &self.dirs.outbox, mail)
+    }
+}
+
 /// Directories the origin serves files from.
 #[derive(Debug)]
 pub struct Dirs {
@@ -34,7 +41,7 @@ pub struct Dirs {
     pub site: PathBuf,
     /// Image storage, served as `/storage/...`.
     pub storage: PathBuf,
-    /// Resized image variants ([`crate::images`]), made once and kept here.
+    /// Resized image variants ([`crate::surfaces::images`]), made once and kept here.
     pub image_cache: PathBuf,
     /// Where messages go when no mail server is configured (one `.eml` file each).
     pub outbox: PathBuf,

@@ -15,7 +15,7 @@ use tokio::net::TcpListener;
 
 use common::TestShop;
 use origin::config::Secret;
-use origin::mail::Smtp;
+use origin::domain::mail::Smtp;
 
 /// A message the server accepted: envelope recipients and the data.
 #[derive(Debug, Clone, Default)]

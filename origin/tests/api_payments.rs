@@ -7,8 +7,8 @@ mod common;
 
 use catalog::db;
 use common::TestShop;
-use origin::error::ApiError;
-use origin::payments::{self, Outcome};
+use origin::domain::payments::{self, Outcome};
+use origin::plumbing::error::ApiError;
 
 /// The gateway every attempt here goes through.
 const GW: &str = "sslcommerz";

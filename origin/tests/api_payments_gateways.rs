@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 
 use common::{assert_api_error, TestShop};
 use origin::config::{PaymentArgs, Secret};
-use origin::payments::gateway::Gateways;
+use origin::domain::payments::Gateways;
 
 const STORE_ID: &str = "shop-store";
 const STORE_PASSWORD: &str = "store-pass-1";
@@ -66,7 +66,7 @@ struct Sim {
 type Shared = Arc<Mutex<Sim>>;
 
 fn random() -> String {
-    origin::identity::new_token().0[..20].to_string()
+    origin::domain::identity::new_token().0[..20].to_string()
 }
 
 fn down() -> Response {

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 
 use common::{assert_api_error, TestShop};
 use origin::config::{Secret, SocialArgs};
-use origin::social::Social;
+use origin::domain::social::Social;
 
 const CLIENT_ID: &str = "shop-client";
 const CLIENT_SECRET: &str = "shop-secret-123";
@@ -38,7 +38,7 @@ struct Sim {
 type Shared = Arc<Mutex<Sim>>;
 
 fn random() -> String {
-    origin::identity::new_token().0
+    origin::domain::identity::new_token().0
 }
 
 /// `GET /{provider}/authorize?...&person=key`: the person consents.
@@ -308,7 +308,7 @@ async fn google_creates_an_account_once_then_finds_it_and_brings_the_guest_lists
     let stored = shop
         .scalar_i64(&format!(
             "SELECT COUNT(*) FROM auth_token WHERE user_id = {id} AND token_hash = '{}'",
-            origin::identity::hash_token(&token)
+            origin::domain::identity::hash_token(&token)
         ))
         .await;
     assert_eq!(stored, 1);

@@ -37,7 +37,7 @@ async fn site() -> Site {
     })
     .await
     .unwrap();
-    let (search, _) = origin::search::Search::build(&pool).await.unwrap();
+    let (search, _) = origin::domain::search::Search::build(&pool).await.unwrap();
     let app = origin::app(AppState {
         search: Arc::new(search),
         smtp: None,

@@ -127,7 +127,7 @@ async fn main() -> anyhow::Result<()> {
         .fetch_one(&pool)
         .await?;
 
-    let (search, stats) = origin::search::Search::build(&pool).await?;
+    let (search, stats) = origin::domain::search::Search::build(&pool).await?;
     println!(
         "index built: {} products in {:.2} s ({} active in the database)",
         stats.products, stats.seconds, products

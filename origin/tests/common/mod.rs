@@ -106,7 +106,7 @@ impl TestShop {
             .await
             .expect("open test db");
         let outbox = catalog::db::testing::temp_dir();
-        let (search, _) = origin::search::Search::build(&pool)
+        let (search, _) = origin::domain::search::Search::build(&pool)
             .await
             .expect("search index");
         let state = AppState {
@@ -119,7 +119,7 @@ impl TestShop {
             dirs: Arc::new(Dirs {
                 site: s.site.clone(),
                 storage: s.storage.clone(),
-                image_cache: s.storage.join(origin::images::DEFAULT_CACHE_DIR),
+                image_cache: s.storage.join(origin::surfaces::images::DEFAULT_CACHE_DIR),
                 outbox: outbox.path().join("outbox"),
             }),
         };

@@ -1,0 +1,26 @@
+//! The shop's rules and writes, free of HTTP routing: each module owns its
+//! tables' SQL and answers in Rust types.
+//!
+//! - [`identity`]: users, guests and their tokens; [`accounts`]: issuing and
+//!   revoking sign-in tokens, and what a guest brings along;
+//! - [`cart`], [`coupon`], [`orders`]: the cart, its discounts, and placing an
+//!   order in one transaction;
+//! - [`payments`]: paying an order through a gateway, settled by the gateway's
+//!   own confirmation;
+//! - [`social`]: sign-in with Google and Facebook (OAuth 2.0);
+//! - [`mail`]: outgoing mail (SMTP or the outbox folder);
+//! - [`listing_query`]: the listing's query parameters and the products they select;
+//! - [`search`]: the in-memory product search.
+//!
+//! The domain never reaches into [`crate::surfaces`].
+
+pub mod accounts;
+pub mod cart;
+pub mod coupon;
+pub mod identity;
+pub mod listing_query;
+pub mod mail;
+pub mod orders;
+pub mod payments;
+pub mod search;
+pub mod social;

@@ -1,0 +1,123 @@
+//! The one interface every payment gateway speaks ([`Gateway`]). A gateway does two
+//! things only: open a checkout for an attempt recorded by
+//! [`super::begin`], and say, server to server, what became of an attempt.
+//! What a verified answer does to the order is [`super::settle`]'s business.
+
+use std::future::Future;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::Outcome;
+
+/// How long one call to a gateway may take.
+pub const GATEWAY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// What a gateway needs to open a checkout: the attempt and the order's
+/// customer, read from the database (never from the client).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkout {
+    pub tran_id: String,
+    /// Taka to pay now.
+    pub amount: i64,
+    pub order_id: i64,
+    pub order_random: String,
+    pub customer_name: String,
+    pub phone: String,
+    pub email: String,
+    pub address: String,
+    pub district: String,
+    /// The ordered products' names, comma-joined.
+    pub product_names: String,
+    /// Units ordered.
+    pub items: i64,
+    /// Card instalments the shopper asked for and the order allows.
+    pub emi: Option<Emi>,
+}
+
+/// Card instalments (EMI) offered at the card gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Emi {
+    /// The most instalments the shopper may choose.
+    pub max_instalments: i64,
+}
+
+/// A gateway that could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    /// Unreachable, timed out, or answered something that is not its protocol.
+    #[error("the gateway is unreachable or answered nonsense: {0}")]
+    Down(String),
+    /// The gateway answered and said no (bad credentials, refused amount).
+    #[error("the gateway refused: {0}")]
+    Refused(String),
+}
+
+impl From<reqwest::Error> for GatewayError {
+    fn from(err: reqwest::Error) -> Self {
+        // Never log a URL: it may carry the store password.
+        GatewayError::Down(err.without_url().to_string())
+    }
+}
+
+/// A payment gateway: card (SSLCommerz's style) or wallet (Nagad's style).
+pub trait Gateway: Sync {
+    /// The name stored with each attempt (`payment.gateway`).
+    const NAME: &'static str;
+    /// The name shown to shoppers.
+    const LABEL: &'static str;
+    /// What names an attempt when asking the gateway about it.
+    type Reference: Sync + ?Sized;
+
+    /// Opens a checkout at the gateway; answers the page to send the shopper to.
+    fn start(
+        &self,
+        http: &reqwest::Client,
+        checkout: &Checkout,
+    ) -> impl Future<Output = Result<String, GatewayError>> + Send;
+
+    /// Asks the gateway, server to server, what became of an attempt.
+    /// `None` when the gateway vouches for nothing final (an unknown
+    /// reference, or a payment still under way).
+    fn verify(
+        &self,
+        http: &reqwest::Client,
+        reference: &Self::Reference,
+    ) -> impl Future<Output = Result<Option<Outcome>, GatewayError>> + Send;
+}
+
+/// Whole taka from a gateway's decimal amount ("1250", "1250.00"); `None`
+/// for anything else, fractions of a taka included.
+pub fn parse_taka(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b == b'0')
+    {
+        return None;
+    }
+    whole.parse().ok()
+}
+
+/// A URL under `base` that must parse (settings are checked at start).
+pub(crate) fn endpoint(base: &str, path: &str) -> anyhow::Result<reqwest::Url> {
+    let url = format!("{}{path}", base.trim_end_matches('/'));
+    reqwest::Url::parse(&url).with_context(|| format!("gateway URL {url}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_whole_taka_amounts_parse() {
+        assert_eq!(parse_taka("1250"), Some(1250));
+        assert_eq!(parse_taka(" 1250.00 "), Some(1250));
+        assert_eq!(parse_taka("1250.50"), None);
+        assert_eq!(parse_taka("-5"), None);
+        assert_eq!(parse_taka("1e3"), None);
+        assert_eq!(parse_taka(""), None);
+        assert_eq!(parse_taka(".00"), None);
+    }
+}

@@ -1,0 +1,417 @@
+//! Sign-in with Google and Facebook: OAuth 2.0's authorization-code flow
+//! (RFC 6749 §4.1). A provider is on only when its client id and secret are
+//! set ([`SocialArgs`]); its endpoints are settings as well, so tests point
+//! them at a local simulator. The code is exchanged server to server, the
+//! profile read with the access token, and the shopper found by the
+//! provider's id (`google_sub`, `facebook_id`), else by an e-mail address the
+//! provider says it has verified, else created. An e-mail the provider has not
+//! verified never opens an existing account.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use catalog::db::{self, Conn};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::config::{Secret, SocialArgs};
+use crate::plumbing::validate;
+
+/// The providers the shop knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderKind {
+    Google,
+    Facebook,
+}
+
+impl ProviderKind {
+    /// The name in paths (`/api/auth/social/google/...`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderKind::Google => "google",
+            ProviderKind::Facebook => "facebook",
+        }
+    }
+
+    /// The name shown to shoppers.
+    pub fn label(self) -> &'static str {
+        match self {
+            ProviderKind::Google => "Google",
+            ProviderKind::Facebook => "Facebook",
+        }
+    }
+
+    /// The `app_user` column holding the provider's id for the person.
+    fn column(self) -> &'static str {
+        match self {
+            ProviderKind::Google => "google_sub",
+            ProviderKind::Facebook => "facebook_id",
+        }
+    }
+
+    /// What the shop asks to read: an id, a name and an e-mail address.
+    fn scope(self) -> &'static str {
+        match self {
+            ProviderKind::Google => "openid email profile",
+            ProviderKind::Facebook => "email public_profile",
+        }
+    }
+}
+
+/// One configured provider.
+#[derive(Debug, Clone)]
+pub struct Provider {
+    pub kind: ProviderKind,
+    client_id: String,
+    client_secret: Secret,
+    auth_url: reqwest::Url,
+    token_url: reqwest::Url,
+    userinfo_url: reqwest::Url,
+    /// The callback address registered with the provider.
+    redirect_url: String,
+}
+
+/// What a provider tells the shop about the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// The provider's stable id for the person (Google's `sub`).
+    pub id: String,
+    pub name: String,
+    /// Lower-case, and only when it looks like an address.
+    pub email: Option<String>,
+    /// Whether the provider vouches that the person owns `email`.
+    pub email_verified: bool,
+}
+
+/// The configured providers and the HTTP client that talks to them.
+#[derive(Debug, Default)]
+pub struct Social {
+    google: Option<Provider>,
+    facebook: Option<Provider>,
+    http: reqwest::Client,
+}
+
+/// How long a call to a provider may take.
+const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Social {
+    /// The providers whose id and secret are set; callbacks go to
+    /// `{base}/api/auth/social/{provider}/callback`, where `base` is
+    /// `--social-redirect-base` or else `site_url`.
+    pub fn from_args(args: &SocialArgs, site_url: &str) -> anyhow::Result<Social> {
+        let base = args
+            .social_redirect_base
+            .as_deref()
+            .unwrap_or(site_url)
+            .trim_end_matches('/');
+        let provider = |kind: ProviderKind,
+                        id: &Option<String>,
+                        secret: &Option<Secret>,
+                        urls: [&str; 3]|
+         -> anyhow::Result<Option<Provider>> {
+            let (Some(id), Some(secret)) = (id, secret) else {
+                return Ok(None);
+            };
+            if id.trim().is_empty() || secret.0.trim().is_empty() {
+                return Ok(None);
+            }
+            let url = |u: &str| {
+                reqwest::Url::parse(u).with_context(|| format!("{} URL {u}", kind.label()))
+            };
+            Ok(Some(Provider {
+                kind,
+                client_id: id.trim().to_string(),
+                client_secret: secret.clone(),
+                auth_url: url(urls[0])?,
+                token_url: url(urls[1])?,
+                userinfo_url: url(urls[2])?,
+                redirect_url: format!("{base}/api/auth/social/{}/callback", kind.name()),
+            }))
+        };
+        Ok(Social {
+            google: provider(
+                ProviderKind::Google,
+                &args.google_client_id,
+                &args.google_client_secret,
+                [
+                    &args.google_auth_url,
+                    &args.google_token_url,
+                    &args.google_userinfo_url,
+                ],
+            )?,
+            facebook: provider(
+                ProviderKind::Facebook,
+                &args.facebook_client_id,
+                &args.facebook_client_secret,
+                [
+                    &args.facebook_auth_url,
+                    &args.facebook_token_url,
+                    &args.facebook_userinfo_url,
+                ],
+            )?,
+            http: reqwest::Client::builder()
+                .timeout(PROVIDER_TIMEOUT)
+                .connect_timeout(PROVIDER_TIMEOUT / 2)
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .context("building the HTTP client for social sign-in")?,
+        })
+    }
+
+    /// The provider, when configured.
+    pub fn provider(&self, kind: ProviderKind) -> Option<&Provider> {
+        match kind {
+            ProviderKind::Google => self.google.as_ref(),
+            ProviderKind::Facebook => self.facebook.as_ref(),
+        }
+    }
+
+    /// The names of the configured providers.
+    pub fn enabled(&self) -> Vec<&'static str> {
+        [ProviderKind::Google, ProviderKind::Facebook]
+            .into_iter()
+            .filter(|k| self.provider(*k).is_some())
+            .map(ProviderKind::name)
+            .collect()
+    }
+
+    /// Exchanges an authorization `code` for an access token and reads the
+    /// person's profile with it. Errors never carry the code, the secret or
+    /// the token (URLs are stripped from HTTP errors).
+    pub async fn profile(&self, provider: &Provider, code: &str) -> anyhow::Result<Profile> {
+        #[derive(Deserialize)]
+        struct TokenResponse {
+            access_token: String,
+        }
+        let token: TokenResponse = self
+            .http
+            .post(provider.token_url.clone())
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&[
+                ("grant_type", "authorization_code"),
+                ("code", code),
+                ("client_id", &provider.client_id),
+                ("client_secret", &provider.client_secret.0),
+                ("redirect_uri", &provider.redirect_url),
+            ])
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(reqwest::Error::without_url)
+            .context("token request")?
+            .json()
+            .await
+            .map_err(reqwest::Error::without_url)
+            .context("token response")?;
+        let mut request = self
+            .http
+            .get(provider.userinfo_url.clone())
+            .header(reqwest::header::ACCEPT, "application/json")
+            .bearer_auth(&token.access_token);
+        if provider.kind == ProviderKind::Facebook {
+            request = request.query(&[("fields", "id,name,email")]);
+        }
+        let info: Value = request
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(reqwest::Error::without_url)
+            .context("profile request")?
+            .json()
+            .await
+            .map_err(reqwest::Error::without_url)
+            .context("profile response")?;
+        parse_profile(provider.kind, &info)
+    }
+}
+
+impl Provider {
+    /// Where to send the browser: the provider's consent page, carrying
+    /// `state` (echoed back to the callback).
+    pub fn authorize_url(&self, state: &str) -> String {
+        let mut url = self.auth_url.clone();
+        url.query_pairs_mut()
+            .append_pair("response_type", "code")
+            .append_pair("client_id", &self.client_id)
+            .append_pair("redirect_uri", &self.redirect_url)
+            .append_pair("scope", self.kind.scope())
+            .append_pair("state", state);
+        url.into()
+    }
+}
+
+/// The profile in a provider's user-info answer (Google's OpenID Connect
+/// `userinfo`, Facebook's Graph `me?fields=id,name,email`).
+pub fn parse_profile(kind: ProviderKind, info: &Value) -> anyhow::Result<Profile> {
+    let id_field = match kind {
+        ProviderKind::Google => "sub",
+        ProviderKind::Facebook => "id",
+    };
+    let id = match &info[id_field] {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    if id.is_empty() || id.len() > 255 {
+        anyhow::bail!("{} profile without a usable {id_field}", kind.label());
+    }
+    let email = info["email"]
+        .as_str()
+        .map(|e| e.trim().to_lowercase())
+        .filter(|e| validate::email(e));
+    // Google says so per address; Facebook makes no such promise.
+    let email_verified = kind == ProviderKind::Google
+        && email.is_some()
+        && (info["email_verified"] == Value::Bool(true)
+            || info["email_verified"].as_str() == Some("true"));
+    let name = validate::text(info["name"].as_str().unwrap_or_default(), 1, 100)
+        .or_else(|| {
+            email
+                .as_deref()
+                .and_then(|e| e.split('@').next())
+                .and_then(|local| validate::text(local, 1, 100))
+        })
+        .unwrap_or_else(|| format!("{} shopper", kind.label()));
+    Ok(Profile {
+        id,
+        name,
+        email,
+        email_verified,
+    })
+}
+
+/// What signing in with a provider came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The shopper's user id.
+    SignedIn(i64),
+    /// Why not, in words for the shopper.
+    Refused(String),
+}
+
+/// Finds the shopper `profile` names, links a verified e-mail's account to
+/// the provider, or creates an account (without a password).
+pub async fn find_or_create(
+    conn: &mut Conn,
+    kind: ProviderKind,
+    profile: &Profile,
+    now: i64,
+) -> sqlx::Result<Outcome> {
+    let column = kind.column();
+    let closed = || Outcome::Refused("This account is closed.".to_string());
+    let linked: Option<(i64, bool)> = db::query_as(&format!(
+        "SELECT id, is_active FROM app_user WHERE {column} = $1"
+    ))
+    .bind(&profile.id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((id, active)) = linked {
+        return Ok(if active {
+            Outcome::SignedIn(id)
+        } else {
+            closed()
+        });
+    }
+    let Some(email) = &profile.email else {
+        return Ok(Outcome::Refused(format!(
+            "{} did not share an e-mail address with us. Please register with your e-mail or mobile number.",
+            kind.label()
+        )));
+    };
+    let existing: Option<(i64, bool, Option<String>)> = db::query_as(&format!(
+        "SELECT id, is_active, {column} FROM app_user WHERE email = $1"
+    ))
+    .bind(email)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((id, active, other)) = existing {
+        if !profile.email_verified {
+            return Ok(Outcome::Refused(format!(
+                "An account with this e-mail address exists. Please sign in with your password; {} could not confirm the address is yours.",
+                kind.label()
+            )));
+        }
+        if !active {
+            return Ok(closed());
+        }
+        if other.is_some() {
+            return Ok(Outcome::Refused(format!(
+                "This account is linked to another {} account.",
+                kind.label()
+            )));
+        }
+        db::query(&format!(
+            "UPDATE app_user SET {column} = $1, updated_at = $2 WHERE id = $3"
+        ))
+        .bind(&profile.id)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+        tracing::info!(user = id, provider = kind.name(), "account linked");
+        return Ok(Outcome::SignedIn(id));
+    }
+    let id: i64 = db::query_scalar(&format!(
+        "INSERT INTO app_user (name, email, {column}, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $4) RETURNING id"
+    ))
+    .bind(&profile.name)
+    .bind(email)
+    .bind(&profile.id)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
+    tracing::info!(user = id, provider = kind.name(), "account created");
+    Ok(Outcome::SignedIn(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn google_vouches_for_an_email_only_when_it_says_verified() {
+        let p = parse_profile(
+            ProviderKind::Google,
+            &json!({"sub": "1234", "name": " Rahim Uddin ", "email": "Rahim@Example.com", "email_verified": true}),
+        )
+        .unwrap();
+        assert_eq!(p.id, "1234");
+        assert_eq!(p.name, "Rahim Uddin");
+        assert_eq!(p.email.as_deref(), Some("rahim@example.com"));
+        assert!(p.email_verified);
+        let p = parse_profile(
+            ProviderKind::Google,
+            &json!({"sub": "1234", "email": "rahim@example.com", "email_verified": false}),
+        )
+        .unwrap();
+        assert!(!p.email_verified);
+        assert_eq!(p.name, "rahim");
+    }
+
+    #[test]
+    fn facebook_emails_are_never_taken_as_verified() {
+        let p = parse_profile(
+            ProviderKind::Facebook,
+            &json!({"id": "99", "name": "Karim", "email": "karim@example.com", "email_verified": true}),
+        )
+        .unwrap();
+        assert_eq!(p.id, "99");
+        assert!(!p.email_verified);
+    }
+
+    #[test]
+    fn a_profile_needs_an_id_and_drops_a_malformed_email() {
+        assert!(parse_profile(ProviderKind::Google, &json!({"email": "a@b.com"})).is_err());
+        assert!(parse_profile(ProviderKind::Facebook, &json!({"id": ""})).is_err());
+        let p = parse_profile(
+            ProviderKind::Facebook,
+            &json!({"id": 42, "email": "not an email"}),
+        )
+        .unwrap();
+        assert_eq!(p.id, "42");
+        assert_eq!(p.email, None);
+        assert_eq!(p.name, "Facebook shopper");
+    }
+}

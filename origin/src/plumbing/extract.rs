@@ -1,0 +1,248 @@
+//! Extractors whose rejections use the API's error shape, so a malformed
+//! query string or body gets the same JSON 400 as any other bad input.
+
+use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{header, Method, Uri};
+use serde::de::DeserializeOwned;
+
+use aide::generate::GenContext;
+use aide::openapi::{MediaType, Operation, RequestBody, Response, SchemaObject};
+use aide::operation::{add_parameters, parameters_from_schema, set_body, ParamLocation};
+use aide::OperationInput;
+use schemars::JsonSchema;
+
+use crate::plumbing::error::{early_errors, ApiError, INVALID_INPUT};
+
+/// `Query<T>` that answers a JSON 400 when the query string does not parse.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(query) = parts.uri.query().filter(|q| q.contains("%00")) {
+            // NUL read as U+FFFD (see [`REPLACEMENT`]).
+            let uri: Uri = format!("/?{}", query.replace("%00", "%EF%BF%BD"))
+                .parse()
+                .map_err(|_| ApiError::BadRequest {
+                    message: "Invalid query parameters".to_string(),
+                    errors: Default::default(),
+                })?;
+            return match axum::extract::Query::<T>::try_from_uri(&uri) {
+                Ok(axum::extract::Query(value)) => Ok(Query(value)),
+                Err(rejection) => Err(query_rejection(rejection)),
+            };
+        }
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(Query(value)),
+            Err(rejection) => Err(query_rejection(rejection)),
+        }
+    }
+}
+
+/// What a NUL character in a query string, form or JSON body is read as:
+/// U+FFFD, the replacement character. No stored text holds a NUL (PostgreSQL's
+/// `text` cannot, and binding one there is an error), so a NUL in input can
+/// only be junk; read as U+FFFD it matches nothing on either database (a
+/// lookup is a 404, a number a 400, a search finds nothing) instead of
+/// failing on one of them.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+/// `body` with every JSON escape `\u0000` (a NUL in a string) replaced by
+/// `\ufffd`; `None` when it has none. An escaped backslash followed by
+/// `u0000` is text, not an escape, and stays.
+fn json_without_nul(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < body.len() {
+        // An escape is a backslash and what follows it: `\\` is one.
+        let step = if body[i] == b'\\' { 2 } else { 1 };
+        let end = (i + step).min(body.len());
+        if body[i..].starts_with(b"\\u0000") {
+            let out = out.get_or_insert_with(|| body[..i].to_vec());
+            out.extend_from_slice(b"\\ufffd");
+            i += 6;
+            continue;
+        }
+        if let Some(out) = out.as_mut() {
+            out.extend_from_slice(&body[i..end]);
+        }
+        i = end;
+    }
+    out
+}
+
+fn query_rejection(rejection: QueryRejection) -> ApiError {
+    ApiError::BadRequest {
+        message: format!("Invalid query parameters: {}", rejection.body_text()),
+        errors: Default::default(),
+    }
+}
+
+/// A struct's fields become the documented query parameters; a list of pairs
+/// (read by [`crate::surfaces::api::category::Params`]) documents none, its operation lists
+/// them by hand.
+impl<T: JsonSchema> OperationInput for Query<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<T>();
+        let params = parameters_from_schema(ctx, schema, ParamLocation::Query);
+        add_parameters(ctx, operation, params);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
+/// `Json<T>` that answers a JSON 400 (or 415/413 folded into 400) when the body
+/// is not the expected JSON.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes =
+            axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
+                .await
+                .map_err(|rejection| ApiError::BadRequest {
+                    message: format!("Invalid JSON body: {}", rejection.body_text()),
+                    errors: Default::default(),
+                })?;
+        // NUL read as U+FFFD (see [`REPLACEMENT`]).
+        let bytes = match json_without_nul(&bytes) {
+            Some(replaced) => axum::body::Bytes::from(replaced),
+            None => bytes,
+        };
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(value)) => Ok(Json(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+impl<T: JsonSchema> OperationInput for Json<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<T>();
+        let description = ctx
+            .resolve_schema(&schema)
+            .get("description")
+            .and_then(|d| d.as_str())
+            .map(String::from);
+        let body = RequestBody {
+            description,
+            content: [(
+                "application/json".to_string(),
+                MediaType {
+                    schema: Some(SchemaObject {
+                        json_schema: schema,
+                        example: None,
+                        external_docs: None,
+                    }),
+                    ..Default::default()
+                },
+            )]
+            .into_iter()
+            .collect(),
+            required: true,
+            extensions: Default::default(),
+        };
+        set_body(ctx, operation, body);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    ApiError::BadRequest {
+        message: format!("Invalid JSON body: {}", rejection.body_text()),
+        errors: Default::default(),
+    }
+}
+
+/// The query string's `(name, value)` pairs, followed, for a POST whose body
+/// is a form (`application/x-www-form-urlencoded`), by the form's fields: a
+/// GET call that accepts POST as well reads its parameters from either.
+#[derive(Debug, Clone, Default)]
+pub struct Fields(pub Vec<(String, String)>);
+
+/// The fields are read by hand ([`crate::surfaces::api::category::Params`]); the operation lists them.
+impl OperationInput for Fields {
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, Response)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
+impl<S: Send + Sync> FromRequest<S> for Fields {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (mut parts, body) = req.into_parts();
+        let Query(mut pairs) =
+            Query::<Vec<(String, String)>>::from_request_parts(&mut parts, state).await?;
+        let is_form = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+        if parts.method == Method::POST && is_form {
+            let req = Request::from_parts(parts, body);
+            match axum::Form::<Vec<(String, String)>>::from_request(req, state).await {
+                // NUL read as U+FFFD (see [`REPLACEMENT`]).
+                Ok(axum::Form(fields)) => pairs.extend(fields.into_iter().map(|(k, v)| {
+                    (
+                        k.replace('\0', &REPLACEMENT.to_string()),
+                        v.replace('\0', &REPLACEMENT.to_string()),
+                    )
+                })),
+                Err(rejection) => return Err(form_rejection(rejection)),
+            }
+        }
+        Ok(Fields(pairs))
+    }
+}
+
+fn form_rejection(rejection: FormRejection) -> ApiError {
+    ApiError::BadRequest {
+        message: format!("Invalid form body: {}", rejection.body_text()),
+        errors: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_escapes_in_json_become_replacement_characters() {
+        assert_eq!(json_without_nul(br#"{"a":"x"}"#), None);
+        let replaced = json_without_nul(br#"{"a":"x\u0000y","b":"\\u0000"}"#).unwrap();
+        assert_eq!(
+            String::from_utf8(replaced.clone()).unwrap(),
+            r#"{"a":"x\ufffdy","b":"\\u0000"}"#
+        );
+        let v: serde_json::Value = serde_json::from_slice(&replaced).unwrap();
+        assert_eq!(v["a"], "x\u{FFFD}y");
+        assert_eq!(v["b"], "\\u0000");
+        let v: serde_json::Value =
+            serde_json::from_slice(&json_without_nul(br#"["\\\u0000"]"#).unwrap()).unwrap();
+        assert_eq!(v[0], "\\\u{FFFD}");
+    }
+}

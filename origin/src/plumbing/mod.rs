@@ -1,0 +1,18 @@
+//! HTTP plumbing: what every surface shares and no rule of the shop lives in.
+//!
+//! - [`error`]: the one error type and its JSON body;
+//! - [`extract`]: query, body and form extractors whose rejections use that body;
+//! - [`identity`]: who is calling ([`identity::Caller`], [`identity::SignedIn`]);
+//! - [`cache`]: cache headers, set once for every response;
+//! - [`ratelimit`]: sliding-window limits kept in the database;
+//! - [`validate`]: checks of what shoppers type.
+//!
+//! Plumbing knows nothing of [`crate::surfaces`]; the domain may use its
+//! error type and checks.
+
+pub mod cache;
+pub mod error;
+pub mod extract;
+pub mod identity;
+pub mod ratelimit;
+pub mod validate;

@@ -1,0 +1,369 @@
+//! The Auth group of SPEC.md §7: register, login, logout and the current
+//! user. Passwords are argon2id hashes (`catalog::password`), checked off the
+//! async threads; tokens are 256 random bits stored hashed. Signing in or
+//! registering brings the guest's cart, compare list and wishlist along.
+//! A wrong e-mail and a wrong password get the same answer.
+
+use std::sync::OnceLock;
+
+use axum::extract::State;
+use axum::Json;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use catalog::clock;
+use catalog::db::{self, begin_write};
+
+use crate::domain::accounts::{self, USER_COLUMNS};
+use crate::domain::cart;
+use crate::domain::identity::TOKEN_LIFETIME_SECS;
+use crate::domain::identity::{Caller, SignedIn};
+use crate::plumbing::error::{ApiError, ApiResult};
+use crate::plumbing::extract::Json as Body;
+use crate::plumbing::validate;
+use crate::plumbing::validate::check_new_password;
+use crate::state::AppState;
+use crate::surfaces::api::answers::{MessageResponse, UserProfile};
+use crate::surfaces::api::doc::{ApiRouter, Doc};
+
+/// Routes under `/api/auth`.
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .post(
+            "/register",
+            post_register,
+            Doc::visitor("Creates an account and signs in: {success, token, user}")
+                .answers(409, "An account with this e-mail or mobile number exists"),
+        )
+        .post(
+            "/login",
+            post_login,
+            Doc::visitor("Signs in: {success, token, token_type, expires_in, user}")
+                .answers(401, "The e-mail (or mobile) or the password is not right"),
+        )
+        .post(
+            "/logout",
+            post_logout,
+            Doc::signed_in("Revokes the token this call carries"),
+        )
+        .get(
+            "/user",
+            get_user,
+            Doc::signed_in("The signed-in shopper: {user}"),
+        )
+}
+
+/// A new account.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+struct RegisterBody {
+    /// 2-100 characters.
+    name: String,
+    /// E-mail (this or telephone is required).
+    email: String,
+    /// 11-digit Bangladeshi mobile (also read as `phone`).
+    #[serde(alias = "phone")]
+    telephone: String,
+    /// Another mobile.
+    emergency_contact_number: String,
+    /// Home district.
+    district: String,
+    /// 8-128 characters.
+    password: String,
+    /// The same password again.
+    password_confirmation: Option<String>,
+    /// Accepts the terms: must be `true`.
+    agree: Option<Value>,
+    /// Names the token (`web_browser` when absent).
+    device_name: String,
+}
+
+/// The answer of `POST /api/auth/register` and `login`: the shopper, signed in.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SignedInResponse {
+    pub success: bool,
+    /// Always `success` (the original client reads it).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `message` again, the name the original client reads.
+    pub messages: &'static str,
+    pub message: &'static str,
+    /// The Bearer token for the calls that need a signed-in shopper; shown once.
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: &'static str,
+    /// Seconds the token works.
+    pub expires_in: i64,
+    pub user: UserProfile,
+}
+
+/// The answer of `GET /api/auth/user`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UserResponse {
+    pub success: bool,
+    pub user: UserProfile,
+}
+
+/// Runs the (deliberately slow) password hashing off the async threads.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))
+}
+
+fn device(name: &str) -> String {
+    let name = name.trim();
+    if name.is_empty() || name.len() > 60 {
+        "web_browser".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// `POST /api/auth/register`.
+async fn post_register(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<RegisterBody>,
+) -> ApiResult<Json<SignedInResponse>> {
+    let mut errors = Map::new();
+    let bad = |errors: &mut Map<String, Value>, field: &str, message: &str| {
+        errors.insert(field.to_string(), json!([message]));
+    };
+    let name = validate::text(&body.name, 2, 100);
+    if name.is_none() {
+        bad(&mut errors, "name", "Your name is 2 to 100 characters.");
+    }
+    let email = body.email.trim().to_lowercase();
+    if !email.is_empty() && !validate::email(&email) {
+        bad(
+            &mut errors,
+            "email",
+            "That e-mail address does not look right.",
+        );
+    }
+    let phone = if body.telephone.trim().is_empty() {
+        None
+    } else {
+        let p = validate::bd_mobile(&body.telephone);
+        if p.is_none() {
+            bad(
+                &mut errors,
+                "telephone",
+                "A mobile number is 11 digits: 01XXXXXXXXX.",
+            );
+        }
+        p
+    };
+    if email.is_empty() && body.telephone.trim().is_empty() {
+        bad(
+            &mut errors,
+            "email",
+            "Give an e-mail address or a mobile number.",
+        );
+    }
+    let emergency = if body.emergency_contact_number.trim().is_empty() {
+        None
+    } else {
+        match validate::bd_mobile(&body.emergency_contact_number) {
+            None => {
+                bad(
+                    &mut errors,
+                    "emergency_contact_number",
+                    "A mobile number is 11 digits: 01XXXXXXXXX.",
+                );
+                None
+            }
+            Some(e) if Some(&e) == phone.as_ref() => {
+                bad(
+                    &mut errors,
+                    "emergency_contact_number",
+                    "The emergency number must differ from your mobile.",
+                );
+                None
+            }
+            Some(e) => Some(e),
+        }
+    };
+    let district_raw = body.district.trim();
+    if district_raw.chars().count() > 100 {
+        bad(&mut errors, "district", "Choose a district.");
+    }
+    check_new_password(
+        &body.password,
+        body.password_confirmation.as_deref(),
+        &mut errors,
+    );
+    if !matches!(body.agree, Some(Value::Bool(true))) {
+        bad(&mut errors, "agree", "Please accept the terms.");
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(errors));
+    }
+    let name = name.unwrap_or_default();
+    let mut conn = state.pool.acquire().await?;
+    let district = match cart::district(&mut conn, district_raw).await? {
+        Some(d) => Some(d.name),
+        None if district_raw.is_empty() => None,
+        None => Some(district_raw.to_string()),
+    };
+    drop(conn);
+    let password = body.password.clone();
+    let hash = blocking(move || catalog::password::hash(&password))
+        .await?
+        .map_err(ApiError::Internal)?;
+    let now = clock::now_unix();
+    let mut tx = begin_write(&state.pool).await?;
+    let email = (!email.is_empty()).then_some(email);
+    let taken: Option<i64> = db::query_scalar(
+        "SELECT id FROM app_user WHERE (email IS NOT NULL AND email = $1) OR (phone IS NOT NULL AND phone = $2)",
+    )
+    .bind(&email)
+    .bind(&phone)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if taken.is_some() {
+        return Err(ApiError::Conflict(
+            "An account with this e-mail or mobile number exists. Sign in instead.".into(),
+        ));
+    }
+    let id: i64 = db::query_scalar(
+        "INSERT INTO app_user (name, email, phone, emergency_phone, password_hash, district, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
+    )
+    .bind(&name)
+    .bind(&email)
+    .bind(&phone)
+    .bind(&emergency)
+    .bind(&hash)
+    .bind(&district)
+    .bind(now)
+    .fetch_one(&mut *tx)
+    .await?;
+    let token = accounts::issue_token(&mut tx, id, &device(&body.device_name), now).await?;
+    if let Some(guest) = &caller.self_token {
+        accounts::merge_guest(&mut tx, guest, id).await?;
+    }
+    let user = accounts::user(&mut tx, id)
+        .await?
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("new user {id} not found")))?;
+    tx.commit().await?;
+    tracing::info!(user = id, "account created");
+    Ok(Json(signed_in(
+        "Your account has been created.",
+        token,
+        user,
+    )))
+}
+
+fn signed_in(message: &'static str, token: String, user: accounts::User) -> SignedInResponse {
+    SignedInResponse {
+        success: true,
+        kind: "success",
+        messages: message,
+        message,
+        token,
+        token_type: "Bearer",
+        expires_in: TOKEN_LIFETIME_SECS,
+        user: user.into(),
+    }
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+struct LoginBody {
+    /// E-mail or mobile number (also read as `phone` or `login`).
+    #[serde(alias = "phone", alias = "login")]
+    email: String,
+    /// The password.
+    password: String,
+    /// Names the token (`web_browser` when absent).
+    device_name: String,
+}
+
+/// A hash to check against when no account matches, so that an unknown
+/// e-mail takes as long as a wrong password.
+fn decoy_hash() -> &'static str {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    DECOY.get_or_init(|| {
+        catalog::password::hash_with_salt("decoy-password", &[42; 16]).unwrap_or_default()
+    })
+}
+
+/// `POST /api/auth/login` with `{email (or a mobile number), password}`.
+async fn post_login(
+    State(state): State<AppState>,
+    caller: Caller,
+    Body(body): Body<LoginBody>,
+) -> ApiResult<Json<SignedInResponse>> {
+    let login = body.email.trim().to_lowercase();
+    let mut errors = Map::new();
+    if login.is_empty() || login.len() > 254 {
+        errors.insert(
+            "email".into(),
+            json!(["Enter your e-mail address or mobile number."]),
+        );
+    }
+    if body.password.is_empty() || body.password.len() > 1024 {
+        errors.insert("password".into(), json!(["Enter your password."]));
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(errors));
+    }
+    let phone = validate::bd_mobile(&login);
+    let found: Option<(i64, Option<String>)> = db::query_as(
+        "SELECT id, password_hash FROM app_user WHERE is_active AND (email = $1 OR phone = $2)",
+    )
+    .bind(&login)
+    .bind(&phone)
+    .fetch_optional(&state.pool)
+    .await?;
+    let (id, phc) = match found {
+        Some((id, Some(phc))) => (Some(id), phc),
+        _ => (None, decoy_hash().to_string()),
+    };
+    let password = body.password.clone();
+    let ok = blocking(move || catalog::password::verify(&password, &phc)).await?;
+    let Some(id) = id.filter(|_| ok) else {
+        return Err(ApiError::Unauthorized(
+            "The e-mail (or mobile) or the password is not right.".into(),
+        ));
+    };
+    let now = clock::now_unix();
+    let mut tx = begin_write(&state.pool).await?;
+    let token = accounts::issue_token(&mut tx, id, &device(&body.device_name), now).await?;
+    if let Some(guest) = &caller.self_token {
+        accounts::merge_guest(&mut tx, guest, id).await?;
+    }
+    let user = accounts::user(&mut tx, id)
+        .await?
+        .ok_or_else(ApiError::unauthenticated)?;
+    tx.commit().await?;
+    Ok(Json(signed_in("You are signed in.", token, user)))
+}
+
+/// `POST /api/auth/logout`: the token used for this call stops working.
+async fn post_logout(
+    State(state): State<AppState>,
+    who: SignedIn,
+) -> ApiResult<Json<MessageResponse>> {
+    let mut conn = state.pool.acquire().await?;
+    accounts::revoke_token(&mut conn, who.user.token_id, clock::now_unix()).await?;
+    Ok(Json(MessageResponse::new("You are signed out.")))
+}
+
+/// `GET /api/auth/user`: `{user}`.
+async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<UserResponse>> {
+    let user: Option<accounts::User> = db::query_as(&format!(
+        "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1"
+    ))
+    .bind(who.user.id)
+    .fetch_optional(&state.pool)
+    .await?;
+    let user = user.ok_or_else(ApiError::unauthenticated)?;
+    Ok(Json(UserResponse {
+        success: true,
+        user: user.into(),
+    }))
+}

@@ -1,0 +1,426 @@
+//! The Category group of SPEC.md §7: `/api/category/{info, sub-category,
+//! recommended, filters, tag-gallery, product-set, products}`. Every call
+//! takes `seo_url` (400 when missing, 404 when no published category has it).
+//! The helpers that read and validate query parameters live here and are
+//! shared with the Product group.
+
+use axum::extract::State;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use catalog::read::category::{self as q, CategoryInfo};
+use catalog::read::listing::{self, ProductQuery, Sort};
+use catalog::read::{PageRequest, Paginator, ProductCard};
+use catalog::surrogate::{self, SurrogateKey};
+
+use crate::domain::listing_query::{self, ListingParams, MAX_PAGE, MAX_PARAM_LEN, MAX_PRICE};
+use crate::plumbing::cache::Shared;
+use crate::plumbing::error::{ApiError, ApiResult};
+use crate::plumbing::extract::Query;
+use crate::state::AppState;
+use crate::surfaces::api::doc::{ApiRouter, Doc};
+
+/// Default and largest page size of `category/products`.
+pub const DEFAULT_PER_PAGE: i64 = 16;
+/// Largest page size; larger (sane) values are capped to it.
+pub const MAX_PER_PAGE: i64 = 60;
+/// Largest page size accepted at all (then capped); above it is a 400.
+const MAX_PER_PAGE_ASKED: i64 = 1_000;
+
+/// Query parameters as decoded pairs, for handlers whose parameters are
+/// partly dynamic (`filterby_*`).
+#[derive(Debug, Default)]
+pub struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    /// Wraps the pairs; any value longer than [`MAX_PARAM_LEN`] is a 400.
+    pub fn new(pairs: Vec<(String, String)>) -> ApiResult<Params> {
+        for (k, v) in &pairs {
+            if v.chars().count() > MAX_PARAM_LEN || k.chars().count() > MAX_PARAM_LEN {
+                return Err(ApiError::invalid(
+                    k,
+                    format!("{k} must be at most {MAX_PARAM_LEN} characters"),
+                ));
+            }
+        }
+        Ok(Params { pairs })
+    }
+
+    /// The last value of `name`, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every pair, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// A required, non-empty text parameter.
+    pub fn required(&self, name: &str) -> ApiResult<&str> {
+        match self.get(name).map(str::trim) {
+            Some(v) if !v.is_empty() => Ok(v),
+            _ => Err(ApiError::invalid(name, format!("{name} is required"))),
+        }
+    }
+
+    /// An optional integer in `min..=max`; empty counts as absent.
+    pub fn int(&self, name: &str, min: i64, max: i64) -> ApiResult<Option<i64>> {
+        Ok(listing_query::int(&self.pairs, name, min, max)?)
+    }
+}
+
+/// The `page` parameter (default 1, at most [`MAX_PAGE`]).
+pub fn page_param(params: &Params) -> ApiResult<i64> {
+    Ok(params.int("page", 1, MAX_PAGE)?.unwrap_or(1))
+}
+
+/// Routes under `/api/category`.
+pub fn router() -> ApiRouter {
+    let seo_url = "The category's seo_url (`products` for the whole shop)";
+    let unknown = "No published category has this seo_url";
+    ApiRouter::new()
+        .get(
+            "/info",
+            get_info,
+            Doc::public("A category: {info}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
+        )
+        .get(
+            "/sub-category",
+            get_sub_category,
+            Doc::public("Its sub-categories: {category}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
+        )
+        .get(
+            "/recommended",
+            get_recommended,
+            Doc::public("Recommended products in it: {products: paginator}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
+                .query_opt("page", "integer", "Page number (default 1)"),
+        )
+        .get(
+            "/filters",
+            get_filters,
+            Doc::public("Its filters: {filters_cat, filters_att}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
+        )
+        .get(
+            "/tag-gallery",
+            get_tag_gallery,
+            Doc::public("Its tag gallery, at most 7 tiles: {tag_gallery}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown),
+        )
+        .get(
+            "/product-set",
+            get_product_set,
+            Doc::public("Its product sets: {product_sets}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
+                .query_opt("price_min", "integer", "Lowest set price, taka")
+                .query_opt("price_max", "integer", "Highest set price, taka"),
+        )
+        .get(
+            "/products",
+            get_products,
+            Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets}")
+                .query("seo_url", "string", seo_url)
+                .answers(404, unknown)
+                .query_opt("keyword", "string", "Words to search for")
+                .query_opt("page", "integer", "Page number (default 1)")
+                .query_opt("per_page", "integer", "Products a page (capped)")
+                .query_opt(
+                    "sort_show",
+                    "integer",
+                    "The original client's name for per_page",
+                )
+                .query_opt(
+                    "sort_by",
+                    "string",
+                    "title_asc, title_desc, price_asc, price_desc, date_desc or popularity",
+                )
+                .query_opt("price_min", "integer", "Lowest price, taka")
+                .query_opt("price_max", "integer", "Highest price, taka")
+                .query_opt(
+                    "filterby_category",
+                    "string",
+                    "Sub-category ids joined by |",
+                )
+                .query_opt(
+                    "filterby_{attribute}",
+                    "string",
+                    "Value slugs of one attribute joined by | (OR within, AND across attributes)",
+                ),
+        )
+}
+
+type Pairs = Query<Vec<(String, String)>>;
+
+/// Validates the parameters and finds the category named by `seo_url`.
+async fn category_of(
+    state: &AppState,
+    pairs: Vec<(String, String)>,
+) -> ApiResult<(Params, CategoryInfo)> {
+    let params = Params::new(pairs)?;
+    let seo_url = params.required("seo_url")?;
+    let category = q::by_seo_url(&state.pool, seo_url)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Category not found"))?;
+    Ok((params, category))
+}
+
+/// The answer of `GET /api/category/info`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryInfoResponse {
+    pub info: CategoryInfo,
+}
+
+/// `GET /api/category/info?seo_url=`: `{info}`.
+async fn get_info(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryInfoResponse>> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let key = SurrogateKey::Category(category.id);
+    Ok(Shared::new(
+        CategoryInfoResponse { info: category },
+        [key, SurrogateKey::Categories],
+    ))
+}
+
+/// The answer of `GET /api/category/sub-category`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SubCategoryResponse {
+    /// The published children (for the root, the top categories shown on
+    /// the all-products page).
+    pub category: Vec<q::SubCategory>,
+}
+
+/// `GET /api/category/sub-category?seo_url=`: `{category: [...]}`; the root
+/// (`products`) answers the top categories.
+async fn get_sub_category(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<SubCategoryResponse>> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let subs = q::sub_categories(&state.pool, category.id).await?;
+    let key = SurrogateKey::Category(category.id);
+    Ok(Shared::new(
+        SubCategoryResponse { category: subs },
+        [key, SurrogateKey::Categories],
+    ))
+}
+
+/// The answer of `GET /api/category/products` and `GET /api/category/recommended`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryProductsResponse {
+    /// One page of product cards.
+    pub products: Paginator<ProductCard>,
+    /// Only for a search (`keyword`): how many of its products each filter
+    /// would leave; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facets: Option<listing::Facets>,
+}
+
+/// `GET /api/category/recommended?seo_url=&page=`: `{products: paginator}`
+/// (16 a page, recommended products first).
+async fn get_recommended(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryProductsResponse>> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let page = PageRequest::new(page_param(&params)?, DEFAULT_PER_PAGE);
+    let query = ProductQuery {
+        categories: (category.id != q::ROOT_ID).then(|| vec![category.id]),
+        sort: Sort::Recommended,
+        ..ProductQuery::default()
+    };
+    let paginator = list_page(&state, &query, page, "/api/category/recommended", &params).await?;
+    let keys = listed_keys(&category, &paginator);
+    Ok(Shared::new(
+        CategoryProductsResponse {
+            products: paginator,
+            facets: None,
+        },
+        keys,
+    ))
+}
+
+/// The answer of `GET /api/category/filters`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FiltersResponse {
+    /// The category menu of the filter panel.
+    pub filters_cat: q::CategoryFilters,
+    /// The attribute filters (`filterby_{field_name}`) with the values the
+    /// category's products have.
+    pub filters_att: Vec<q::AttributeFilter>,
+}
+
+/// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
+async fn get_filters(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<FiltersResponse>> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let filters_cat = q::category_filters(&state.pool, &category).await?;
+    let filters_att = q::attribute_filters(&state.pool, category.id).await?;
+    let key = SurrogateKey::Category(category.id);
+    Ok(Shared::new(
+        FiltersResponse {
+            filters_cat,
+            filters_att,
+        },
+        [key, SurrogateKey::Categories, SurrogateKey::Products],
+    ))
+}
+
+/// The answer of `GET /api/category/tag-gallery`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TagGalleryResponse {
+    /// At most 7 tiles.
+    pub tag_gallery: Vec<q::TagGalleryItem>,
+}
+
+/// `GET /api/category/tag-gallery?seo_url=`: `{tag_gallery}` (at most 7).
+async fn get_tag_gallery(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<TagGalleryResponse>> {
+    let (_, category) = category_of(&state, pairs).await?;
+    let items = q::tag_gallery(&state.pool, &category).await?;
+    let key = SurrogateKey::Category(category.id);
+    Ok(Shared::new(
+        TagGalleryResponse { tag_gallery: items },
+        [key],
+    ))
+}
+
+/// The answer of `GET /api/category/product-set`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryProductSetsResponse {
+    /// The active sets of the category's subtree whose total price lies in
+    /// the range.
+    pub product_sets: Vec<q::ProductSetTile>,
+}
+
+/// `GET /api/category/product-set?seo_url=&price_min=&price_max=`:
+/// `{product_sets}` whose total price lies in the range.
+async fn get_product_set(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryProductSetsResponse>> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let min = params.int("price_min", 0, MAX_PRICE)?.unwrap_or(0);
+    let max = params.int("price_max", 0, MAX_PRICE)?.unwrap_or(MAX_PRICE);
+    if min > max {
+        return Err(ApiError::invalid(
+            "price_min",
+            "price_min must not exceed price_max",
+        ));
+    }
+    let sets = q::product_sets(
+        &state.pool,
+        category.id,
+        min,
+        max,
+        catalog::clock::now_unix(),
+    )
+    .await?;
+    let mut keys = vec![
+        SurrogateKey::Category(category.id).to_string(),
+        SurrogateKey::ProductSets.to_string(),
+        SurrogateKey::Products.to_string(),
+    ];
+    keys.extend(
+        sets.iter()
+            .map(|s| SurrogateKey::ProductSet(s.id).to_string()),
+    );
+    Ok(Shared::new(
+        CategoryProductSetsResponse { product_sets: sets },
+        keys,
+    ))
+}
+
+/// `GET /api/category/products`: `{products: paginator}` of cards. The
+/// listing parameters are read by [`ListingParams`]; the first problem is a
+/// 400. See the module docs of `catalog::read::listing` for the filters.
+async fn get_products(
+    State(state): State<AppState>,
+    Query(pairs): Pairs,
+) -> ApiResult<Shared<CategoryProductsResponse>> {
+    let (params, category) = category_of(&state, pairs).await?;
+    let page = page_param(&params)?;
+    let per_page = params
+        .int("per_page", 1, MAX_PER_PAGE_ASKED)?
+        .or(params.int("sort_show", 1, MAX_PER_PAGE_ASKED)?)
+        .unwrap_or(DEFAULT_PER_PAGE)
+        .min(MAX_PER_PAGE);
+    let resolved = ListingParams::read(params.pairs())
+        .resolve(&state.pool, &state.search, category.id, &category.seo_url)
+        .await?;
+    if let Some(problem) = resolved.problems.into_iter().next() {
+        return Err(problem.into());
+    }
+    let query = resolved.query;
+    let paginator = list_page(
+        &state,
+        &query,
+        PageRequest::new(page, per_page),
+        "/api/category/products",
+        &params,
+    )
+    .await?;
+    let keys = listed_keys(&category, &paginator);
+    // A search also answers how many of its products each filter leaves.
+    let facets = match query.only {
+        Some(_) => Some(listing::facets(&state.pool, &query, catalog::clock::now_unix()).await?),
+        None => None,
+    };
+    Ok(Shared::new(
+        CategoryProductsResponse {
+            products: paginator,
+            facets,
+        },
+        keys,
+    ))
+}
+
+/// The category's key, `products`, and `product:{id}` of each listed product,
+/// so that a price or stock change purged by product (`generator watch`)
+/// also drops the category lists that show it.
+fn listed_keys(category: &CategoryInfo, page: &Paginator<ProductCard>) -> Vec<String> {
+    surrogate::with_products(
+        &[SurrogateKey::Category(category.id), SurrogateKey::Products],
+        page.data.iter().map(|p| p.id),
+    )
+}
+
+/// One page of cards for `query`; page links keep the request's other
+/// parameters (but not the `time` cache-buster).
+async fn list_page(
+    state: &AppState,
+    query: &ProductQuery,
+    page: PageRequest,
+    path: &str,
+    params: &Params,
+) -> ApiResult<Paginator<ProductCard>> {
+    let keep: Vec<(String, String)> = params
+        .pairs()
+        .iter()
+        .filter(|(k, _)| k != "time" && k != "page")
+        .cloned()
+        .collect();
+    let now = catalog::clock::now_unix();
+    Ok(listing::page(&state.pool, query, page, now, path, &keep).await?)
+}

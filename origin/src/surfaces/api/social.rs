@@ -1,0 +1,303 @@
+//! Social sign-in routes, merged into `/api/auth` ([`crate::domain::social`] does the
+//! protocol):
+//! - `GET social`: which providers are on;
+//! - `GET social/{google,facebook}/redirect`: sends the browser to the
+//!   provider, with a random `state` that is also kept in a short-lived
+//!   HttpOnly cookie (so a callback started elsewhere is refused);
+//! - `GET social/{google,facebook}/callback`: the provider's return. It
+//!   signs the shopper in, merges the guest's cart and lists (the guest is
+//!   known by the `self_token` cookie, as a browser navigation carries no
+//!   SELF-TOKEN header), and sends the browser to `/user/login` with
+//!   `#social_token=<token>` or `#social_error=<message>` in the fragment,
+//!   which browsers never send to a server.
+//!
+//! A provider that is not configured answers 404.
+
+use axum::extract::State;
+use axum::http::header::{COOKIE, REFERRER_POLICY, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Redirect, Response};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use catalog::clock;
+use catalog::db::begin_write;
+use catalog::surrogate::SurrogateKey;
+
+use crate::domain::accounts;
+use crate::domain::identity::{new_token, valid_self_token};
+use crate::domain::social::{self, Outcome, Provider, ProviderKind};
+use crate::plumbing::cache::Shared;
+use crate::plumbing::error::{ApiError, ApiResult};
+use crate::plumbing::extract::Query;
+use crate::state::AppState;
+use crate::surfaces::api::doc::{ApiRouter, Doc};
+
+/// The cookie holding the `state` of a sign-in under way.
+pub const STATE_COOKIE: &str = "social_state";
+/// How long a sign-in may take at the provider, seconds.
+const STATE_MAX_AGE: i64 = 600;
+/// The guest's identity in the browser (web/src/lib/api.ts).
+const SELF_TOKEN_COOKIE: &str = "self_token";
+
+/// Routes merged into `/api/auth`.
+pub fn router() -> ApiRouter {
+    let not_configured = "This shop does not offer that provider";
+    let redirect = |summary| Doc::visitor(summary).answers(404, not_configured);
+    let callback = |summary| {
+        Doc::visitor(summary)
+            .answers(404, not_configured)
+            .query_opt("code", "string", "The authorization code")
+            .query_opt("state", "string", "The state sent to the provider")
+            .query_opt("error", "string", "Set when the shopper declined")
+    };
+    ApiRouter::new()
+        .get(
+            "/social",
+            get_providers,
+            Doc::public("The social sign-in providers this shop offers: {success, providers}"),
+        )
+        .get(
+            "/social/google/redirect",
+            google_redirect,
+            redirect("Sends the browser to Google's consent page (404 when not configured)"),
+        )
+        .get(
+            "/social/google/callback",
+            google_callback,
+            callback("Google's return: signs in, then to /user/login#social_token=..."),
+        )
+        .get(
+            "/social/facebook/redirect",
+            facebook_redirect,
+            redirect("Sends the browser to Facebook's consent page (404 when not configured)"),
+        )
+        .get(
+            "/social/facebook/callback",
+            facebook_callback,
+            callback("Facebook's return: signs in, then to /user/login#social_token=..."),
+        )
+}
+
+/// The answer of `GET /api/auth/social`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProvidersResponse {
+    pub success: bool,
+    /// The providers configured: `google`, `facebook`, both or none.
+    pub providers: Vec<&'static str>,
+}
+
+/// `GET /api/auth/social`: `{success, providers: ["google", ...]}`. The same for
+/// everyone; the edge keeps it only a minute, since it follows the origin's
+/// settings, which no purge announces.
+async fn get_providers(State(state): State<AppState>) -> Shared<ProvidersResponse> {
+    let body = ProvidersResponse {
+        success: true,
+        providers: state.social.enabled(),
+    };
+    Shared::new(body, [SurrogateKey::Setting.to_string()]).brief(PROVIDERS_EDGE_TTL)
+}
+
+/// How long the edge keeps the list of providers, seconds.
+const PROVIDERS_EDGE_TTL: i64 = 60;
+
+async fn google_redirect(State(state): State<AppState>) -> ApiResult<Response> {
+    start(&state, ProviderKind::Google)
+}
+
+async fn facebook_redirect(State(state): State<AppState>) -> ApiResult<Response> {
+    start(&state, ProviderKind::Facebook)
+}
+
+async fn google_callback(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<CallbackQuery>,
+) -> ApiResult<Response> {
+    finish(&state, ProviderKind::Google, &headers, query).await
+}
+
+async fn facebook_callback(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<CallbackQuery>,
+) -> ApiResult<Response> {
+    finish(&state, ProviderKind::Facebook, &headers, query).await
+}
+
+fn configured(state: &AppState, kind: ProviderKind) -> ApiResult<&Provider> {
+    state.social.provider(kind).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "Signing in with {} is not offered by this shop.",
+            kind.label()
+        ))
+    })
+}
+
+/// The attributes of the state cookie; `Secure` when the shop is on HTTPS.
+fn cookie_attributes(state: &AppState, max_age: i64) -> String {
+    let secure = if state.site_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    };
+    format!("Path=/api/auth/social; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+}
+
+fn start(state: &AppState, kind: ProviderKind) -> ApiResult<Response> {
+    let provider = configured(state, kind)?;
+    let (nonce, _) = new_token();
+    let value = format!("{}.{nonce}", kind.name());
+    let cookie = format!(
+        "{STATE_COOKIE}={value}; {}",
+        cookie_attributes(state, STATE_MAX_AGE)
+    );
+    let mut response = Redirect::to(&provider.authorize_url(&value)).into_response();
+    response.headers_mut().insert(
+        SET_COOKIE,
+        HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(e.into()))?,
+    );
+    Ok(response)
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+struct CallbackQuery {
+    code: String,
+    state: String,
+    error: String,
+}
+
+async fn finish(
+    state: &AppState,
+    kind: ProviderKind,
+    headers: &HeaderMap,
+    query: CallbackQuery,
+) -> ApiResult<Response> {
+    let provider = configured(state, kind)?;
+    let label = kind.label();
+    if !query.error.is_empty() {
+        return back(
+            state,
+            Err(format!("Signing in with {label} was cancelled.")),
+        );
+    }
+    if query.code.is_empty() || query.code.len() > 2048 {
+        return Err(ApiError::invalid(
+            "code",
+            format!("The code from {label} is missing."),
+        ));
+    }
+    if query.state.is_empty() || query.state.len() > 200 {
+        return Err(ApiError::invalid(
+            "state",
+            format!("The state from {label} is missing."),
+        ));
+    }
+    // The state names its provider, and must be this browser's.
+    if !query.state.starts_with(&format!("{}.", kind.name()))
+        || cookie(headers, STATE_COOKIE).as_deref() != Some(query.state.as_str())
+    {
+        return back(
+            state,
+            Err(format!(
+                "That sign-in with {label} expired or was started elsewhere. Please try again."
+            )),
+        );
+    }
+    let profile = match state.social.profile(provider, &query.code).await {
+        Ok(profile) => profile,
+        Err(err) => {
+            tracing::warn!(provider = kind.name(), cause = %format!("{err:#}"), "social sign-in failed");
+            return back(
+                state,
+                Err(format!(
+                    "{label} did not confirm your sign-in. Please try again."
+                )),
+            );
+        }
+    };
+    let now = clock::now_unix();
+    let mut tx = begin_write(&state.pool).await?;
+    let id = match social::find_or_create(&mut tx, kind, &profile, now).await? {
+        Outcome::SignedIn(id) => id,
+        Outcome::Refused(message) => return back(state, Err(message)),
+    };
+    let token = accounts::issue_token(&mut tx, id, kind.name(), now).await?;
+    if let Some(guest) = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t)) {
+        accounts::merge_guest(&mut tx, &guest, id).await?;
+    }
+    tx.commit().await?;
+    back(state, Ok(token))
+}
+
+/// The redirect to `/user/login` carrying the token or the reason in the
+/// fragment; the state cookie is cleared either way.
+fn back(state: &AppState, result: Result<String, String>) -> ApiResult<Response> {
+    let fragment = match result {
+        Ok(token) => format!("social_token={token}"),
+        Err(message) => format!("social_error={}", percent_encode(&message)),
+    };
+    let mut response =
+        Redirect::to(&format!("{}/user/login#{fragment}", state.site_url)).into_response();
+    let clear = format!("{STATE_COOKIE}=; {}", cookie_attributes(state, 0));
+    let headers = response.headers_mut();
+    headers.insert(
+        SET_COOKIE,
+        HeaderValue::from_str(&clear).map_err(|e| ApiError::Internal(e.into()))?,
+    );
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    Ok(response)
+}
+
+/// The value of cookie `name` in the request's `Cookie` headers.
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// Percent-encodes everything but ASCII letters, digits and `-._~`.
+fn percent_encode(text: &str) -> String {
+    use std::fmt::Write;
+    text.bytes().fold(String::new(), |mut out, b| {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_found_among_others() {
+        let mut headers = HeaderMap::new();
+        headers.append(
+            COOKIE,
+            HeaderValue::from_static("a=1; social_state=google.abc"),
+        );
+        headers.append(COOKIE, HeaderValue::from_static("self_token=17000abc"));
+        assert_eq!(
+            cookie(&headers, STATE_COOKIE).as_deref(),
+            Some("google.abc")
+        );
+        assert_eq!(cookie(&headers, "self_token").as_deref(), Some("17000abc"));
+        assert_eq!(cookie(&headers, "social"), None);
+    }
+
+    #[test]
+    fn messages_are_percent_encoded_for_the_fragment() {
+        assert_eq!(percent_encode("Try again; ok?"), "Try%20again%3B%20ok%3F");
+        assert_eq!(percent_encode("a-b_c.d~"), "a-b_c.d~");
+    }
+}

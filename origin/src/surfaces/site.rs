@@ -1,0 +1,465 @@
+//! Serving the site the generator wrote (`generator build --out DIR`).
+//!
+//! A path is looked up in the site's manifest (`manifest.json`, reread when
+//! it changes): `/product/sofa` is `product/sofa/index.html`, with
+//! `index.html.br` (and `index.html.gz` when the build kept one; else a gzip
+//! answer is compressed on request) beside it. The copy sent is the first
+//! coding `Accept-Encoding` allows by [`negotiate::acceptable_codings`] (the
+//! rule the edge keys its cache by) that is at hand, with `Vary:
+//! Accept-Encoding`; the ETag is the manifest's content hash (per encoding),
+//! and a matching `If-None-Match` gets a 304. Pages are public and tagged with
+//! the manifest's surrogate keys through [`crate::plumbing::cache::public`], so the
+//! cache headers are written in one place. Per-visitor pages with a variable
+//! last segment (`/user/{view}`, `/product/review/{id}`) get their shell;
+//! hashed assets under `/assets/` are served as files, cacheable forever;
+//! every other path gets the not-found page with status 404.
+//!
+//! A listing path with a query of listing parameters (`/c/beds?page=2`,
+//! `/c/products?keyword=sofa`) is rendered on demand by
+//! [`listing`].
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::SystemTime;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{
+    HeaderValue, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use generator::output::{file_for, Entry, Manifest, MANIFEST_FILE};
+use negotiate::Coding;
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
+
+use crate::state::AppState;
+use listing::{Answer, ListingPages};
+
+pub mod listing;
+
+/// Where hashed web assets live, in URLs and inside the site directory.
+pub const ASSETS_PREFIX: &str = "/assets/";
+/// Browser and edge lifetime of a hashed asset: a year, never revalidated.
+pub const ASSET_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
+/// The site directory and its manifest, reloaded when the file changes.
+#[derive(Debug)]
+pub struct SiteFiles {
+    dir: PathBuf,
+    manifest: RwLock<Loaded>,
+}
+
+#[derive(Debug, Default)]
+struct Loaded {
+    stamp: Option<(SystemTime, u64)>,
+    manifest: Arc<Manifest>,
+}
+
+impl SiteFiles {
+    /// The site at `dir` (the manifest is read on first use).
+    pub fn new(dir: impl Into<PathBuf>) -> SiteFiles {
+        SiteFiles {
+            dir: dir.into(),
+            manifest: RwLock::new(Loaded::default()),
+        }
+    }
+
+    /// The current manifest: reread when `manifest.json` changed on disk (the
+    /// generator replaces it atomically after writing the pages).
+    pub async fn manifest(&self) -> Arc<Manifest> {
+        let file = self.dir.join(MANIFEST_FILE);
+        let stamp = tokio::fs::metadata(&file)
+            .await
+            .ok()
+            .map(|m| (m.modified().unwrap_or(SystemTime::UNIX_EPOCH), m.len()));
+        {
+            let loaded = self.manifest.read().unwrap_or_else(|e| e.into_inner());
+            if loaded.stamp == stamp {
+                return loaded.manifest.clone();
+            }
+        }
+        let dir = self.dir.clone();
+        let manifest = tokio::task::spawn_blocking(move || Manifest::load(&dir))
+            .await
+            .map_err(anyhow::Error::from)
+            .and_then(|r| r);
+        let manifest = match manifest {
+            Ok(m) => Arc::new(m),
+            Err(err) => {
+                tracing::warn!(cause = %err, dir = %self.dir.display(), "cannot read the site manifest");
+                Arc::new(Manifest::default())
+            }
+        };
+        let mut loaded = self.manifest.write().unwrap_or_else(|e| e.into_inner());
+        *loaded = Loaded {
+            stamp,
+            manifest: manifest.clone(),
+        };
+        manifest
+    }
+}
+
+/// What the site service holds: the files and the on-demand listing pages.
+#[derive(Clone)]
+struct SiteState {
+    files: Arc<SiteFiles>,
+    listings: Arc<ListingPages>,
+}
+
+/// The service answering every path the other routes do not: the site in
+/// `state.dirs.site`, and listing pages rendered for a query.
+pub fn service(state: AppState) -> Router {
+    Router::new().fallback(serve_site).with_state(SiteState {
+        files: Arc::new(SiteFiles::new(state.dirs.site.clone())),
+        listings: Arc::new(ListingPages::new(state)),
+    })
+}
+
+/// The file of a page's copy in `coding`: the page's own name plus this.
+fn suffix(coding: Coding) -> &'static str {
+    match coding {
+        Coding::Brotli => ".br",
+        Coding::Gzip => ".gz",
+        Coding::Identity => "",
+    }
+}
+
+/// The ETag of a page in a coding: the manifest hash, shortened, with the
+/// coding named so each representation has its own strong tag.
+pub fn etag(entry: &Entry, coding: Coding) -> String {
+    let short = &entry.hash[..entry.hash.len().min(20)];
+    match coding.content_encoding() {
+        Some(name) => format!("\"{short}-{name}\""),
+        None => format!("\"{short}\""),
+    }
+}
+
+/// Whether `If-None-Match` names the page's current content (in any coding:
+/// the content is the same).
+pub fn not_modified(headers: &HeaderMap, entry: &Entry) -> bool {
+    let short = &entry.hash[..entry.hash.len().min(20)];
+    if_none_match(headers, |tag| {
+        let tag = tag.trim_matches('"');
+        tag == "*" || tag.split('-').next() == Some(short)
+    })
+}
+
+/// Whether any entity tag that `If-None-Match` lists (its `W/` weak prefix
+/// dropped, quotes kept) satisfies `matches`.
+pub fn if_none_match(headers: &HeaderMap, matches: impl Fn(&str) -> bool) -> bool {
+    headers.get_all(IF_NONE_MATCH).iter().any(|v| {
+        v.to_str().is_ok_and(|v| {
+            v.split(',').any(|tag| {
+                let tag = tag.trim();
+                matches(tag.strip_prefix("W/").unwrap_or(tag))
+            })
+        })
+    })
+}
+
+fn content_type(path: &str) -> &'static str {
+    let last = path.rsplit('/').next().unwrap_or("");
+    match last.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("xml") => "application/xml; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("json") => "application/json",
+        // The service worker (`/sw.js`): browsers refuse to register a
+        // worker served as HTML.
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        _ => "text/html; charset=utf-8",
+    }
+}
+
+/// The manifest path a request path is served from, if any.
+pub fn page_for<'a>(manifest: &'a Manifest, path: &str) -> Option<(&'a str, &'a Entry)> {
+    let trimmed = if path.len() > 1 {
+        path.trim_end_matches('/')
+    } else {
+        path
+    };
+    let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
+    if let Some((k, e)) = manifest.pages.get_key_value(trimmed) {
+        return Some((k.as_str(), e));
+    }
+    let shell = generator::pages::shells::shell_for_prefix(trimmed)?;
+    manifest
+        .pages
+        .get_key_value(shell)
+        .map(|(k, e)| (k.as_str(), e))
+}
+
+async fn serve_site(State(state): State<SiteState>, request: Request) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed").into_response();
+    }
+    let site = &state.files;
+    let head = request.method() == Method::HEAD;
+    let manifest = site.manifest().await;
+    let path = request.uri().path().to_string();
+    if let Some(slug) = listing::listing_slug(&path).filter(|_| request.uri().query().is_some()) {
+        let answer = state
+            .listings
+            .answer(slug, request.uri(), &manifest, request.headers(), head)
+            .await;
+        let status = match answer {
+            Ok(Answer::Prebuilt) => None,
+            Ok(Answer::Page(response)) => return response,
+            Ok(Answer::NotFound) => Some(StatusCode::NOT_FOUND),
+            Err(err) => {
+                tracing::error!(cause = %format!("{err:#}"), %path, "cannot render a listing page");
+                Some(StatusCode::INTERNAL_SERVER_ERROR)
+            }
+        };
+        if let Some(status) = status {
+            return error_page(&site.dir, &manifest, request.headers(), status, head).await;
+        }
+    }
+    if let Some((page, entry)) = page_for(&manifest, &path) {
+        return match send_page(&site.dir, page, entry, request.headers(), head).await {
+            Ok(response) => crate::plumbing::cache::public(response, entry.keys.iter().cloned()),
+            Err(err) => {
+                tracing::error!(cause = %err, path = %page, "cannot read a site page");
+                error_page(
+                    &site.dir,
+                    &manifest,
+                    request.headers(),
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    head,
+                )
+                .await
+            }
+        };
+    }
+    let headers = request.headers().clone();
+    if path.starts_with(ASSETS_PREFIX) && !path.contains("..") {
+        let mut response = ServeDir::new(&site.dir)
+            .precompressed_br()
+            .precompressed_gzip()
+            .oneshot(request)
+            .await
+            .map(IntoResponse::into_response)
+            .unwrap_or_else(|e| match e {});
+        if response.status().is_success() {
+            response
+                .headers_mut()
+                .insert(CACHE_CONTROL, HeaderValue::from_static(ASSET_CACHE_CONTROL));
+            return response;
+        }
+    }
+    error_page(&site.dir, &manifest, &headers, StatusCode::NOT_FOUND, head).await
+}
+
+/// The not-found (404) or server-error page with `status`; plain text when
+/// the site has none.
+async fn error_page(
+    dir: &Path,
+    manifest: &Manifest,
+    headers: &HeaderMap,
+    status: StatusCode,
+    head: bool,
+) -> Response {
+    let page = if status == StatusCode::NOT_FOUND {
+        generator::pages::errors::NOT_FOUND_PATH
+    } else {
+        generator::pages::errors::SERVER_ERROR_PATH
+    };
+    if manifest.pages.contains_key(page) {
+        if let Ok(mut response) = send_body(dir, page, headers, head).await {
+            *response.status_mut() = status;
+            return response;
+        }
+    }
+    let text = if status == StatusCode::NOT_FOUND {
+        "This page could not be found"
+    } else {
+        "Unexpected error"
+    };
+    (status, text).into_response()
+}
+
+/// The 304 for a client that has `entry`'s content.
+pub fn not_modified_response(entry: &Entry, coding: Coding) -> Response {
+    let mut response = StatusCode::NOT_MODIFIED.into_response();
+    let h = response.headers_mut();
+    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
+        h.insert(ETAG, v);
+    }
+    response
+}
+
+/// A response of `bytes` already in `coding` (no body for HEAD, the length
+/// still sent), with its type and `Vary: Accept-Encoding`.
+pub fn body_response(
+    bytes: Vec<u8>,
+    content_type: &'static str,
+    coding: Coding,
+    head: bool,
+) -> Response {
+    let len = bytes.len();
+    let body = if head {
+        Body::empty()
+    } else {
+        Body::from(bytes)
+    };
+    let mut response = Response::new(body);
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
+    if let Some(name) = coding.content_encoding() {
+        h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
+    }
+    response
+}
+
+/// Gzip level for pages compressed at request time: the edge keeps each
+/// answer, so the bytes matter more than the half millisecond.
+const GZIP_ON_REQUEST: u32 = 6;
+
+/// `body` in `coding`, compressed now (pages without a stored copy in it,
+/// listing pages rendered on demand).
+pub fn encode(body: Vec<u8>, coding: Coding) -> anyhow::Result<Vec<u8>> {
+    match coding {
+        Coding::Brotli => {
+            generator::output::brotli_bytes(&body, generator::output::Compression::default())
+        }
+        Coding::Gzip => generator::output::gzip_bytes(&body, GZIP_ON_REQUEST),
+        Coding::Identity => Ok(body),
+    }
+}
+
+/// Sends a page, or a 304 when the client has it.
+async fn send_page(
+    dir: &Path,
+    page: &str,
+    entry: &Entry,
+    headers: &HeaderMap,
+    head: bool,
+) -> anyhow::Result<Response> {
+    let codings = negotiate::acceptable_codings(headers);
+    if not_modified(headers, entry) {
+        return Ok(not_modified_response(entry, codings[0]));
+    }
+    let (mut response, coding) = read_best(dir, page, &codings, head).await?;
+    if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
+        response.headers_mut().insert(ETAG, v);
+    }
+    Ok(response)
+}
+
+async fn send_body(
+    dir: &Path,
+    page: &str,
+    headers: &HeaderMap,
+    head: bool,
+) -> anyhow::Result<Response> {
+    let codings = negotiate::acceptable_codings(headers);
+    Ok(read_best(dir, page, &codings, head).await?.0)
+}
+
+/// Reads the best copy of `page` the client accepts (a missing compressed copy
+/// falls back to the next coding).
+async fn read_best(
+    dir: &Path,
+    page: &str,
+    codings: &[Coding],
+    head: bool,
+) -> anyhow::Result<(Response, Coding)> {
+    let base = dir.join(file_for(page)?);
+    let mut last_err = None;
+    for coding in codings {
+        let mut file = base.clone().into_os_string();
+        file.push(suffix(*coding));
+        let bytes = match tokio::fs::read(&file).await {
+            Ok(bytes) => bytes,
+            // The generator keeps no gzip copy of pages by default: compress
+            // the page for this rare client (the edge keeps the answer).
+            Err(err) if *coding == Coding::Gzip => match tokio::fs::read(&base).await {
+                Ok(raw) => encode(raw, Coding::Gzip)?,
+                Err(_) => {
+                    last_err = Some(err);
+                    continue;
+                }
+            },
+            Err(err) => {
+                last_err = Some(err);
+                continue;
+            }
+        };
+        let response = body_response(bytes, content_type(page), *coding, head);
+        return Ok((response, *coding));
+    }
+    Err(anyhow::anyhow!(
+        "no copy of {} readable: {:?}",
+        base.display(),
+        last_err
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn if_none_match_matches_the_hash_in_any_coding() {
+        let entry = Entry {
+            hash: "0123456789abcdef0123456789abcdef".into(),
+            keys: vec![],
+        };
+        let tag = etag(&entry, Coding::Brotli);
+        assert_eq!(tag, "\"0123456789abcdef0123-br\"");
+        assert!(not_modified(&headers(&[("if-none-match", &tag)]), &entry));
+        assert!(not_modified(
+            &headers(&[("if-none-match", "W/\"0123456789abcdef0123\", \"x\"")]),
+            &entry
+        ));
+        assert!(!not_modified(
+            &headers(&[("if-none-match", "\"abc-br\"")]),
+            &entry
+        ));
+        assert!(!not_modified(&headers(&[]), &entry));
+    }
+
+    #[test]
+    fn generated_files_other_than_pages_get_their_own_type() {
+        assert_eq!(content_type("/sw.js"), "text/javascript; charset=utf-8");
+        assert_eq!(content_type("/favicon.svg"), "image/svg+xml");
+        assert_eq!(content_type("/robots.txt"), "text/plain; charset=utf-8");
+        assert_eq!(content_type("/product/sofa.v2"), "text/html; charset=utf-8");
+        assert_eq!(content_type("/c/beds"), "text/html; charset=utf-8");
+    }
+
+    #[test]
+    fn trailing_slashes_and_variable_segments_find_their_page() {
+        let mut m = Manifest::default();
+        for p in ["/", "/c/beds", "/user"] {
+            m.pages.insert(
+                p.into(),
+                Entry {
+                    hash: "h".into(),
+                    keys: vec![],
+                },
+            );
+        }
+        assert_eq!(page_for(&m, "/").unwrap().0, "/");
+        assert_eq!(page_for(&m, "/c/beds/").unwrap().0, "/c/beds");
+        assert_eq!(page_for(&m, "/user/orders").unwrap().0, "/user");
+        assert!(page_for(&m, "/nope").is_none());
+    }
+}
