@@ -1,25 +1,40 @@
 //! The static-site generator: renders every public page to HTML with
-//! compile-time templates (askama) and writes the site directory
-//! ([`output`]). The origin reuses the renderer for on-demand listing pages.
+//! compile-time templates (askama) and writes the site directory.
 //!
-//! - [`build`]: the pipeline of timed steps behind `generator build`;
-//! - [`pages`]: one module per page type;
-//! - [`render`]: the page frame (head, chrome, scripts); [`chrome`]: the
+//! Its library has two public faces:
+//! - [`serve`]: the site face for the origin, which serves the built site and
+//!   renders further listing pages on demand with the same renderer;
+//! - [`commands`]: the commands for the generator's binary (`build`,
+//!   `measure`, `watch`, `islands-schema`) and its integration tests.
+//!
+//! Inside (crate-private):
+//! - `build`: the pipeline of named, timed steps behind `generator build`;
+//!   `output`: the site directory (pages, precompressed copies, manifest);
+//! - `pages`: one module per page type; `cards`: product cards and tiles;
+//!   `catalogue`: the category tree and what each category lists;
+//! - `render`: the page frame (head, chrome, scripts); `chrome`: the
 //!   header, drawer and footer every page shares;
-//! - [`islands`]: island markup and Vite's manifest; [`props`]: each
-//!   island's props, and their schema for the web side's types; [`format`]: taka,
-//!   responsive widths, JSON for scripts;
-//! - [`watch`]: `generator watch`, rebuilds from the change log and purges the edge.
+//! - `islands`: island markup and Vite's manifest; `props`: each
+//!   island's props, and their schema for the web side's types; `format`:
+//!   taka, responsive widths, JSON for scripts;
+//! - `watch`: `generator watch`, rebuilds from the change log and purges the
+//!   edge; `measure`: the size and compression tables of `generator measure`.
+//!
+//! The markup is in `templates/` (askama); Rust code computes what a page
+//! shows and hands it to a template.
 
-pub mod build;
-pub mod cards;
-pub mod catalogue;
-pub mod chrome;
-pub mod format;
-pub mod islands;
-pub mod measure;
-pub mod output;
-pub mod pages;
-pub mod props;
-pub mod render;
-pub mod watch;
+pub mod commands;
+pub mod serve;
+
+pub(crate) mod build;
+pub(crate) mod cards;
+pub mod catalogue; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub mod chrome; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub mod format; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub mod islands; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod measure;
+pub mod output; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub mod pages; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod props;
+pub mod render; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod watch;

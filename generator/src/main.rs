@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use generator::build::{build, BuildOptions};
-use generator::output::Compression;
+use generator::commands::{build, BuildOptions, Compression};
 
 /// Renders every public page of the shop to static, precompressed HTML.
 #[derive(Debug, Parser)]
@@ -134,12 +133,12 @@ async fn main() -> anyhow::Result<()> {
             println!("## build\n```\n{}```", report.summary());
             println!(
                 "\n## sizes (bytes)\n{}",
-                generator::measure::size_table(&args.out)?
+                generator::commands::size_table(&args.out)?
             );
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
             println!(
                 "\n## compression\n{}",
-                generator::measure::compression_table(
+                generator::commands::compression_table(
                     &args.out,
                     &report.shared,
                     sample,
@@ -155,14 +154,14 @@ async fn main() -> anyhow::Result<()> {
             purge_token,
             poll_ms,
         } => {
-            let options = generator::watch::WatchOptions {
+            let options = generator::commands::WatchOptions {
                 build: args.options(),
                 edges: edge_admin
                     .iter()
                     .flat_map(|list| list.split(','))
                     .map(str::trim)
                     .filter(|url| !url.is_empty())
-                    .map(|url| generator::watch::EdgeAdmin {
+                    .map(|url| generator::commands::EdgeAdmin {
                         url: if url.contains("://") {
                             url.to_string()
                         } else {
@@ -173,10 +172,10 @@ async fn main() -> anyhow::Result<()> {
                     .collect(),
                 poll: std::time::Duration::from_millis(poll_ms.max(10)),
             };
-            generator::watch::watch(options, shutdown_signal()).await
+            generator::commands::watch(options, shutdown_signal()).await
         }
         Command::IslandsSchema => {
-            let doc = generator::props::schema_document();
+            let doc = generator::commands::schema_document();
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }

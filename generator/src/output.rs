@@ -206,6 +206,7 @@ pub enum Scope {
 
 /// Writes `pages` into `dir` in parallel, updates the manifest, and, for a
 /// full build, removes pages that are no longer generated. Returns what changed.
+#[cfg(test)]
 pub fn write_pages(
     dir: &Path,
     pages: &[Page],
@@ -253,11 +254,6 @@ impl SiteWriter {
     /// The manifest as it was before this write (and the pages written so far).
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
-    }
-
-    /// The manifest entry of `path` as it was before this write.
-    pub fn previous(&self, path: &str) -> Option<&Entry> {
-        self.manifest.pages.get(path)
     }
 
     /// Writes a batch of pages in parallel (compressing those that changed).
@@ -409,13 +405,9 @@ impl SharedParts {
     }
 
     /// How many parts are looked for.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn part_count(&self) -> usize {
         self.finders.len()
-    }
-
-    /// Whether no part is looked for.
-    pub fn is_empty(&self) -> bool {
-        self.finders.is_empty()
     }
 
     /// How many distinct runs have been compressed and kept.
@@ -693,7 +685,7 @@ mod tests {
             ],
             c,
         );
-        assert_eq!(shared.len(), 3, "distinct parts of at least MIN_LEN bytes");
+        assert_eq!(shared.part_count(), 3, "distinct parts of at least MIN_LEN bytes");
         let own = "<main><h1>Oslo Bed</h1><p>Teak, king size.</p></main>".repeat(20);
         let other = "<main><h1>Rio Sofa</h1><p>Oak, three seats.</p></main>".repeat(20);
         let layouts = [

@@ -268,6 +268,7 @@ macro_rules! island_props {
         )*
 
         /// Every island, with the name of its props type.
+        #[cfg(test)]
         pub const ISLANDS: &[(&str, &str)] = &[$(($island, stringify!($ty))),*];
 
         /// Adds every island's props type (and the types they use) to `generator`'s

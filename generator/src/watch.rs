@@ -30,8 +30,6 @@ use tokio::sync::mpsc;
 
 use crate::build::{build_for, BuildOptions, BuildReport, Products};
 
-/// How often the change log is read by default.
-pub const DEFAULT_POLL: Duration = Duration::from_millis(250);
 /// Purge requests carry at most this many URLs (the edge takes 1 MiB bodies).
 const URLS_PER_REQUEST: usize = 2_000;
 /// Past this many URLs or tags a purge is of everything: one rule instead of

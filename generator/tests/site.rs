@@ -8,8 +8,8 @@ use catalog::db::testing::TestDatabase;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use generator::build::{build_for, BuildOptions, BuildReport, Products};
-use generator::output::Manifest;
+use generator::commands::{build_for, BuildOptions, BuildReport, Products};
+use generator::serve::Manifest;
 
 struct Shop {
     dir: tempfile::TempDir,
@@ -59,7 +59,7 @@ impl Shop {
     }
 
     fn page(&self, path: &str) -> String {
-        let file = self.out().join(generator::output::file_for(path).unwrap());
+        let file = self.out().join(generator::serve::file_for(path).unwrap());
         std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
     }
 }
@@ -346,7 +346,7 @@ async fn no_internal_link_is_broken() {
                     continue;
                 }
                 let ok = manifest.pages.contains_key(target)
-                    || generator::pages::shells::shell_for_prefix(target)
+                    || generator::serve::shell_for_prefix(target)
                         .is_some_and(|s| manifest.pages.contains_key(s));
                 if !ok {
                     broken.insert(format!("{path} -> {link}"));

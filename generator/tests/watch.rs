@@ -15,8 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
 use catalog::db::testing::TestDatabase;
-use generator::build::BuildOptions;
-use generator::watch::{watch, EdgeAdmin, WatchOptions};
+use generator::commands::{watch, BuildOptions, EdgeAdmin, WatchOptions};
 
 const TOKEN: &str = "test-purge-token";
 
@@ -154,7 +153,7 @@ impl Watched {
         };
         // The manifest is saved last: the first build is done.
         w.wait_for("the first build", || {
-            w.out().join(generator::output::MANIFEST_FILE).exists()
+            w.out().join(generator::serve::MANIFEST_FILE).exists()
         })
         .await;
         w
@@ -201,7 +200,7 @@ impl Watched {
 }
 
 fn read(out: &Path, path: &str) -> String {
-    let file = out.join(generator::output::file_for(path).unwrap());
+    let file = out.join(generator::serve::file_for(path).unwrap());
     std::fs::read_to_string(&file).unwrap_or_default()
 }
 
@@ -248,7 +247,7 @@ async fn a_price_changed_with_sql_reaches_the_pages_and_is_purged_at_the_edge() 
     let urls = edge.urls();
     assert!(urls.iter().any(|u| u == "/c/beds"), "{urls:?}");
     // Only pages that show the product were rewritten and purged.
-    let manifest = generator::output::Manifest::load(&w.out()).unwrap();
+    let manifest = generator::serve::Manifest::load(&w.out()).unwrap();
     for url in urls.iter().filter(|u| !u.starts_with("/sitemap")) {
         assert!(
             manifest.pages[url].keys.iter().any(|k| k == "product:2"),

@@ -11,7 +11,7 @@ pub mod shells;
 
 use askama::Template;
 
-use crate::cards::{CardView, Tile};
+use crate::cards::CardView;
 
 #[derive(Template)]
 #[template(
@@ -22,21 +22,7 @@ struct CardsTemplate<'a> {
     cards: &'a [CardView],
 }
 
-#[derive(Template)]
-#[template(
-    source = "{% import \"macros.html\" as m %}{% call m::tile_list(tiles) %}",
-    ext = "html"
-)]
-struct TilesTemplate<'a> {
-    tiles: &'a [Tile],
-}
-
 /// A list of product cards as HTML (the card macro of `macros.html`).
 pub fn card_list_html(cards: &[CardView]) -> String {
     CardsTemplate { cards }.render().unwrap_or_default()
-}
-
-/// A list of tiles as HTML (the tile macro of `macros.html`).
-pub fn tile_list_html(tiles: &[Tile]) -> String {
-    TilesTemplate { tiles }.render().unwrap_or_default()
 }

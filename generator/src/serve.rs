@@ -1,0 +1,33 @@
+//! The generator as the origin uses it: everything the origin needs to serve
+//! the built site and to render the pages the build does not write.
+//!
+//! - the site directory: [`Manifest`] (read from [`MANIFEST_FILE`]), its
+//!   [`Entry`]s, [`file_for`] (the file of a URL path), [`hash`] (a body's
+//!   ETag) and [`write_atomic`];
+//! - compression on request: [`brotli_bytes`] at [`Compression::default`],
+//!   [`gzip_bytes`];
+//! - the rules the origin shares with the pages: [`responsive_width`] (image
+//!   variants, SPEC.md §9), the error pages' paths ([`NOT_FOUND_PATH`],
+//!   [`SERVER_ERROR_PATH`]) and [`shell_for_prefix`] (the per-visitor shell
+//!   a path under a shell's prefix is answered with);
+//! - on-demand listing pages: [`render_variant`] renders one [`Variant`] of
+//!   a category's listing with the page frame ([`Site`], made of the
+//!   [`Chrome`] rendered from [`ChromeData`] and the island [`Assets`]), the
+//!   category tree ([`Catalogue`]) and the shared [`ListingData`]; it
+//!   returns a [`Page`].
+//!
+//! Nothing else of the generator is public to the origin; the binary's
+//! commands are in [`crate::commands`].
+
+pub use crate::catalogue::{Catalogue, LISTING_PAGE};
+pub use crate::chrome::{Chrome, ChromeData};
+pub use crate::format::responsive_width;
+pub use crate::islands::Assets;
+pub use crate::output::{
+    brotli_bytes, file_for, gzip_bytes, hash, write_atomic, Compression, Entry, Manifest, Page,
+    MANIFEST_FILE,
+};
+pub use crate::pages::errors::{NOT_FOUND_PATH, SERVER_ERROR_PATH};
+pub use crate::pages::listing::{render_variant, ListingData, Variant};
+pub use crate::pages::shells::shell_for_prefix;
+pub use crate::render::Site;
