@@ -1,17 +1,22 @@
 //! Extractors whose rejections use the API's error shape, so a malformed
 //! query string or body gets the same JSON 400 as any other bad input.
 
-use axum::extract::rejection::{FormRejection, JsonRejection, QueryRejection};
+use std::borrow::Cow;
+
+use axum::extract::rejection::{FormRejection, JsonRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{header, Method, Uri};
+use axum::http::{header, Method};
 use serde::de::DeserializeOwned;
 
 use aide::generate::GenContext;
-use aide::openapi::{MediaType, Operation, RequestBody, Response, SchemaObject};
+use aide::openapi::{
+    MediaType, Operation, ParameterSchemaOrContent, RequestBody, Response, SchemaObject,
+};
 use aide::operation::{add_parameters, parameters_from_schema, set_body, ParamLocation};
 use aide::OperationInput;
 use schemars::JsonSchema;
+use serde_json::Value;
 
 use crate::plumbing::error::{early_errors, ApiError, INVALID_INPUT};
 
@@ -22,25 +27,41 @@ pub struct Query<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        if let Some(query) = parts.uri.query().filter(|q| q.contains("%00")) {
-            // NUL read as U+FFFD (see [`REPLACEMENT`]).
-            let uri: Uri = format!("/?{}", query.replace("%00", "%EF%BF%BD"))
-                .parse()
-                .map_err(|_| ApiError::BadRequest {
-                    message: "Invalid query parameters".to_string(),
-                    errors: Default::default(),
-                })?;
-            return match axum::extract::Query::<T>::try_from_uri(&uri) {
-                Ok(axum::extract::Query(value)) => Ok(Query(value)),
-                Err(rejection) => Err(query_rejection(rejection)),
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        // NUL read as U+FFFD (see [`REPLACEMENT`]).
+        let query = if query.contains("%00") {
+            Cow::Owned(query.replace("%00", "%EF%BF%BD"))
+        } else {
+            Cow::Borrowed(query)
+        };
+        read_query(&query).map(Query)
+    }
+}
+
+/// Reads a query string into `T`; a value that does not fit is a 400 naming
+/// its parameter (`{"errors": {"page": ["page must be between 1 and 100"]}}`).
+pub fn read_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let pairs = form_urlencoded::parse(query.as_bytes());
+    let deserializer = serde_urlencoded::Deserializer::new(pairs);
+    serde_path_to_error::deserialize(deserializer).map_err(|err| {
+        let field = err.path().to_string();
+        let cause = err.into_inner().to_string();
+        if field.is_empty() || field == "." {
+            return ApiError::BadRequest {
+                message: format!("Invalid query parameters: {cause}"),
+                errors: Default::default(),
             };
         }
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(value)) => Ok(Query(value)),
-            Err(rejection) => Err(query_rejection(rejection)),
-        }
-    }
+        // The parameter types' own messages read after the name
+        // ("page must be between 1 and 100"); serde's own follow a colon.
+        let message = if cause.starts_with("must ") || cause.starts_with("is ") {
+            format!("{field} {cause}")
+        } else {
+            format!("{field}: {cause}")
+        };
+        ApiError::invalid(&field, message)
+    })
 }
 
 /// What a NUL character in a query string, form or JSON body is read as:
@@ -75,20 +96,19 @@ fn json_without_nul(body: &[u8]) -> Option<Vec<u8>> {
     out
 }
 
-fn query_rejection(rejection: QueryRejection) -> ApiError {
-    ApiError::BadRequest {
-        message: format!("Invalid query parameters: {}", rejection.body_text()),
-        errors: Default::default(),
-    }
-}
-
 /// A struct's fields become the documented query parameters; a list of pairs
 /// (read by [`crate::surfaces::api::category::Params`]) documents none, its operation lists
 /// them by hand.
 impl<T: JsonSchema> OperationInput for Query<T> {
     fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
         let schema = ctx.schema.subschema_for::<T>();
-        let params = parameters_from_schema(ctx, schema, ParamLocation::Query);
+        let mut params = parameters_from_schema(ctx, schema, ParamLocation::Query);
+        for param in &mut params {
+            if let ParameterSchemaOrContent::Schema(object) = &mut param.parameter_data_mut().format
+            {
+                not_null(&mut object.json_schema);
+            }
+        }
         add_parameters(ctx, operation, params);
     }
 
@@ -97,6 +117,36 @@ impl<T: JsonSchema> OperationInput for Query<T> {
         _: &mut Operation,
     ) -> Vec<(Option<u16>, Response)> {
         early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
+/// A query parameter is absent or text, never null: an optional field's
+/// `"type": ["integer", "null"]` (or `anyOf` with null) loses its null, so a
+/// client or fuzzer does not send `?page=null`.
+fn not_null(schema: &mut schemars::Schema) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            object.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(any)) = object.get("anyOf") {
+        let rest: Vec<Value> = any
+            .iter()
+            .filter(|s| s.get("type").is_none_or(|t| t != "null"))
+            .cloned()
+            .collect();
+        if let [only] = rest.as_slice() {
+            let only = only.clone();
+            object.remove("anyOf");
+            if let Value::Object(fields) = only {
+                object.extend(fields);
+            }
+        }
     }
 }
 

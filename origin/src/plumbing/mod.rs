@@ -2,6 +2,7 @@
 //!
 //! - [`error`]: the one error type and its JSON body;
 //! - [`extract`]: query, body and form extractors whose rejections use that body;
+//! - [`params`]: typed parameters whose bounds are checked and documented;
 //! - [`identity`]: who is calling ([`identity::Caller`], [`identity::SignedIn`]);
 //! - [`cache`]: cache headers, set once for every response;
 //! - [`ratelimit`]: sliding-window limits kept in the database;
@@ -14,5 +15,6 @@ pub mod cache;
 pub mod error;
 pub mod extract;
 pub mod identity;
+pub mod params;
 pub mod ratelimit;
 pub mod validate;

@@ -1862,6 +1862,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The parameters of `GET /api/home/sliders`. */
+        SlidersQuery: {
+            /**
+             * Format: int64
+             * @description 0 the main banner (default), 1 the featured strip.
+             */
+            type?: number | null;
+            /**
+             * Format: int64
+             * @description 0 all (default), 1 desktop, 2 mobile.
+             */
+            device?: number | null;
+        };
         /** @description The answer of `GET /api/home/sliders`. */
         SlidersResponse: {
             /** @description The filters applied. */
@@ -3760,7 +3773,7 @@ export interface components {
         };
         /**
          * @description An order's head as the thank-you, track and account pages show it, from
-         *      an [`orders::Master`].
+         *      a [`Master`].
          */
         OrderHead: {
             /** Format: int64 */
@@ -3800,7 +3813,7 @@ export interface components {
             /** @description `YYYY-MM-DD`; null until known. */
             delivery_date?: string | null;
         };
-        /** @description One line of an order (what `orders::details` writes). */
+        /** @description One line of an order, as [`details`] reads it. */
         OrderLine: {
             /** Format: int64 */
             product_id: number;
@@ -4321,9 +4334,9 @@ export interface operations {
     get_home_sliders: {
         parameters: {
             query?: {
-                /** @description 0 main banner (default), 1 featured strip */
+                /** @description 0 the main banner (default), 1 the featured strip. */
                 type?: number;
-                /** @description 0 all (default), 1 desktop, 2 mobile */
+                /** @description 0 all (default), 1 desktop, 2 mobile. */
                 device?: number;
             };
             header?: never;

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use catalog::read::category::{self as cq, ROOT_ID};
 use catalog::read::{cards, content, flash, home as q, site, ProductCard};
@@ -19,6 +19,7 @@ use catalog::surrogate::{self, SurrogateKey};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, Int};
 use crate::state::AppState;
 use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -47,13 +48,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/sliders",
             get_sliders,
-            Doc::public("Sliders: {request, sliders}")
-                .query_opt(
-                    "type",
-                    "integer",
-                    "0 main banner (default), 1 featured strip",
-                )
-                .query_opt("device", "integer", "0 all (default), 1 desktop, 2 mobile"),
+            Doc::public("Sliders: {request, sliders}"),
         )
         .get(
             "/top-category",
@@ -152,14 +147,24 @@ pub struct SlidersRequest {
     pub device: i64,
 }
 
+/// The parameters of `GET /api/home/sliders`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SlidersQuery {
+    /// 0 the main banner (default), 1 the featured strip.
+    #[serde(rename = "type", default, deserialize_with = "blank_is_none")]
+    kind: Option<Int<0, 1>>,
+    /// 0 all (default), 1 desktop, 2 mobile.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    device: Option<Int<0, 2>>,
+}
+
 /// `GET /api/home/sliders?device=0&type=0`: `{request, sliders}`.
 async fn get_sliders(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SlidersQuery>,
 ) -> ApiResult<Shared<SlidersResponse>> {
-    let params = Params::new(pairs)?;
-    let kind = params.int("type", 0, 1)?.unwrap_or(0);
-    let device = params.int("device", 0, 2)?.unwrap_or(0);
+    let kind = query.kind.map_or(0, Int::get);
+    let device = query.device.map_or(0, Int::get);
     let sliders = q::sliders(&state.pool, kind, device).await?;
     Ok(Shared::new(
         SlidersResponse {

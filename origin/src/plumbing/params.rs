@@ -1,0 +1,237 @@
+//! Typed request parameters whose bounds are checked when they are read and
+//! written into the OpenAPI document, from one declaration:
+//!
+//! ```ignore
+//! #[derive(Deserialize, JsonSchema)]
+//! struct PageQuery {
+//!     #[serde(default, deserialize_with = "params::blank_is_none")]
+//!     page: Option<params::Int<1, 10_000>>,
+//!     seo_url: params::Text<1, 200>,
+//! }
+//! ```
+//!
+//! A query string is all text, so [`Int`] reads a number from text (and
+//! from a JSON number, for bodies); an empty value of an optional parameter
+//! counts as absent ([`blank_is_none`]), as the original client sends
+//! `page=` for "the first page". A value out of bounds is a 400 naming the
+//! parameter ([`crate::plumbing::extract::Query`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, IntoDeserializer, Visitor};
+use serde::{Deserialize, Deserializer};
+
+/// A whole number in `MIN..=MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
+
+impl<const MIN: i64, const MAX: i64> Int<MIN, MAX> {
+    /// The number.
+    pub fn get(self) -> i64 {
+        self.0
+    }
+
+    fn checked<E: de::Error>(n: i64) -> Result<Self, E> {
+        if (MIN..=MAX).contains(&n) {
+            Ok(Int(n))
+        } else {
+            Err(E::custom(format_args!("must be between {MIN} and {MAX}")))
+        }
+    }
+}
+
+impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IntVisitor<const MIN: i64, const MAX: i64>;
+
+        impl<const MIN: i64, const MAX: i64> Visitor<'_> for IntVisitor<MIN, MAX> {
+            type Value = Int<MIN, MAX>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "a whole number between {MIN} and {MAX}")
+            }
+
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+                Int::checked(n)
+            }
+
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+                Int::checked(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                match text.trim().parse::<i64>() {
+                    Ok(n) => Int::checked(n),
+                    Err(_) => Err(E::custom("must be a whole number")),
+                }
+            }
+        }
+
+        deserializer.deserialize_any(IntVisitor::<MIN, MAX>)
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> JsonSchema for Int<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("Int_{MIN}_{MAX}").into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "integer", "format": "int64", "minimum": MIN, "maximum": MAX })
+    }
+}
+
+/// Text of `MIN..=MAX` characters once trimmed (the trimmed text is kept).
+/// With `MIN` 1 the parameter is required and may not be blank.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Text<const MIN: usize, const MAX: usize>(pub String);
+
+impl<const MIN: usize, const MAX: usize> Text<MIN, MAX> {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<const MIN: usize, const MAX: usize> std::ops::Deref for Text<MIN, MAX> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de, const MIN: usize, const MAX: usize> Deserialize<'de> for Text<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        let text = raw.trim();
+        let n = text.chars().count();
+        if n < MIN {
+            return Err(de::Error::custom(if MIN == 1 {
+                "is required".to_string()
+            } else {
+                format!("must be at least {MIN} characters")
+            }));
+        }
+        if n > MAX {
+            return Err(de::Error::custom(format_args!(
+                "must be at most {MAX} characters"
+            )));
+        }
+        Ok(Text(if text.len() == raw.len() {
+            raw
+        } else {
+            text.to_string()
+        }))
+    }
+}
+
+impl<const MIN: usize, const MAX: usize> JsonSchema for Text<MIN, MAX> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("Text_{MIN}_{MAX}").into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        if MIN == 0 {
+            json_schema!({ "type": "string", "maxLength": MAX })
+        } else {
+            // Trimmed before it is counted: at least one visible character.
+            json_schema!({ "type": "string", "minLength": MIN, "maxLength": MAX, "pattern": "\\S" })
+        }
+    }
+}
+
+/// For `#[serde(default, deserialize_with = "blank_is_none")]` on an
+/// `Option<T>` field: an empty (or blank) value is `None`, anything else is
+/// read as `T`.
+pub fn blank_is_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    match Option::<String>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(raw) if raw.trim().is_empty() => Ok(None),
+        Some(raw) => {
+            let text: de::value::StringDeserializer<D::Error> = raw.into_deserializer();
+            T::deserialize(text).map(Some)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Probe {
+        #[serde(default, deserialize_with = "blank_is_none")]
+        page: Option<Int<1, 100>>,
+        #[serde(default)]
+        name: Option<Text<1, 5>>,
+    }
+
+    fn read(query: &str) -> Result<Probe, String> {
+        serde_urlencoded::from_str::<Probe>(query).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn numbers_are_read_from_text_within_bounds() {
+        assert_eq!(read("page=7").unwrap().page, Some(Int(7)));
+        assert_eq!(read("page=%207%20").unwrap().page, Some(Int(7)));
+        assert_eq!(read("page=").unwrap().page, None);
+        assert_eq!(read("").unwrap().page, None);
+        assert_eq!(read("page=0").unwrap_err(), "must be between 1 and 100");
+        assert_eq!(read("page=101").unwrap_err(), "must be between 1 and 100");
+        assert_eq!(read("page=x").unwrap_err(), "must be a whole number");
+        assert_eq!(
+            read("page=99999999999999999999").unwrap_err(),
+            "must be a whole number"
+        );
+    }
+
+    #[test]
+    fn text_is_trimmed_and_bounded() {
+        assert_eq!(read("name=%20ab%20").unwrap().name.unwrap().as_str(), "ab");
+        assert_eq!(read("name=%20").unwrap_err(), "is required");
+        assert_eq!(
+            read("name=abcdef").unwrap_err(),
+            "must be at most 5 characters"
+        );
+        // Characters, not bytes: five Bangla letters fit.
+        assert!(read("name=%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95").is_ok());
+    }
+
+    #[test]
+    fn json_numbers_are_read_too() {
+        let n: Int<1, 9> = serde_json::from_str("3").unwrap();
+        assert_eq!(n.get(), 3);
+        assert!(serde_json::from_str::<Int<1, 9>>("10").is_err());
+        assert!(serde_json::from_str::<Int<1, 9>>("\"4\"").is_ok());
+    }
+
+    #[test]
+    fn the_schema_carries_the_bounds() {
+        let schema = serde_json::to_value(schemars::schema_for!(Probe)).unwrap();
+        // An optional field's schema is the value's or null.
+        let value = |name: &str| {
+            let field = &schema["properties"][name];
+            field.get("anyOf").map_or(field, |any| &any[0]).clone()
+        };
+        assert_eq!(value("page")["minimum"], 1);
+        assert_eq!(value("page")["maximum"], 100);
+        assert_eq!(value("name")["maxLength"], 5);
+        assert_eq!(value("name")["minLength"], 1);
+    }
+}
