@@ -31,7 +31,9 @@ pub struct ChromeData {
     pub drawer: Vec<Node>,
     pub side: Vec<Node>,
     pub columns: Vec<Node>,
-    pub support: String,
+    /// The footer's staff-written support block (setting `footer_support`);
+    /// without it the footer shows the shop's phone and email.
+    pub support: Option<String>,
     pub social: Vec<Node>,
     pub copyright: String,
     /// The pre-load advert's HTML when widget 5 is active.
@@ -63,7 +65,9 @@ struct HeaderTemplate<'a> {
 #[derive(Template)]
 #[template(path = "footer.html")]
 struct FooterTemplate<'a> {
-    support: &'a str,
+    support: Option<&'a str>,
+    phone: &'a str,
+    email: &'a str,
     columns: &'a [Node],
     social: &'a [Node],
     copyright: &'a str,
@@ -146,24 +150,7 @@ impl ChromeData {
                 })
             })
             .collect();
-        let support = settings.get("footer_support").cloned().unwrap_or_else(|| {
-            let phone = settings.get("com_phone").cloned().unwrap_or_default();
-            let email = settings.get("com_email").cloned().unwrap_or_default();
-            let mut html = String::from("<strong>Support</strong>");
-            if !phone.is_empty() {
-                html.push_str(&format!(
-                    "<p><a href=\"tel:{0}\">{0}</a></p>",
-                    crate::format::escape(&phone)
-                ));
-            }
-            if !email.is_empty() {
-                html.push_str(&format!(
-                    "<p><a href=\"mailto:{0}\">{0}</a></p>",
-                    crate::format::escape(&email)
-                ));
-            }
-            html
-        });
+        let support = settings.get("footer_support").cloned();
         let copyright = settings
             .get("copyright")
             .filter(|s| !s.is_empty())
@@ -183,6 +170,11 @@ impl ChromeData {
         }
     }
 
+    /// A setting's value, empty when it is not set.
+    fn setting(&self, name: &str) -> &str {
+        self.settings.get(name).map_or("", String::as_str)
+    }
+
     /// Renders the header (with the drawer) and the footer.
     pub fn render(&self) -> anyhow::Result<Chrome> {
         let header = HeaderTemplate {
@@ -193,7 +185,9 @@ impl ChromeData {
         }
         .render()?;
         let footer = FooterTemplate {
-            support: &self.support,
+            support: self.support.as_deref(),
+            phone: self.setting("com_phone"),
+            email: self.setting("com_email"),
             columns: &self.columns,
             social: &self.social,
             copyright: &self.copyright,

@@ -84,22 +84,6 @@ pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     out
 }
 
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Plain text of a staff-written HTML fragment, whitespace collapsed and cut
 /// to about `max` characters at a word boundary: for meta descriptions.
 pub fn plain_text(html: &str, max: usize) -> String {

@@ -18,12 +18,55 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
+use askama::Template;
 use catalog::surrogate::SurrogateKey;
 use serde::Deserialize;
 
-use crate::format::escape;
 use crate::output::{write_page, Compression, Page, SharedParts};
 use crate::props::IslandProps;
+
+#[derive(Template)]
+#[template(path = "islands/island.html")]
+struct IslandTemplate<'a> {
+    name: &'a str,
+    when: &'a str,
+    fallback: &'a str,
+    /// The props as JSON safe inside a script element.
+    props: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "islands/early_buy.html")]
+struct EarlyBuyTemplate<'a> {
+    label: &'a str,
+}
+
+/// A script element: inline `code`, or `src`.
+#[derive(Template)]
+#[template(path = "islands/script.html")]
+struct ScriptTemplate<'a> {
+    module: bool,
+    src: Option<&'a str>,
+    code: Option<&'a str>,
+}
+
+/// The tags [`Assets::scripts_for`] puts at the end of a page.
+#[derive(Template)]
+#[template(path = "islands/scripts.html")]
+struct ScriptsTemplate<'a> {
+    /// Chunks (`.js`) and stylesheets (`.css`) to fetch ahead.
+    preload: Vec<&'a str>,
+    early_buy: Option<String>,
+    loader: String,
+}
+
+/// Renders a template whose fields are strings, numbers and flags. That
+/// cannot fail: only a field's failing `Display` could make it.
+fn fill(template: &impl Template) -> String {
+    template
+        .render()
+        .expect("a template of strings and numbers renders")
+}
 
 /// An island element with its fallback markup and, when given, its props
 /// (which must be the props of the island `name`).
@@ -37,30 +80,23 @@ pub fn island(
         props.is_none_or(|p| p.island() == name),
         "props of another island given to {name}"
     );
-    let mut out = format!(
-        "<div data-island=\"{}\" data-when=\"{}\">{}</div>",
-        escape(name),
-        escape(when),
-        fallback_html
-    );
-    if let Some(props) = props {
-        out.push_str("<script type=\"application/json\" data-island-props>");
-        out.push_str(&props.script_json());
-        out.push_str("</script>");
-    }
-    out
+    fill(&IslandTemplate {
+        name,
+        when,
+        fallback: fallback_html,
+        props: props.map(|p| p.script_json()),
+    })
 }
 
 /// A fallback's Add to cart button for visitors with JavaScript: shown once
 /// the page is flagged `js` (its no-JavaScript alternative carries the class
 /// `nojs`), it adds to the cart before React has arrived, through the early
 /// Add to cart the page then holds inline (web/src/early-buy); its outcome
-/// goes to the element marked `data-buy-status` in the same island.
+/// goes to the element marked `data-buy-status` in the same island. The
+/// button carries [`EARLY_BUY_MARK`], which tells [`Assets::scripts_for`]
+/// that the page needs the early Add to cart.
 pub fn early_buy_button(label: &str) -> String {
-    format!(
-        "<button type=\"button\" class=\"btn jsonly\"{EARLY_BUY_MARK}{}</button>",
-        escape(label)
-    )
+    fill(&EarlyBuyTemplate { label })
 }
 
 #[derive(Debug, Deserialize)]
@@ -96,7 +132,8 @@ pub struct Assets {
 pub const VITE_MANIFEST: &str = ".vite/manifest.json";
 const LOADER_KEY: &str = "src/loader.ts";
 const EARLY_BUY_KEY: &str = "src/early-buy/index.ts";
-/// What marks a fallback's early Add to cart button in a page.
+/// What marks a fallback's early Add to cart button in a page (the end of
+/// the button's tag in `templates/islands/early_buy.html`).
 const EARLY_BUY_MARK: &str = " data-buy>";
 /// The service worker's file in the web build.
 const SERVICE_WORKER_FILE: &str = "sw.js";
@@ -221,24 +258,16 @@ impl Assets {
         if !has_code {
             return String::new();
         }
-        let mut out = String::new();
-        for f in preload {
-            if f.ends_with(".css") {
-                // Wanted once the island runs, never ahead of the page's own paint.
-                out.push_str(&format!(
-                    "<link rel=\"preload\" as=\"style\" href=\"{f}\" fetchpriority=\"low\">"
-                ));
-            } else {
-                out.push_str(&format!("<link rel=\"modulepreload\" href=\"{f}\">"));
-            }
-        }
-        if html.contains(EARLY_BUY_MARK) {
-            if let Some(early) = self.early_buy_element() {
-                out.push_str(&early);
-            }
-        }
-        out.push_str(&self.loader_element(loader));
-        out
+        let early_buy = if html.contains(EARLY_BUY_MARK) {
+            self.early_buy_element()
+        } else {
+            None
+        };
+        fill(&ScriptsTemplate {
+            preload,
+            early_buy,
+            loader: self.loader_element(loader),
+        })
     }
 
     /// The inline script elements exactly as pages hold them, for the site
@@ -259,14 +288,26 @@ impl Assets {
 
     fn early_buy_element(&self) -> Option<String> {
         let code = self.early_buy_code.as_deref()?;
-        Some(format!("<script>{code}</script>"))
+        Some(fill(&ScriptTemplate {
+            module: false,
+            src: None,
+            code: Some(code),
+        }))
     }
 
     fn loader_element(&self, loader: &str) -> String {
-        match &self.loader_code {
-            Some(code) => format!("<script type=\"module\">{code}</script>"),
-            None => format!("<script type=\"module\" src=\"{loader}\"></script>"),
-        }
+        fill(&match &self.loader_code {
+            Some(code) => ScriptTemplate {
+                module: true,
+                src: None,
+                code: Some(code),
+            },
+            None => ScriptTemplate {
+                module: true,
+                src: Some(loader),
+                code: None,
+            },
+        })
     }
 }
 

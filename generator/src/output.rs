@@ -685,7 +685,11 @@ mod tests {
             ],
             c,
         );
-        assert_eq!(shared.part_count(), 3, "distinct parts of at least MIN_LEN bytes");
+        assert_eq!(
+            shared.part_count(),
+            3,
+            "distinct parts of at least MIN_LEN bytes"
+        );
         let own = "<main><h1>Oslo Bed</h1><p>Teak, king size.</p></main>".repeat(20);
         let other = "<main><h1>Rio Sofa</h1><p>Oak, three seats.</p></main>".repeat(20);
         let layouts = [

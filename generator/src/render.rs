@@ -57,9 +57,17 @@ struct LayoutTemplate<'a> {
     meta: MetaView<'a>,
     chrome: &'a Chrome,
     css: &'a str,
-    head: &'a str,
+    /// Each schema.org object as JSON safe inside a script element.
+    json_ld: Vec<String>,
     main: &'a str,
     scripts: &'a str,
+}
+
+/// The breadcrumb trail; the last crumb is the page itself.
+#[derive(Template)]
+#[template(path = "crumbs.html")]
+struct CrumbsTemplate<'a> {
+    trail: &'a Trail,
 }
 
 /// A breadcrumb trail: (label, path) from the home page down.
@@ -86,12 +94,6 @@ impl Site {
     /// Wraps `main` in the frame and returns the page with its surrogate keys
     /// (every page also carries `menu` and `setting`: the chrome is on it).
     pub fn page(&self, meta: &Meta, main: &str, mut keys: Vec<String>) -> anyhow::Result<Page> {
-        let mut head = String::new();
-        for ld in &meta.json_ld {
-            head.push_str("<script type=\"application/ld+json\">");
-            head.push_str(&script_json(ld));
-            head.push_str("</script>");
-        }
         let mut body_main = String::with_capacity(main.len() + self.chrome.advert.len());
         body_main.push_str(main);
         body_main.push_str(&self.chrome.advert);
@@ -118,7 +120,7 @@ impl Site {
             },
             chrome: &self.chrome,
             css: CSS,
-            head: &head,
+            json_ld: meta.json_ld.iter().map(script_json).collect(),
             main: &body_main,
             scripts: &scripts,
         }
@@ -137,21 +139,8 @@ impl Site {
     }
 
     /// The breadcrumb markup and its BreadcrumbList JSON-LD.
-    pub fn breadcrumbs(&self, trail: &Trail) -> (String, Value) {
-        let mut html = String::from("<nav aria-label=\"Breadcrumb\"><ol class=\"crumbs\">");
-        let last = trail.len().saturating_sub(1);
-        for (i, (label, path)) in trail.iter().enumerate() {
-            let label = crate::format::escape(label);
-            if i == last {
-                html.push_str(&format!("<li aria-current=\"page\">{label}</li>"));
-            } else {
-                html.push_str(&format!(
-                    "<li><a href=\"{}\">{label}</a></li>",
-                    crate::format::escape(path)
-                ));
-            }
-        }
-        html.push_str("</ol></nav>");
+    pub fn breadcrumbs(&self, trail: &Trail) -> anyhow::Result<(String, Value)> {
+        let html = CrumbsTemplate { trail }.render()?;
         let items: Vec<Value> = trail
             .iter()
             .enumerate()
@@ -164,6 +153,6 @@ impl Site {
             "@type": "BreadcrumbList",
             "itemListElement": items,
         });
-        (html, ld)
+        Ok((html, ld))
     }
 }

@@ -11,9 +11,9 @@ use catalog::read::ProductCard;
 use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
-use crate::cards::{CardView, Tile, TILE_WIDTHS};
+use crate::cards::{CardView, Tile};
 use crate::catalogue::Catalogue;
-use crate::format::{escape, image_url, srcset};
+use crate::format::{image_url, srcset};
 use crate::islands::island;
 use crate::output::Page;
 use crate::props::FlashCountdownProps;
@@ -40,7 +40,9 @@ pub struct HomeData {
 #[template(path = "home.html")]
 struct HomeTemplate<'a> {
     company: &'a str,
-    banner: &'a str,
+    banner: Option<Banner<'a>>,
+    /// The other main banners as links: (href, label).
+    more_banners: Vec<(&'a str, &'a str)>,
     featured: Vec<Tile>,
     top_categories: Vec<(String, String)>,
     flash: &'a str,
@@ -50,9 +52,42 @@ struct HomeTemplate<'a> {
     blogs: Vec<Tile>,
 }
 
+/// The first main banner, the largest paint.
+struct Banner<'a> {
+    href: &'a str,
+    src: String,
+    srcset: String,
+    width: i64,
+    height: i64,
+    alt: &'a str,
+}
+
+/// The fallback of the flash-countdown island on the strip.
+#[derive(Template)]
+#[template(path = "home/countdown.html")]
+struct CountdownTemplate<'a> {
+    name: &'a str,
+    /// `Ends` or `Starts`.
+    verb: &'a str,
+    when: String,
+}
+
+/// The flash-sale strip: the countdown island, then the cards.
+#[derive(Template)]
+#[template(path = "home/flash.html")]
+struct FlashTemplate<'a> {
+    countdown: &'a str,
+    cards: &'a [CardView],
+}
+
 /// The flash-sale strip: the countdown island (its fallback names the start
 /// or end in Dhaka time) and the sale's cards.
-pub fn flash_strip(sale: &FlashSale, cards: &[CardView], now: i64, limit: usize) -> String {
+pub fn flash_strip(
+    sale: &FlashSale,
+    cards: &[CardView],
+    now: i64,
+    limit: usize,
+) -> anyhow::Result<String> {
     let running = sale.starts_at <= now;
     let when = catalog::clock::in_dhaka(if running {
         sale.ends_at
@@ -60,12 +95,13 @@ pub fn flash_strip(sale: &FlashSale, cards: &[CardView], now: i64, limit: usize)
         sale.starts_at
     })
     .format("%-d %b %Y, %H:%M");
-    let text = format!(
-        "<h2><a href=\"/page/flash-sale\">{}</a></h2><p class=\"pr\">{} {when}</p>",
-        escape(&sale.fs_name),
-        if running { "Ends" } else { "Starts" }
-    );
-    let mut html = island(
+    let text = CountdownTemplate {
+        name: &sale.fs_name,
+        verb: if running { "Ends" } else { "Starts" },
+        when: when.to_string(),
+    }
+    .render()?;
+    let countdown = island(
         "flash-countdown",
         "visible",
         Some(&FlashCountdownProps {
@@ -75,10 +111,20 @@ pub fn flash_strip(sale: &FlashSale, cards: &[CardView], now: i64, limit: usize)
         }),
         &text,
     );
-    html.push_str(&crate::pages::card_list_html(
-        &cards[..cards.len().min(limit)],
-    ));
-    html
+    Ok(FlashTemplate {
+        countdown: &countdown,
+        cards: &cards[..cards.len().min(limit)],
+    }
+    .render()?)
+}
+
+/// `text`, or `fallback` when it is empty.
+fn non_empty_or<'a>(text: &'a str, fallback: &'a str) -> &'a str {
+    if text.is_empty() {
+        fallback
+    } else {
+        text
+    }
 }
 
 /// Renders the home page.
@@ -97,41 +143,35 @@ pub fn render(
             .collect()
     };
     let main_banners: Vec<&Picture> = d.sliders.iter().filter(|s| s.kind == 0).collect();
-    let mut banner = String::new();
-    if let Some(first) = main_banners.first() {
+    let banner = main_banners.first().map(|first| {
         let (w, h) = if first.width > 0 {
             (first.width, first.height)
         } else {
             (1200, 400)
         };
-        banner = format!(
-            "<a href=\"{}\"><img src=\"{}\" srcset=\"{}\" sizes=\"100vw\" width=\"{w}\" height=\"{h}\" alt=\"{}\" fetchpriority=\"high\"></a>",
-            escape(if first.link.is_empty() { "/c/products" } else { &first.link }),
-            image_url(&first.path, 800),
-            srcset(&first.path, &[400, 800, 1200, 1600], first.width.max(0) as u32),
-            escape(if first.title.is_empty() { "Offers" } else { &first.title })
-        );
-        if main_banners.len() > 1 {
-            banner.push_str("<ul class=\"chips\">");
-            for b in &main_banners[1..] {
-                banner.push_str(&format!(
-                    "<li><a href=\"{}\">{}</a></li>",
-                    escape(if b.link.is_empty() {
-                        "/c/products"
-                    } else {
-                        &b.link
-                    }),
-                    escape(if b.title.is_empty() {
-                        "Offer"
-                    } else {
-                        &b.title
-                    })
-                ));
-            }
-            banner.push_str("</ul>");
+        Banner {
+            href: non_empty_or(&first.link, "/c/products"),
+            src: image_url(&first.path, 800),
+            srcset: srcset(
+                &first.path,
+                &[400, 800, 1200, 1600],
+                first.width.max(0) as u32,
+            ),
+            width: w,
+            height: h,
+            alt: non_empty_or(&first.title, "Offers"),
         }
-    }
-    let _ = TILE_WIDTHS;
+    });
+    let more_banners = main_banners
+        .iter()
+        .skip(1)
+        .map(|b| {
+            (
+                non_empty_or(&b.link, "/c/products"),
+                non_empty_or(&b.title, "Offer"),
+            )
+        })
+        .collect();
     let flash_cards: Vec<CardView> = d
         .flash
         .as_ref()
@@ -141,6 +181,7 @@ pub fn render(
         .flash
         .as_ref()
         .map(|(sale, _)| flash_strip(sale, &flash_cards, now, STRIP))
+        .transpose()?
         .unwrap_or_default();
     let top_categories: Vec<(String, String)> = catalogue
         .categories
@@ -192,7 +233,8 @@ pub fn render(
     keys.dedup();
     let main = HomeTemplate {
         company: &site.chrome.company,
-        banner: &banner,
+        banner,
+        more_banners,
         featured: d
             .sliders
             .iter()

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::cards::{CardView, Tile};
 use crate::catalogue::{Catalogue, LISTING_PAGE};
-use crate::format::{escape, plain_text};
+use crate::format::plain_text;
 use crate::islands::island;
 use crate::output::Page;
 use crate::props::CategoryFiltersProps;
@@ -183,11 +183,37 @@ fn nav(path: &str, query: &[(String, String)], page: usize, pages: usize) -> Vec
     out
 }
 
+/// A group of filter links under one attribute's label.
+struct FilterGroup<'a> {
+    label: &'a str,
+    links: Vec<FilterLink<'a>>,
+}
+
+/// A link that picks one value of a filter.
+struct FilterLink<'a> {
+    href: String,
+    /// The page is filtered by this value.
+    current: bool,
+    value: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "listing/filters.html")]
+struct FiltersTemplate<'a> {
+    groups: Vec<FilterGroup<'a>>,
+}
+
 /// The filters as plain links (each keeps the page's sort and keyword and
-/// picks one value), inside the `category-filters` island.
-fn filters_html(shared: &ListingData, c: &CategoryNode, path: &str, v: &Variant) -> String {
+/// picks one value), grouped by attribute, inside the `category-filters`
+/// island.
+fn filters_html(
+    shared: &ListingData,
+    c: &CategoryNode,
+    path: &str,
+    v: &Variant,
+) -> anyhow::Result<String> {
     if shared.filters.is_empty() {
-        return String::new();
+        return Ok(String::new());
     }
     let kept: Vec<(String, String)> = v
         .query
@@ -195,51 +221,40 @@ fn filters_html(shared: &ListingData, c: &CategoryNode, path: &str, v: &Variant)
         .filter(|(k, _)| !k.starts_with("filterby_"))
         .cloned()
         .collect();
-    let base = escape(&href(path, &kept, 1));
-    let sep = if kept.is_empty() { "?" } else { "&amp;" };
+    let base = href(path, &kept, 1);
+    let sep = if kept.is_empty() { "?" } else { "&" };
     let chosen = |name: &str, slug: &str| {
         v.query
             .iter()
             .any(|(k, val)| k == name && val.split('|').any(|s| s == slug))
     };
-    let mut html = String::from("<details><summary>Filters</summary>");
-    let mut last_label = "";
+    let mut groups: Vec<FilterGroup> = Vec::new();
     for f in &shared.filters {
-        if f.field_label != last_label {
-            if !last_label.is_empty() {
-                html.push_str("</ul>");
-            }
-            html.push_str(&format!(
-                "<h2>{}</h2><ul class=\"chips\">",
-                escape(&f.field_label)
-            ));
-            last_label = &f.field_label;
+        if groups.last().is_none_or(|g| g.label != f.field_label) {
+            groups.push(FilterGroup {
+                label: &f.field_label,
+                links: Vec::new(),
+            });
         }
         let name = f.field_name.trim_start_matches("filterby_");
-        let current = if chosen(&format!("filterby_{name}"), &f.slug) {
-            " aria-current=\"true\""
-        } else {
-            ""
+        let link = FilterLink {
+            href: format!("{base}{sep}filterby_{name}={}", f.slug),
+            current: chosen(&format!("filterby_{name}"), &f.slug),
+            value: &f.value,
         };
-        html.push_str(&format!(
-            "<li><a href=\"{base}{sep}filterby_{}={}\" rel=\"nofollow\"{current}>{}</a></li>",
-            escape(name),
-            escape(&f.slug),
-            escape(&f.value)
-        ));
+        if let Some(group) = groups.last_mut() {
+            group.links.push(link);
+        }
     }
-    if !last_label.is_empty() {
-        html.push_str("</ul>");
-    }
-    html.push_str("</details>");
-    island(
+    let html = FiltersTemplate { groups }.render()?;
+    Ok(island(
         "category-filters",
         "visible",
         Some(&CategoryFiltersProps {
             seo_url: &c.seo_url,
         }),
         &html,
-    )
+    ))
 }
 
 /// Renders one page of a category's listing: the build's first page, or a
@@ -261,10 +276,10 @@ pub fn render_variant(
     for node in catalogue.ancestry(c.id) {
         trail.push((node.name.clone(), format!("/c/{}", node.seo_url)));
     }
-    let (crumbs, crumbs_ld) = site.breadcrumbs(&trail);
+    let (crumbs, crumbs_ld) = site.breadcrumbs(&trail)?;
     let per_page = v.per_page.max(1);
     let pages = v.total.div_ceil(per_page).max(1);
-    let filters = filters_html(shared, c, &path, v);
+    let filters = filters_html(shared, c, &path, v)?;
     let name = c
         .seo_h1
         .clone()

@@ -17,7 +17,7 @@ use serde_json::json;
 
 use crate::cards::CardView;
 use crate::catalogue::Catalogue;
-use crate::format::{escape, image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
+use crate::format::{image_url, plain_text, srcset, taka, SRCSET_WIDTHS};
 use crate::islands::{early_buy_button, island};
 use crate::output::Page;
 use crate::props::{
@@ -203,12 +203,65 @@ struct ProductTemplate<'a> {
     related: &'a [(&'static str, Vec<CardView>)],
 }
 
+/// The fallback of the buy-buttons island.
+#[derive(Template)]
+#[template(path = "product/buy.html")]
+struct BuyTemplate<'a> {
+    disable_buy: bool,
+    /// The early Add to cart button (see [`early_buy_button`]).
+    early: String,
+    /// The no-script way to order.
+    chat: &'a str,
+}
+
+/// The fallback of the flash-countdown island.
+#[derive(Template)]
+#[template(path = "product/flash.html")]
+struct FlashTemplate {
+    until: String,
+}
+
+/// The gallery's first image.
+struct Lead {
+    src: String,
+    srcset: String,
+    width: i64,
+    height: i64,
+}
+
+/// A thumbnail linking to its full image.
+struct Thumb {
+    full: String,
+    src: String,
+}
+
+/// The fallback of the product-gallery island.
+#[derive(Template)]
+#[template(path = "product/gallery.html")]
+struct GalleryTemplate<'a> {
+    title: &'a str,
+    lead: Option<Lead>,
+    thumbs: Vec<Thumb>,
+    video: Option<&'a str>,
+    /// The product id, when it has a 360-degree view.
+    view_360: Option<i64>,
+}
+
+/// The fallback of the product-questions island.
+#[derive(Template)]
+#[template(path = "product/talk.html")]
+struct TalkTemplate<'a> {
+    questions: &'a [TalkRow],
+    comments: &'a [TalkRow],
+    enable_comment: bool,
+}
+
 /// Renders one product page.
 pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
     let p = &d.row;
     let path = format!("/product/{}", p.seo_url);
-    let (crumbs, crumbs_ld) = site.breadcrumbs(&d.trail);
-    let gallery = gallery(d);
+    let (crumbs, crumbs_ld) = site.breadcrumbs(&d.trail)?;
+    let gallery = gallery(d)?;
     let in_stock = p.stock > 0;
     let buy = island(
         "buy-buttons",
@@ -228,30 +281,17 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
         // without script the way to buy is to order by chat or phone; with
         // script the Add to cart button works before React has arrived.
         &{
-            let (order, status) = if p.disable_buy {
-                (
-                    "<span class=\"btn\" aria-disabled=\"true\">Not available to order</span>"
-                        .to_string(),
-                    "",
-                )
+            let (button, chat) = if p.pre_booking {
+                ("Pre-book now", "Pre-book by chat or phone")
             } else {
-                let (button, chat) = if p.pre_booking {
-                    ("Pre-book now", "Pre-book by chat or phone")
-                } else {
-                    ("Add to cart", "Order by chat or phone")
-                };
-                (
-                    format!(
-                        "{}<a class=\"btn nojs\" href=\"/page/chatbuy\">{chat}</a>",
-                        early_buy_button(button)
-                    ),
-                    "<div data-buy-status aria-live=\"polite\"></div>",
-                )
+                ("Add to cart", "Order by chat or phone")
             };
-            format!(
-                "<p>{order} <a class=\"btn alt\" href=\"/compare\">Compare</a> \
-                 <a class=\"btn alt\" href=\"/wishlist\">Wishlist</a></p>{status}"
-            )
+            BuyTemplate {
+                disable_buy: p.disable_buy,
+                early: early_buy_button(button),
+                chat,
+            }
+            .render()?
         },
     );
     let flash = match d.flash_ends {
@@ -263,14 +303,16 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
                 ends_at: ends,
                 offset_ms: None,
             }),
-            &format!(
-                "<p class=\"pr\">Flash sale until {}</p>",
-                catalog::clock::in_dhaka(ends).format("%-d %b %Y, %H:%M")
-            ),
+            &FlashTemplate {
+                until: catalog::clock::in_dhaka(ends)
+                    .format("%-d %b %Y, %H:%M")
+                    .to_string(),
+            }
+            .render()?,
         ),
         None => String::new(),
     };
-    let talk = talk(p, &d.questions, &d.comments);
+    let talk = talk(p, &d.questions, &d.comments)?;
     let attributes: Vec<(&str, String)> = {
         let mut out: Vec<(&str, String)> = Vec::new();
         for a in &d.attributes {
@@ -412,51 +454,45 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
 /// The gallery island: the first image (the largest paint: eager, high
 /// priority, a srcset by the width rule), thumbnails linking to the full
 /// images, and links to the video and the 360-degree view.
-fn gallery(d: &ProductData) -> String {
+fn gallery(d: &ProductData) -> anyhow::Result<String> {
     let p = &d.row;
-    let mut html = String::new();
-    if let Some(first) = d.images.first() {
+    let lead = d.images.first().map(|first| {
         let (w, h) = if first.width > 0 && first.height > 0 {
             (first.width, first.height)
         } else {
             (800, 800)
         };
-        html.push_str(&format!(
-            "<img src=\"{}\" srcset=\"{}\" sizes=\"(min-width:576px) 50vw, 100vw\" width=\"{w}\" height=\"{h}\" alt=\"{}\" fetchpriority=\"high\">",
-            image_url(&first.full_size_directory, 800),
-            srcset(&first.full_size_directory, &SRCSET_WIDTHS, first.width.max(0) as u32),
-            escape(&p.title)
-        ));
-    }
-    if d.images.len() > 1 {
-        html.push_str("<ul class=\"thumbs\">");
-        for (i, img) in d.images.iter().take(THUMBS).enumerate() {
-            html.push_str(&format!(
-                "<li><a href=\"{}\"><img src=\"{}\" width=\"64\" height=\"64\" alt=\"{} – image {}\" loading=\"lazy\"></a></li>",
-                image_url(&img.full_size_directory, 1200),
-                image_url(&img.full_size_directory, 100),
-                escape(&p.title),
-                i + 1
-            ));
+        Lead {
+            src: image_url(&first.full_size_directory, 800),
+            srcset: srcset(
+                &first.full_size_directory,
+                &SRCSET_WIDTHS,
+                first.width.max(0) as u32,
+            ),
+            width: w,
+            height: h,
         }
-        html.push_str("</ul>");
+    });
+    let thumbs = if d.images.len() > 1 {
+        d.images
+            .iter()
+            .take(THUMBS)
+            .map(|img| Thumb {
+                full: image_url(&img.full_size_directory, 1200),
+                src: image_url(&img.full_size_directory, 100),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let html = GalleryTemplate {
+        title: &p.title,
+        lead,
+        thumbs,
+        video: d.media.video_url.as_deref(),
+        view_360: (d.media.frames_360 > 0).then_some(p.id),
     }
-    let mut links = Vec::new();
-    if let Some(url) = &d.media.video_url {
-        links.push(format!(
-            "<a href=\"{}\" rel=\"noopener\">▶ Watch the video</a>",
-            escape(url)
-        ));
-    }
-    if d.media.frames_360 > 0 {
-        links.push(format!(
-            "<a href=\"/api/product/360degreeImages?product_id={}\" rel=\"nofollow\">360° view</a>",
-            p.id
-        ));
-    }
-    if !links.is_empty() {
-        html.push_str(&format!("<p>{}</p>", links.join(" · ")));
-    }
+    .render()?;
     let props = ProductGalleryProps {
         id: p.id,
         images: d
@@ -470,46 +506,18 @@ fn gallery(d: &ProductData) -> String {
         title: None,
         zoom: None,
     };
-    island("product-gallery", "visible", Some(&props), &html)
+    Ok(island("product-gallery", "visible", Some(&props), &html))
 }
 
 /// The first questions and comments, with the forms' island.
-fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> String {
-    let mut html = String::from("<h2>Questions</h2>");
-    if questions.is_empty() {
-        html.push_str("<p class=\"muted\">No questions yet.</p>");
-    } else {
-        html.push_str("<ul>");
-        for q in questions {
-            html.push_str(&format!(
-                "<li><p><strong>{}</strong>: {}</p>{}</li>",
-                escape(&q.username),
-                escape(&q.text),
-                q.answer
-                    .as_ref()
-                    .map(|a| format!("<p class=\"muted\">Answer: {}</p>", escape(a)))
-                    .unwrap_or_default()
-            ));
-        }
-        html.push_str("</ul>");
+fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> anyhow::Result<String> {
+    let html = TalkTemplate {
+        questions,
+        comments,
+        enable_comment: p.enable_comment,
     }
-    if p.enable_comment {
-        html.push_str("<h2>Comments</h2>");
-        if comments.is_empty() {
-            html.push_str("<p class=\"muted\">No comments yet.</p>");
-        } else {
-            html.push_str("<ul>");
-            for c in comments {
-                html.push_str(&format!(
-                    "<li><p><strong>{}</strong>: {}</p></li>",
-                    escape(&c.username),
-                    escape(&c.text)
-                ));
-            }
-            html.push_str("</ul>");
-        }
-    }
-    island(
+    .render()?;
+    Ok(island(
         "product-questions",
         "visible",
         Some(&ProductQuestionsProps {
@@ -517,8 +525,8 @@ fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> String {
             enable_comment: p.enable_comment,
             seo_url: None,
         }),
-        &format!("{html}<p><a href=\"/user/login\">Sign in</a> to ask a question or comment.</p>"),
-    )
+        &html,
+    ))
 }
 
 #[cfg(test)]

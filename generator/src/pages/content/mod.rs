@@ -149,7 +149,7 @@ impl<'a> Part<'a> {
 
 /// Renders one content page.
 fn page(site: &Site, p: Part<'_>) -> anyhow::Result<Page> {
-    let (crumbs, crumbs_ld) = site.breadcrumbs(&p.trail);
+    let (crumbs, crumbs_ld) = site.breadcrumbs(&p.trail)?;
     let hero = p.image.map(|(path, w, h)| {
         let (w, h) = if w > 0 { (w, h) } else { (1200, 800) };
         Hero {

@@ -72,7 +72,7 @@ pub(super) fn pages(
     let mut out = Vec::new();
     for slug in SHOP_PAGES {
         let shown = match slug {
-            "flash-sale" => flash_sale(d, cards, now),
+            "flash-sale" => flash_sale(d, cards, now)?,
             "top-offers" => Shown {
                 ids: d.top_offers.clone(),
                 ..Shown::new("Top offers", SurrogateKey::Products)
@@ -132,18 +132,22 @@ fn shop_page(
 
 /// `/page/flash-sale`: the running or next sale's strip, or a note that
 /// there is none.
-fn flash_sale(d: &ContentData, cards: &HashMap<i64, ProductCard>, now: i64) -> Shown {
+fn flash_sale(
+    d: &ContentData,
+    cards: &HashMap<i64, ProductCard>,
+    now: i64,
+) -> anyhow::Result<Shown> {
     let extra = match &d.flash {
         Some((sale, ids)) => {
             let list = views(cards, ids);
-            crate::pages::home::flash_strip(sale, &list, now, list.len())
+            crate::pages::home::flash_strip(sale, &list, now, list.len())?
         }
         None => "<p>Nothing Founds</p>".into(),
     };
-    Shown {
+    Ok(Shown {
         extra,
         ..Shown::new("Flash sale", SurrogateKey::Flash)
-    }
+    })
 }
 
 /// `/page/bundle-offers`: a tile per product set.
