@@ -43,12 +43,34 @@ pub fn app(state: AppState) -> Router {
             cache::headers,
         ))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            Duration::from_secs(30),
+        .layer(axum::middleware::from_fn_with_state(
+            REQUEST_DEADLINE,
+            deadline,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// Longest a request may take before the client gets a 503.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Answers a request that outlives its deadline ([`REQUEST_DEADLINE`]) with
+/// the API's JSON 503; the handler is dropped, which rolls its transaction back.
+async fn deadline(
+    axum::extract::State(limit): axum::extract::State<Duration>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let path = request.uri().path().to_string();
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!(%path, "request took longer than its deadline");
+            axum::response::IntoResponse::into_response(plumbing::error::ApiError::Unavailable(
+                "The shop is busy. Please try again in a moment.".into(),
+            ))
+        }
+    }
 }
 
 /// Opens the database and serves until Ctrl-C or SIGTERM.
@@ -125,4 +147,44 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let terminate = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_request_past_its_deadline_gets_the_json_503() {
+        let app = Router::new()
+            .route(
+                "/slow",
+                axum::routing::get(|| async {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                    "late"
+                }),
+            )
+            .route("/quick", axum::routing::get(|| async { "ok" }))
+            .layer(axum::middleware::from_fn_with_state(
+                Duration::from_millis(50),
+                deadline,
+            ));
+        let quick = app
+            .clone()
+            .oneshot(Request::get("/quick").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(quick.status(), StatusCode::OK);
+        let slow = app
+            .oneshot(Request::get("/slow").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(slow.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = axum::body::to_bytes(slow.into_body(), 4096).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["success"], false);
+        assert!(body["message"].as_str().unwrap().contains("busy"));
+    }
 }
