@@ -100,6 +100,11 @@ pub struct ServeArgs {
     /// The shop's public address, used in links sent by e-mail.
     #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
     pub site_url: String,
+    /// Front ends on other hosts allowed to call the API from a browser
+    /// (CORS), comma-separated: `https://shop.example,http://127.0.0.1:3000`.
+    /// Empty: same-origin only.
+    #[arg(long, env = "CORS_ORIGINS", default_value = "")]
+    pub cors_origins: String,
     #[command(flatten)]
     pub social: SocialArgs,
     #[command(flatten)]

@@ -126,7 +126,11 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("binding {}", args.listen))?;
     let addr: SocketAddr = listener.local_addr()?;
     tracing::info!(%addr, "origin listening");
-    axum::serve(listener, app(state))
+    let app = match plumbing::cors::layer(&args.cors_origins).context("CORS_ORIGINS")? {
+        Some(cors) => app(state).layer(cors),
+        None => app(state),
+    };
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await?;
     Ok(())

@@ -11,8 +11,9 @@ use pingora::cache::cache_control::{CacheControl, InterpretCacheControl};
 use std::time::Duration;
 
 /// Request headers a response may vary on and still be stored. `Accept-Encoding` is already
-/// part of the key through the encoding class.
-pub const VARY_ALLOWED: &[&str] = &["accept-encoding", "accept", "accept-language"];
+/// part of the key, as the preferred coding; `Origin` is what the origin's CORS answers
+/// vary on (one variant per front end, and one for same-origin calls, which send none).
+pub const VARY_ALLOWED: &[&str] = &["accept-encoding", "accept", "accept-language", "origin"];
 
 /// Status codes the edge stores when the origin gives explicit freshness.
 const STORABLE_STATUS: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 410];
@@ -275,5 +276,11 @@ mod tests {
         ]);
         store(&h);
         assert_eq!(vary_names(&h), vec!["accept", "accept-encoding"]);
+    }
+
+    #[test]
+    fn cors_answers_varying_on_origin_are_stored() {
+        let h = headers(&[("cache-control", "public, max-age=60"), ("vary", "origin")]);
+        store(&h);
     }
 }

@@ -4,7 +4,8 @@
 //! - [`extract`]: query, body and form extractors whose rejections use that body;
 //! - [`params`]: typed parameters whose bounds are checked and documented;
 //! - [`identity`]: who is calling ([`identity::Caller`], [`identity::SignedIn`]);
-//! - [`cache`]: cache headers, set once for every response;
+//! - [`cache`]: cache headers, set once for every response; [`cors`]: calls
+//!   from listed front ends on other hosts;
 //! - [`ratelimit`]: sliding-window limits kept in the database;
 //! - [`validate`]: checks of what shoppers type.
 //!
@@ -12,6 +13,7 @@
 //! error type and checks.
 
 pub mod cache;
+pub mod cors;
 pub mod error;
 pub mod extract;
 pub mod identity;
