@@ -116,7 +116,7 @@ describe('header-counts', () => {
     expect(panel.textContent).toContain('Akij Chair2 × ৳12,500');
     expect(panel.textContent).toContain('Dining set');
     expect(panel.textContent).toContain('Chair4 × ৳9,000');
-    expect(panel.textContent).toContain('Total ৳101,000');
+    expect(panel.textContent).toContain('Total ৳1,01,000');
     expect(screen.getByRole('link', { name: 'Checkout Now' }).getAttribute('href')).toBe('/checkout');
     expect(screen.getByRole('link', { name: 'View Cart' }).getAttribute('href')).toBe('/cart');
     fireEvent.keyDown(panel, { key: 'Escape' });
