@@ -28,13 +28,13 @@ pub mod serve;
 
 pub(crate) mod build;
 pub(crate) mod cards;
-pub mod catalogue; // TRANSITION: pub(crate) once the origin goes through `serve`
-pub mod chrome; // TRANSITION: pub(crate) once the origin goes through `serve`
-pub mod format; // TRANSITION: pub(crate) once the origin goes through `serve`
-pub mod islands; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod catalogue;
+pub(crate) mod chrome;
+pub(crate) mod format;
+pub(crate) mod islands;
 pub(crate) mod measure;
-pub mod output; // TRANSITION: pub(crate) once the origin goes through `serve`
-pub mod pages; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod output;
+pub(crate) mod pages;
 pub(crate) mod props;
-pub mod render; // TRANSITION: pub(crate) once the origin goes through `serve`
+pub(crate) mod render;
 pub(crate) mod watch;

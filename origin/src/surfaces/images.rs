@@ -3,7 +3,7 @@
 //!
 //! - `GET /storage/{path}` serves the stored file as it is.
 //! - `GET /storage/{path}?w=N[&q=Q]` serves the picture `N` pixels wide, `N`
-//!   rounded up by SPEC.md §9's rule ([`generator::format::responsive_width`],
+//!   rounded up by SPEC.md §9's rule ([`generator::serve::responsive_width`],
 //!   the rule the pages' `srcset`s use) and never wider than the original
 //!   (no upscaling). `Q` is the encoding quality (1–100, rounded up to a
 //!   multiple of 5; default [`DEFAULT_QUALITY`]): the 360 frames ask for 35.
@@ -40,7 +40,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use generator::format::responsive_width;
+use generator::serve::responsive_width;
 use image::imageops::FilterType;
 use image::{DynamicImage, GenericImageView, ImageReader};
 use serde::Deserialize;
@@ -388,7 +388,7 @@ impl Variant {
         tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let bytes = variant.render()?;
-            if let Err(err) = generator::output::write_atomic(&variant.path, &bytes) {
+            if let Err(err) = generator::serve::write_atomic(&variant.path, &bytes) {
                 // Still answer: the next request tries again.
                 tracing::warn!(path = %variant.path.display(), cause = %format!("{err:#}"), "cannot cache an image variant");
             }

@@ -30,7 +30,7 @@ use axum::http::header::{
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use generator::output::{file_for, Entry, Manifest, MANIFEST_FILE};
+use generator::serve::{file_for, Entry, Manifest, MANIFEST_FILE};
 use negotiate::Coding;
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
@@ -185,7 +185,7 @@ pub fn page_for<'a>(manifest: &'a Manifest, path: &str) -> Option<(&'a str, &'a 
     if let Some((k, e)) = manifest.pages.get_key_value(trimmed) {
         return Some((k.as_str(), e));
     }
-    let shell = generator::pages::shells::shell_for_prefix(trimmed)?;
+    let shell = generator::serve::shell_for_prefix(trimmed)?;
     manifest
         .pages
         .get_key_value(shell)
@@ -263,9 +263,9 @@ async fn error_page(
     head: bool,
 ) -> Response {
     let page = if status == StatusCode::NOT_FOUND {
-        generator::pages::errors::NOT_FOUND_PATH
+        generator::serve::NOT_FOUND_PATH
     } else {
-        generator::pages::errors::SERVER_ERROR_PATH
+        generator::serve::SERVER_ERROR_PATH
     };
     if manifest.pages.contains_key(page) {
         if let Ok(mut response) = send_body(dir, page, headers, head).await {
@@ -326,9 +326,9 @@ const GZIP_ON_REQUEST: u32 = 6;
 pub fn encode(body: Vec<u8>, coding: Coding) -> anyhow::Result<Vec<u8>> {
     match coding {
         Coding::Brotli => {
-            generator::output::brotli_bytes(&body, generator::output::Compression::default())
+            generator::serve::brotli_bytes(&body, generator::serve::Compression::default())
         }
-        Coding::Gzip => generator::output::gzip_bytes(&body, GZIP_ON_REQUEST),
+        Coding::Gzip => generator::serve::gzip_bytes(&body, GZIP_ON_REQUEST),
         Coding::Identity => Ok(body),
     }
 }

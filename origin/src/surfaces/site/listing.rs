@@ -5,7 +5,7 @@
 //! island). The generator writes only each category's first page; further
 //! pages, sorts, filters and searches (the header's plain search form goes
 //! to `/c/products?keyword=`) are rendered here with the generator's
-//! template ([`generator::pages::listing::render_variant`]) on the same
+//! template ([`generator::serve::render_variant`]) on the same
 //! product query as the API (`catalog::read::listing`, a keyword ranked by
 //! the search index).
 //!
@@ -39,9 +39,7 @@ use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::site::CategoryNode;
 use catalog::read::PageRequest;
 use catalog::surrogate::SurrogateKey;
-use generator::catalogue::{Catalogue, LISTING_PAGE};
-use generator::output::{Entry, Manifest};
-use generator::pages::listing::{ListingData, Variant};
+use generator::serve::{Catalogue, Entry, ListingData, Manifest, Variant, LISTING_PAGE};
 use tokio::sync::Mutex;
 
 use crate::domain::listing_query::MAX_PAGE;
@@ -154,7 +152,7 @@ impl Wanted {
 
 /// What every on-demand listing page shares, loaded together.
 struct Frame {
-    site: generator::render::Site,
+    site: generator::serve::Site,
     /// The category tree only (no products): breadcrumbs and sub-categories.
     catalogue: Catalogue,
     shared: ListingData,
@@ -206,17 +204,17 @@ impl ListingPages {
     async fn load_frame(&self) -> anyhow::Result<Frame> {
         use catalog::read::site as q;
         let pool = &self.state.pool;
-        let chrome = generator::chrome::ChromeData::load(pool)
+        let chrome = generator::serve::ChromeData::load(pool)
             .await
             .context("reading the chrome")?
             .render()?;
-        let assets = generator::islands::Assets::load(&self.web_dist).unwrap_or_else(|err| {
+        let assets = generator::serve::Assets::load(&self.web_dist).unwrap_or_else(|err| {
             tracing::warn!(cause = %err, "cannot read the web build's manifest; pages get no scripts");
             Default::default()
         });
         let categories = q::category_tree(pool).await.context("reading categories")?;
         Ok(Frame {
-            site: generator::render::Site {
+            site: generator::serve::Site {
                 base_url: self.state.site_url.trim_end_matches('/').to_string(),
                 chrome,
                 assets,
@@ -275,7 +273,7 @@ impl ListingPages {
             query: kept,
             keyword: wanted.keyword.clone(),
         };
-        let page = generator::pages::listing::render_variant(
+        let page = generator::serve::render_variant(
             &frame.site,
             &frame.catalogue,
             &frame.shared,
@@ -322,7 +320,7 @@ impl ListingPages {
 /// `If-None-Match` names this content.
 fn html_response(body: Vec<u8>, headers: &HeaderMap, head: bool) -> anyhow::Result<Response> {
     let entry = Entry {
-        hash: generator::output::hash(&body),
+        hash: generator::serve::hash(&body),
         keys: Vec::new(),
     };
     let coding = negotiate::preferred_coding(headers);
