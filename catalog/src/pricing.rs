@@ -3,7 +3,8 @@
 //! sale that lists it is running, the sale's discount applies to `price_now`.
 //! A schedule runs from `starts_at` (inclusive) to `ends_at` (exclusive).
 //! A card-instalment (EMI) plan's monthly figure is [`emi_per_month`], which
-//! the product API and the product page both show.
+//! the product API and the product page both show. [`taka`] writes an amount
+//! the way shoppers in Bangladesh read it (৳1,82,500), for pages and mails.
 //!
 //! The same rule is needed inside SQL (to filter and sort listings by the price
 //! a shopper pays), so [`effective_price_sql`] writes it as an expression; the
@@ -111,9 +112,50 @@ pub async fn products_repriced(
     .await
 }
 
+/// Whole taka with the taka sign, grouped the South Asian way (lakh and
+/// crore): the last three digits, then pairs. `182500` → `৳1,82,500`,
+/// `12500000` → `৳1,25,00,000`; a refund keeps its sign (`-৳1,500`). The web
+/// side's `formatTaka` (web/src/lib/money.ts) follows the same rule.
+pub fn taka(amount: i64) -> String {
+    let digits = amount.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() * 2 + 4);
+    if amount < 0 {
+        out.push('-');
+    }
+    out.push('৳');
+    let head = digits.len().saturating_sub(3);
+    for (i, c) in digits[..head].chars().enumerate() {
+        if i > 0 && (head - i) % 2 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if head > 0 {
+        out.push(',');
+    }
+    out.push_str(&digits[head..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn taka_is_grouped_in_lakh_and_crore() {
+        assert_eq!(taka(0), "৳0");
+        assert_eq!(taka(900), "৳900");
+        assert_eq!(taka(1000), "৳1,000");
+        assert_eq!(taka(99_999), "৳99,999");
+        assert_eq!(taka(100_000), "৳1,00,000");
+        assert_eq!(taka(182_500), "৳1,82,500");
+        assert_eq!(taka(1_234_567), "৳12,34,567");
+        assert_eq!(taka(12_500_000), "৳1,25,00,000");
+        assert_eq!(taka(1_234_567_890), "৳1,23,45,67,890");
+        assert_eq!(taka(-1500), "-৳1,500");
+        assert_eq!(taka(-182_500), "-৳1,82,500");
+        assert_eq!(taka(i64::MIN), "-৳92,23,37,20,36,85,47,75,808");
+    }
     use crate::db::testing::TestDatabase;
 
     #[test]
