@@ -69,6 +69,10 @@ export type Address = ApiSchemas['Address'];
 export type AddressListResponse = ApiSchemas['AddressListResponse'];
 /** `GET /api/cart/order-details?order_random=&secret_key=`. */
 export type OrderDetailsResponse = ApiSchemas['OrderDetailsResponse'];
+/** An order's head: who, where, how it is paid, its totals. */
+export type OrderHead = ApiSchemas['OrderHead'];
+/** One line of an order. */
+export type OrderLine = ApiSchemas['OrderLine'];
 /** `GET /api/cart/track-order?phone=&id=`. */
 export type TrackOrderResponse = ApiSchemas['TrackOrderResponse'];
 /** `GET /api/common/main-search-product?keyword=`. */

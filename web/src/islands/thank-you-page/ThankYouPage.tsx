@@ -3,10 +3,9 @@
 // totals, how it will be paid, and a link to track it. The GA4 `purchase`
 // event goes out once per order, even if the page is reloaded.
 import { useEffect, useState } from 'react';
+import { OrderSummary } from '../../components/OrderSummary';
 import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet } from '../../lib/api';
-import { imageUrl } from '../../lib/image';
-import { formatTaka } from '../../lib/money';
 import styles from './ThankYouPage.module.css';
 import type { OrderDetailsResponse } from './types';
 
@@ -70,7 +69,6 @@ export function ThankYouPage({ search = location.search }: { search?: string }) 
     );
   if (!r) return <p className="muted">Loading your order…</p>;
   const m = r.order_masters ?? {};
-  const paid = Number(m.amount_paid) || 0;
   return (
     <div className={styles.page}>
       <p className={styles.lead}>
@@ -98,48 +96,7 @@ export function ThankYouPage({ search = location.search }: { search?: string }) 
           </>
         )}
       </dl>
-      <table>
-        <caption className="sr-only">Products in this order</caption>
-        <thead>
-          <tr>
-            <th scope="col">Product</th>
-            <th scope="col">Qty</th>
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(r.order_details ?? []).map((d, i) => (
-            <tr key={i}>
-              <td className={styles.product}>
-                {d.image_url && <img src={imageUrl(d.image_url, 100)} width="48" height="48" alt="" loading="lazy" />}
-                {d.seo_url ? <a href={`/product/${d.seo_url}`}>{d.name}</a> : d.name}
-              </td>
-              <td>{d.qty}</td>
-              <td>{formatTaka(Number(d.total_purchase_price) || (Number(d.local_purchase_price) || 0) * (Number(d.qty) || 1))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <dl className={styles.totals}>
-        <dt>Subtotal</dt>
-        <dd>{formatTaka(Number(m.total_amount) || 0)}</dd>
-        {Number(m.coupon_discount) > 0 && (
-          <>
-            <dt>Coupon {m.coupon_code}</dt>
-            <dd>−{formatTaka(Number(m.coupon_discount))}</dd>
-          </>
-        )}
-        <dt>Delivery</dt>
-        <dd>{formatTaka(Number(m.delivery_fee) || 0)}</dd>
-        <dt className={styles.grand}>Total</dt>
-        <dd className={styles.grand}>{formatTaka(Number(m.grand_total) || 0)}</dd>
-        {paid > 0 && (
-          <>
-            <dt>Paid</dt>
-            <dd>{formatTaka(paid)}</dd>
-          </>
-        )}
-      </dl>
+      <OrderSummary head={m} lines={r.order_details ?? []} />
       <p>
         <a className="btn" href={`/page/track-order?id=${encodeURIComponent(orderId)}${m.phone ? `&phone=${encodeURIComponent(m.phone)}` : ''}`}>
           Track this order
