@@ -239,6 +239,10 @@ pub struct SearchBoxProps<'a> {
     pub debounce_ms: Option<u32>,
 }
 
+/// Props of `order-page`: none; the query carries `order_random` and `order_key`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OrderPageProps {}
+
 /// Props of `thank-you-page`: none; the query carries `order_random` and `order_key`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ThankYouPageProps {}
@@ -295,6 +299,7 @@ island_props! {
     "loading-bar" => LoadingBarProps,
     "login-page" => LoginPageProps,
     "online-status" => OnlineStatusProps,
+    "order-page" => OrderPageProps,
     "payment-page" => PaymentPageProps,
     "product-gallery" => ProductGalleryProps<'_>,
     "product-questions" => ProductQuestionsProps<'_>,

@@ -144,6 +144,8 @@ export interface components {
              */
             back_ms?: number;
         };
+        /** @description Props of `order-page`: none; the query carries `order_random` and `order_key`. */
+        OrderPageProps: Record<string, never>;
         /** @description Props of `payment-page`: none. */
         PaymentPageProps: Record<string, never>;
         /**

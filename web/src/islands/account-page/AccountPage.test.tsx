@@ -80,7 +80,7 @@ describe('account-page', () => {
     await flush();
     expect(screen.getByText('Order R1001')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Oslo Bed' }).getAttribute('href')).toBe('/product/oslo-bed');
-    expect(screen.getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe('/thank-you?order_random=R1001&order_key=k');
+    expect(screen.getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe('/order?order_random=R1001&order_key=k');
   });
 
   it('lists reviews keyed by id', async () => {

@@ -1,6 +1,7 @@
 // The account area's views (SPEC.md §1, §3): profile and newsletter,
 // orders, reviews, the address book and the password. Each loads its own
 // data and shows every answer, errors included.
+import { orderLink } from '../../lib/order';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -161,9 +162,7 @@ export function Orders() {
             </ul>
             <p>
               Payment: {o.payment_method ?? '–'} ({o.payment_term_status ?? '–'}){' '}
-              {o.order_random && o.order_key && (
-                <a href={`/thank-you?order_random=${encodeURIComponent(String(o.order_random))}&order_key=${encodeURIComponent(o.order_key)}`}>Order details</a>
-              )}
+              {o.order_random && o.order_key && <a href={orderLink(String(o.order_random), o.order_key)}>Order details</a>}
             </p>
           </details>
         </li>

@@ -2,20 +2,11 @@
 // (`cart/order-details`, with the key as `secret_key`), its products and
 // totals, how it will be paid, and a link to track it. The GA4 `purchase`
 // event goes out once per order, even if the page is reloaded.
-import { useEffect, useState } from 'react';
 import { OrderSummary } from '../../components/OrderSummary';
 import * as analytics from '../../lib/analytics';
-import { ApiError, apiGet } from '../../lib/api';
+import { paymentName, trackingLink, useOrderDetails } from '../../lib/order';
 import styles from './ThankYouPage.module.css';
 import type { OrderDetailsResponse } from './types';
-
-const PAYMENT: Record<string, string> = {
-  cash_on_delivery: 'Cash on delivery',
-  debitcredit: 'Card or mobile banking',
-  mobilebanking: 'Mobile banking',
-  bkash: 'bKash',
-  nagad: 'Nagad',
-};
 
 /** Sends `purchase` unless this tab already sent it for the order. */
 export function trackPurchase(orderId: string, r: OrderDetailsResponse): void {
@@ -42,33 +33,16 @@ export function trackPurchase(orderId: string, r: OrderDetailsResponse): void {
 }
 
 export function ThankYouPage({ search = location.search }: { search?: string }) {
-  const q = new URLSearchParams(search);
-  const orderId = q.get('order_random') ?? '';
-  const key = q.get('order_key') ?? '';
-  const [r, setR] = useState<OrderDetailsResponse | undefined>(undefined);
-  const [error, setError] = useState('');
+  const { orderId, order: r, error } = useOrderDetails(search, trackPurchase);
 
-  useEffect(() => {
-    if (!orderId || !key) return;
-    apiGet<OrderDetailsResponse>('/api/cart/order-details', { order_random: orderId, secret_key: key })
-      .then((res) => {
-        if (!res.order_masters) throw new ApiError(404, '');
-        setR(res);
-        trackPurchase(orderId, res);
-      })
-      .catch((e: unknown) =>
-        setError(e instanceof ApiError && e.message && e.status !== 404 ? e.message : 'We could not find this order. The link may be incomplete.'),
-      );
-  }, [orderId, key]);
-
-  if (!orderId || !key || error)
+  if (error)
     return (
       <p role="alert" className={styles.error}>
-        {error || 'This link is missing the order number.'} You can <a href="/page/track-order">track an order</a> with its number and your phone.
+        {error} You can <a href="/page/track-order">track an order</a> with its number and your phone.
       </p>
     );
   if (!r) return <p className="muted">Loading your order…</p>;
-  const m = r.order_masters ?? {};
+  const m = r.order_masters;
   return (
     <div className={styles.page}>
       <p className={styles.lead}>
@@ -77,7 +51,7 @@ export function ThankYouPage({ search = location.search }: { search?: string }) 
       <dl className={styles.facts}>
         <dt>Payment</dt>
         <dd>
-          {PAYMENT[m.payment_method ?? ''] ?? m.payment_method ?? '–'}
+          {paymentName(m.payment_method)}
           {m.payment_term_status ? ` (${m.payment_term_status})` : ''}
         </dd>
         {m.order_date && (
@@ -96,9 +70,9 @@ export function ThankYouPage({ search = location.search }: { search?: string }) 
           </>
         )}
       </dl>
-      <OrderSummary head={m} lines={r.order_details ?? []} />
+      <OrderSummary head={m} lines={r.order_details} />
       <p>
-        <a className="btn" href={`/page/track-order?id=${encodeURIComponent(orderId)}${m.phone ? `&phone=${encodeURIComponent(m.phone)}` : ''}`}>
+        <a className="btn" href={trackingLink(orderId, m.phone)}>
           Track this order
         </a>{' '}
         <a className="btn alt" href="/c/products">
