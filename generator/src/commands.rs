@@ -1,6 +1,7 @@
-//! The generator's commands, for its binary (`src/main.rs`) and the
-//! integration tests: `build` (and `measure`, a build and its size tables),
-//! `watch` and `islands-schema`. The origin does not use these; its face is
+//! The generator's commands, for its binary (`src/main.rs`) and for tests
+//! (the generator's, and the origin's, which build a site to serve): `build`
+//! (and `measure`, a build and its size tables), `watch` and
+//! `islands-schema`. The origin itself does not use these; its face is
 //! [`crate::serve`].
 
 pub use crate::build::{build, build_for, BuildOptions, BuildReport, Products};

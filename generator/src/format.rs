@@ -84,6 +84,25 @@ pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     out
 }
 
+/// Escapes text for an HTML attribute value the way the listing's filter
+/// links have always been written (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+/// `&#39;`; askama writes `&#38;` and the like). Everything else is escaped
+/// by the templates.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Plain text of a staff-written HTML fragment, whitespace collapsed and cut
 /// to about `max` characters at a word boundary: for meta descriptions.
 pub fn plain_text(html: &str, max: usize) -> String {

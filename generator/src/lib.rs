@@ -5,7 +5,7 @@
 //! - [`serve`]: the site face for the origin, which serves the built site and
 //!   renders further listing pages on demand with the same renderer;
 //! - [`commands`]: the commands for the generator's binary (`build`,
-//!   `measure`, `watch`, `islands-schema`) and its integration tests.
+//!   `measure`, `watch`, `islands-schema`) and for tests that build a site.
 //!
 //! Inside (crate-private):
 //! - `build`: the pipeline of named, timed steps behind `generator build`;

@@ -7,7 +7,8 @@
 //! - compression on request: [`brotli_bytes`] at [`Compression::default`],
 //!   [`gzip_bytes`];
 //! - the rules the origin shares with the pages: [`responsive_width`] (image
-//!   variants, SPEC.md §9), the error pages' paths ([`NOT_FOUND_PATH`],
+//!   variants, SPEC.md §9) and the image URLs pages ask for ([`srcset`] over
+//!   [`SRCSET_WIDTHS`]), the error pages' paths ([`NOT_FOUND_PATH`],
 //!   [`SERVER_ERROR_PATH`]) and [`shell_for_prefix`] (the per-visitor shell
 //!   a path under a shell's prefix is answered with);
 //! - on-demand listing pages: [`render_variant`] renders one [`Variant`] of
@@ -21,7 +22,7 @@
 
 pub use crate::catalogue::{Catalogue, LISTING_PAGE};
 pub use crate::chrome::{Chrome, ChromeData};
-pub use crate::format::responsive_width;
+pub use crate::format::{responsive_width, srcset, SRCSET_WIDTHS};
 pub use crate::islands::Assets;
 pub use crate::output::{
     brotli_bytes, file_for, gzip_bytes, hash, write_atomic, Compression, Entry, Manifest, Page,

@@ -132,7 +132,7 @@ async fn a_width_rounds_up_and_the_format_follows_accept() {
 async fn every_srcset_candidate_the_generator_writes_is_served_at_its_width() {
     let shop = TestShop::open().await;
     let path = full_size(&shop, 1).await;
-    let srcset = generator::format::srcset(&path, &generator::format::SRCSET_WIDTHS, 1000);
+    let srcset = generator::serve::srcset(&path, &generator::serve::SRCSET_WIDTHS, 1000);
     let candidates: Vec<&str> = srcset.split(',').collect();
     assert!(candidates.len() >= 3, "{srcset}");
     for candidate in candidates {

@@ -23,16 +23,18 @@ async fn shop() -> TestShop {
     BUILT.get_or_init(|| {
         std::thread::spawn(move || {
             let rt = tokio::runtime::Runtime::new().unwrap();
-            rt.block_on(generator::build::build(&generator::build::BuildOptions {
-                database,
-                out,
-                base_url: "https://shop.example".into(),
-                web_dist: "no-web-dist".into(),
-                compression: Default::default(),
-                progress: false,
-                now: catalog::clock::now_unix(),
-                batch: 100,
-            }))
+            rt.block_on(generator::commands::build(
+                &generator::commands::BuildOptions {
+                    database,
+                    out,
+                    base_url: "https://shop.example".into(),
+                    web_dist: "no-web-dist".into(),
+                    compression: Default::default(),
+                    progress: false,
+                    now: catalog::clock::now_unix(),
+                    batch: 100,
+                },
+            ))
             .unwrap();
         })
         .join()

@@ -25,7 +25,7 @@ async fn site() -> Site {
         .unwrap();
     catalog::db::migrate(&pool).await.unwrap();
     let out = dir.path().join("site");
-    generator::build::build(&generator::build::BuildOptions {
+    generator::commands::build(&generator::commands::BuildOptions {
         database: db,
         out: out.clone(),
         base_url: "https://shop.example".into(),

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::cards::{CardView, Tile};
 use crate::catalogue::{Catalogue, LISTING_PAGE};
-use crate::format::plain_text;
+use crate::format::{escape, plain_text};
 use crate::islands::island;
 use crate::output::Page;
 use crate::props::CategoryFiltersProps;
@@ -191,6 +191,7 @@ struct FilterGroup<'a> {
 
 /// A link that picks one value of a filter.
 struct FilterLink<'a> {
+    /// Escaped already (see [`escape`]).
     href: String,
     /// The page is filtered by this value.
     current: bool,
@@ -238,7 +239,7 @@ fn filters_html(
         }
         let name = f.field_name.trim_start_matches("filterby_");
         let link = FilterLink {
-            href: format!("{base}{sep}filterby_{name}={}", f.slug),
+            href: escape(&format!("{base}{sep}filterby_{name}={}", f.slug)),
             current: chosen(&format!("filterby_{name}"), &f.slug),
             value: &f.value,
         };
