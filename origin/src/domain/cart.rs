@@ -613,6 +613,112 @@ pub async fn remove_set(conn: &mut Conn, cart_id: i64, pairs: &[(i64, String)]) 
     Err(ApiError::not_found("That set is not in your cart"))
 }
 
+/// Whether any product of the product set `set_id` is a pre-booking (a cart
+/// holds pre-bookings or ordinary products, never both).
+pub async fn set_has_pre_booking(conn: &mut Conn, set_id: i64) -> sqlx::Result<bool> {
+    db::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM product_set_item i \
+         JOIN product p ON p.id = i.product_id WHERE i.product_set_id = $1 AND p.pre_booking)",
+    )
+    .bind(set_id)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// Keeps `code` as the cart's coupon.
+pub async fn set_coupon(conn: &mut Conn, cart_id: i64, code: &str, now: i64) -> sqlx::Result<()> {
+    db::query("UPDATE cart SET coupon_code = $1, updated_at = $2 WHERE id = $3")
+        .bind(code)
+        .bind(now)
+        .bind(cart_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Takes the coupon off the cart (it no longer holds).
+pub async fn clear_coupon(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {
+    db::query("UPDATE cart SET coupon_code = NULL WHERE id = $1")
+        .bind(cart_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The contact and delivery address given at checkout, already checked.
+#[derive(Debug, Clone)]
+pub struct Address {
+    pub name: String,
+    /// `01XXXXXXXXX`.
+    pub mobile: String,
+    /// `01XXXXXXXXX`, not `mobile`.
+    pub emergency_mobile: String,
+    /// Empty when not given.
+    pub email: String,
+    pub division: String,
+    pub district: String,
+    /// Empty when not given.
+    pub thana: String,
+    pub address: String,
+}
+
+/// Keeps the checkout address with the cart, and the delivery fee to it.
+pub async fn save_address(
+    conn: &mut Conn,
+    cart_id: i64,
+    address: &Address,
+    delivery_fee: i64,
+    now: i64,
+) -> sqlx::Result<()> {
+    db::query(
+        "UPDATE cart SET name = $1, mobile = $2, emergency_mobile = $3, email = $4, division = $5, \
+         district = $6, thana = $7, address = $8, delivery_fee = $9, updated_at = $10 WHERE id = $11",
+    )
+    .bind(&address.name)
+    .bind(&address.mobile)
+    .bind(&address.emergency_mobile)
+    .bind(&address.email)
+    .bind(&address.division)
+    .bind(&address.district)
+    .bind(&address.thana)
+    .bind(&address.address)
+    .bind(delivery_fee)
+    .bind(now)
+    .bind(cart_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Keeps the payment method chosen (one of [`PAYMENT_METHODS`]) and that the
+/// shopper accepted the terms.
+pub async fn set_payment_method(
+    conn: &mut Conn,
+    cart_id: i64,
+    method: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    db::query(
+        "UPDATE cart SET payment_method = $1, terms_accepted = TRUE, updated_at = $2 WHERE id = $3",
+    )
+    .bind(method)
+    .bind(now)
+    .bind(cart_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Keeps a pre-booking's part payment, taka.
+pub async fn set_paying_amount(conn: &mut Conn, cart_id: i64, amount: i64) -> sqlx::Result<()> {
+    db::query("UPDATE cart SET paying_amount = $1 WHERE id = $2")
+        .bind(amount)
+        .bind(cart_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// Marks the cart changed: a chosen payment method and part payment no
 /// longer hold once the lines change.
 async fn touch(conn: &mut Conn, cart_id: i64) -> sqlx::Result<()> {

@@ -7,9 +7,27 @@ use catalog::db::{self, Conn};
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::domain::cart::Cart;
+use crate::domain::cart::{self, Cart};
 use crate::domain::identity::Owner;
 use crate::plumbing::error::{ApiError, ApiResult};
+
+/// Puts `code` on the owner's cart when it holds for it at `now`: the cart
+/// (as it was read) and the coupon applied. An empty cart is a 409, a coupon
+/// that does not hold is [`check`]'s error.
+pub async fn apply_to_cart(
+    conn: &mut Conn,
+    owner: &Owner,
+    code: &str,
+    now: i64,
+) -> ApiResult<(Cart, Applied)> {
+    let cart = cart::load(conn, owner, now).await?;
+    if cart.is_empty() {
+        return Err(ApiError::Conflict("Your cart is empty.".into()));
+    }
+    let applied = check(conn, code, &cart, owner, now).await?;
+    cart::set_coupon(conn, cart.details.id, &applied.coupon.coupon_code, now).await?;
+    Ok((cart, applied))
+}
 
 /// A coupon row.
 #[derive(Debug, Clone, FromRow, Serialize, schemars::JsonSchema)]

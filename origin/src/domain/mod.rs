@@ -5,6 +5,7 @@
 //!   revoking sign-in tokens, and what a guest brings along;
 //! - [`cart`], [`coupon`], [`orders`]: the cart, its discounts, and placing an
 //!   order in one transaction;
+//! - [`badges`]: the header's counts of the compare list and the wishlist;
 //! - [`payments`]: paying an order through a gateway, settled by the gateway's
 //!   own confirmation;
 //! - [`social`]: sign-in with Google and Facebook (OAuth 2.0);
@@ -15,6 +16,7 @@
 //! The domain never reaches into [`crate::surfaces`].
 
 pub mod accounts;
+pub mod badges;
 pub mod cart;
 pub mod coupon;
 pub mod identity;

@@ -102,6 +102,47 @@ pub async fn totals(
     ))
 }
 
+/// A cart's totals now, and the coupon they count.
+#[derive(Debug)]
+pub struct Priced {
+    pub totals: Totals,
+    /// The cart's coupon, when it still holds.
+    pub applied: Option<coupon::Applied>,
+    /// Why the cart's coupon was taken off it, when it was.
+    pub coupon_removed: Option<String>,
+}
+
+/// The cart's totals at `now`, as [`totals`]; a coupon that no longer holds
+/// is taken off the cart (and off `cart`) and its reason kept, so the
+/// shopper sees the cart without it rather than an error.
+pub async fn totals_dropping_stale_coupon(
+    conn: &mut Conn,
+    cart: &mut Cart,
+    owner: &Owner,
+    now: i64,
+) -> ApiResult<Priced> {
+    match totals(conn, cart, owner, now).await {
+        Ok((totals, applied)) => Ok(Priced {
+            totals,
+            applied,
+            coupon_removed: None,
+        }),
+        Err(ApiError::Conflict(reason)) | Err(ApiError::NotFound(reason))
+            if cart.details.coupon_code.is_some() =>
+        {
+            cart::clear_coupon(conn, cart.details.id).await?;
+            cart.details.coupon_code = None;
+            let (totals, _) = totals(conn, cart, owner, now).await?;
+            Ok(Priced {
+                totals,
+                applied: None,
+                coupon_removed: Some(format!("Your coupon was removed: {reason}")),
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Places the owner's cart as a cash-on-delivery order.
 pub async fn place_cash_on_delivery(
     pool: &Pool,

@@ -1,45 +1,56 @@
-//! The Cart group of SPEC.md §7 (`/api/cart/...`) and `/api/cod-place-order`,
-//! with the parameter and field names of ORIGINAL-API.md §2. Every answer is
-//! the caller's own (guest by SELF-TOKEN, or signed in), so none is cached.
-//! Unlike the original, failures are 4xx JSON errors with a message a shopper
-//! can act on, prices are never trusted from the client, and a cart's lines
-//! are priced at the instant of each call.
+//! The cart itself (SPEC.md §7, Cart group): what is in it
+//! (`/api/cart/view`), putting products and sets in and taking them out,
+//! quantities, the coupon, and the header's counts. Checkout lives in
+//! [`super::checkout`], the order read back in [`super::order`]. Every
+//! answer is the caller's own (guest by SELF-TOKEN, or signed in), so none is
+//! cached. Unlike the original, failures are 4xx JSON errors with a message a
+//! shopper can act on, prices are never trusted from the client, and a
+//! cart's lines are priced at the instant of each call.
 
-use catalog::db;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 
 use aide::generate::GenContext;
 use aide::openapi::{Operation, Response as DocResponse};
-use aide::OperationOutput;
-use axum::extract::State;
+use aide::{OperationInput, OperationOutput};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
-
 use catalog::clock;
+use catalog::db;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::domain::badges;
 use crate::domain::cart::{self, Cart, Line};
 use crate::domain::coupon;
-use crate::domain::identity::Caller;
-use crate::domain::identity::Owner;
+use crate::domain::identity::{Caller, Owner};
+use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::domain::orders;
-use crate::domain::orders::{OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
-use crate::plumbing::extract::Json as Body;
-use crate::plumbing::validate;
+use crate::plumbing::extract::{read_query, Fields, Json as Body, Query};
+use crate::plumbing::params::{blank_is_none, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::answers::{ById, MessageResponse};
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::home::Pairs;
 
 /// Largest id accepted in a parameter.
 const MAX_ID: i64 = i64::MAX / 2;
 
-/// Routes under `/api/cart`.
+/// An id in a parameter.
+type Id = Int<1, MAX_ID>;
+
+/// A coupon code as the schema states it (see [`coupon::valid_code`]).
+pub(crate) const COUPON_PATTERN: &str = "^[A-Za-z0-9_-]{1,40}$";
+
+/// A product set's items in `remove-cart-item`: `pid:code` pairs joined by
+/// commas.
+const PID_CODES_PATTERN: &str = r"^[0-9]{1,18}:[^,\s]+(,[0-9]{1,18}:[^,\s]+)*$";
+
+/// Cart routes under `/api/cart`.
 pub fn router() -> ApiRouter {
     ApiRouter::new()
         .get(
@@ -51,11 +62,6 @@ pub fn router() -> ApiRouter {
             "/add-to-cart",
             get_add,
             Doc::visitor("Adds a product (main_pid, qty, variation_id) or a product set (pset_id, fabric_id); GET or POST (query or form fields); the answer carries the header's new cartCount (as count-notification counts); a browser navigation (Accept: text/html first) is answered 303 to /cart")
-                .query_opt("main_pid", "integer", "The product's id")
-                .query_opt("qty", "integer", "Units, 1-99 (default 1)")
-                .query_opt("variation_id", "integer", "One of the product's variations")
-                .query_opt("pset_id", "integer", "A product set's id, to add the whole set")
-                .query_opt("fabric_id", "integer", "A fabric of that set")
                 .answers(404, "No such product or set")
                 .answers(409, "Not in stock, or not to be mixed with the cart")
                 .answers(503, "Buying is switched off for a while"),
@@ -64,9 +70,6 @@ pub fn router() -> ApiRouter {
             "/remove-cart-item",
             get_remove,
             Doc::visitor("Removes a line (pcode, optionally pid) or a set (pid_codes)")
-                .query_opt("pcode", "string", "The line's product code")
-                .query_opt("pid", "integer", "The line's product id")
-                .query_opt("pid_codes", "string", "A set's items as pid:code joined by commas")
                 .answers(404, "The cart is empty or has no such line"),
         )
         .post(
@@ -82,14 +85,6 @@ pub fn router() -> ApiRouter {
             get_count,
             Doc::visitor("Header badges: {compareCount, wishCount, cartCount}"),
         )
-        .get(
-            "/checkout-address",
-            get_checkout_address,
-            Doc::visitor("Starts checkout: re-checks the coupon and answers the totals")
-                .query_opt("coupon", "string", "The coupon the shopper applied, or false")
-                .answers(404, "No such coupon")
-                .answers(409, "The cart is empty, or the coupon does not hold for it"),
-        )
         .post(
             "/coupon-apply",
             post_coupon_apply,
@@ -97,73 +92,74 @@ pub fn router() -> ApiRouter {
                 .answers(404, "No such coupon")
                 .answers(409, "The cart is empty, or the coupon does not hold for it"),
         )
-        .get(
-            "/get-delivery-charge",
-            get_delivery_charge,
-            Doc::visitor("The delivery charge to a district for this cart")
-                .query("district", "string", "A district's name (or 'Dhaka' / 'Outside Dhaka')"),
-        )
-        .post(
-            "/checkout-delivery-address",
-            post_delivery_address,
-            Doc::visitor("Saves the contact and delivery address")
-                .answers(409, "The cart is empty"),
-        )
-        .post(
-            "/store-payment-method",
-            post_payment_method,
-            Doc::visitor("Chooses how to pay")
-                .answers(409, "The cart is empty, or cannot be paid that way")
-                .answers(503, "That payment method is not available"),
-        )
-        .post(
-            "/set-paying-amount",
-            post_paying_amount,
-            Doc::visitor("The part payment of a pre-booking cart")
-                .answers(409, "The cart is not a pre-booking"),
-        )
-        .get(
-            "/order-details",
-            get_order_details,
-            Doc::open("An order by its number and secret key (the thank-you link)")
-                .query("order_random", "string", "The order number")
-                .query("secret_key", "string", "The order's key")
-                .answers(404, "No such order"),
-        )
-        .get(
-            "/track-order",
-            get_track_order,
-            Doc::open("An order by its number and the mobile it was placed with")
-                .query("id", "string", "The order number")
-                .query("phone", "string", "The mobile number used for the order")
-                .answers(404, "No order has that number and mobile"),
-        )
-        .get(
-            "/get-payment-gateway",
-            get_payment_gateways,
-            Doc::open("Which payment methods are on"),
-        )
 }
 
-/// `/api/cod-place-order`, mounted at the API's root.
-pub fn place_order_router() -> ApiRouter {
-    ApiRouter::new().post(
-        "/cod-place-order",
-        post_place_order,
-        Doc::visitor("Places the cart as a cash-on-delivery order: {uri, order_random, order_key}")
-            .header(
-                "Idempotency-Key",
-                false,
-                "A retry with the same key returns the first order",
-            )
-            .field_opt("idempotency_key", "string", "The same, in the body")
-            .answers(409, "The cart is empty, incomplete or no longer in stock")
-            .answers(503, "Buying is switched off for a while"),
-    )
+/// A whole number in a JSON body, as the schema's `integer` allows it:
+/// `3` or `3.0` (a number with a fraction is refused). Its bounds are
+/// checked by the handler, whose message names the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Whole(pub i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WholeVisitor;
+
+        impl Visitor<'_> for WholeVisitor {
+            type Value = Whole;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Whole, E> {
+                Ok(Whole(n))
+            }
+
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Whole, E> {
+                i64::try_from(n)
+                    .map(Whole)
+                    .map_err(|_| E::custom("must be a whole number"))
+            }
+
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Whole, E> {
+                // Within ±2^53 a float holds its whole numbers exactly.
+                const EXACT: f64 = 9_007_199_254_740_992.0;
+                if n.fract() == 0.0 && n.abs() <= EXACT {
+                    Ok(Whole(n as i64))
+                } else {
+                    Err(E::custom("must be a whole number"))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(WholeVisitor)
+    }
+}
+
+impl JsonSchema for Whole {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "Whole".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "integer", "format": "int64" })
+    }
+}
+
+/// A required query parameter read as `Option` (with [`blank_is_none`]),
+/// so that a missing one, like a blank one, is a 400 naming it
+/// (`district is required`); the struct lists it under `required` for the
+/// document.
+pub(crate) fn required<T>(value: Option<T>, name: &str) -> ApiResult<T> {
+    value.ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
 }
 
 /// The caller's cart now.
-async fn load(state: &AppState, owner: &Owner) -> ApiResult<Cart> {
+pub(crate) async fn load(state: &AppState, owner: &Owner) -> ApiResult<Cart> {
     let mut conn = state.pool.acquire().await?;
     Ok(cart::load(&mut conn, owner, clock::now_unix()).await?)
 }
@@ -385,13 +381,18 @@ pub struct CartAddress {
     pub address: Option<String>,
 }
 
-/// The whole `cart/view` answer for a cart and its totals.
-fn cart_answer(
+/// The whole `cart/view` answer for a cart and its totals; `message` (when
+/// given) stands in place of the note that the coupon was removed.
+pub(crate) fn cart_answer(
     cart: &Cart,
-    totals: &orders::Totals,
-    applied: Option<&coupon::Applied>,
+    priced: orders::Priced,
     message: Option<String>,
 ) -> CartResponse {
+    let orders::Priced {
+        totals,
+        applied,
+        coupon_removed,
+    } = priced;
     let items = cart
         .lines
         .iter()
@@ -465,42 +466,80 @@ fn cart_answer(
         prebooking_min_amount: cart.pre_booking_minimum(),
         paying_amount: d.paying_amount,
         cash_on_delivery: cart.cash_on_delivery_allowed(),
-        message,
+        message: message.or(coupon_removed),
     }
 }
 
-/// Totals of `cart`; a coupon that no longer holds is taken off the cart
-/// and its reason returned.
-async fn totals_dropping_stale_coupon(
+/// The cart's totals now; a coupon that no longer holds is taken off the
+/// cart (see [`orders::totals_dropping_stale_coupon`]).
+pub(crate) async fn priced(
     state: &AppState,
     cart: &mut Cart,
     owner: &Owner,
-) -> ApiResult<(orders::Totals, Option<coupon::Applied>, Option<String>)> {
+) -> ApiResult<orders::Priced> {
     let mut conn = state.pool.acquire().await?;
-    let now = clock::now_unix();
-    match orders::totals(&mut conn, cart, owner, now).await {
-        Ok((t, applied)) => Ok((t, applied, None)),
-        Err(ApiError::Conflict(reason)) | Err(ApiError::NotFound(reason))
-            if cart.details.coupon_code.is_some() =>
-        {
-            db::query("UPDATE cart SET coupon_code = NULL WHERE id = $1")
-                .bind(cart.details.id)
-                .execute(&mut *conn)
-                .await?;
-            cart.details.coupon_code = None;
-            let (t, _) = orders::totals(&mut conn, cart, owner, now).await?;
-            Ok((t, None, Some(format!("Your coupon was removed: {reason}"))))
-        }
-        Err(e) => Err(e),
-    }
+    orders::totals_dropping_stale_coupon(&mut conn, cart, owner, clock::now_unix()).await
 }
 
 /// `GET /api/cart/view`.
 async fn get_view(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<CartResponse>> {
     let owner = caller.owner()?;
     let mut cart = load(&state, &owner).await?;
-    let (totals, applied, note) = totals_dropping_stale_coupon(&state, &mut cart, &owner).await?;
-    Ok(Json(cart_answer(&cart, &totals, applied.as_ref(), note)))
+    let priced = priced(&state, &mut cart, &owner).await?;
+    Ok(Json(cart_answer(&cart, priced, None)))
+}
+
+/// The parameters of `GET|POST /api/cart/add-to-cart`: a product
+/// (`main_pid`, `qty`, `variation_id`) or a product set (`pset_id`,
+/// `fabric_id`); one of `main_pid` and `pset_id` is required.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct AddQuery {
+    /// The product's id.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    main_pid: Option<Id>,
+    /// Units, 1-99 (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    qty: Option<Int<1, { cart::MAX_QTY }>>,
+    /// One of the product's variations.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    variation_id: Option<Id>,
+    /// A product set's id, to add the whole set.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    pset_id: Option<Id>,
+    /// A fabric of that set.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    fabric_id: Option<Id>,
+}
+
+/// [`AddQuery`] read from the query string or, for a POST, a form body alike
+/// ([`Fields`]; a name given twice counts by its last value), and documented
+/// as its query parameters.
+struct AddFields(AddQuery);
+
+impl<S: Send + Sync> FromRequest<S> for AddFields {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Fields(pairs) = Fields::from_request(req, state).await?;
+        let last: HashMap<String, String> = pairs.into_iter().collect();
+        let query = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&last)
+            .finish();
+        read_query(&query).map(AddFields)
+    }
+}
+
+impl OperationInput for AddFields {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        Query::<AddQuery>::operation_input(ctx, operation);
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        operation: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        Query::<AddQuery>::inferred_early_responses(ctx, operation)
+    }
 }
 
 /// `GET /api/cart/add-to-cart?main_pid=&qty=&variation_id=` or
@@ -511,9 +550,9 @@ async fn get_add(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
-    crate::plumbing::extract::Fields(pairs): crate::plumbing::extract::Fields,
+    AddFields(query): AddFields,
 ) -> ApiResult<AddToCartAnswer> {
-    let body = add(&state, &caller, pairs).await?;
+    let body = add(&state, &caller, query).await?;
     if wants_html(&headers) {
         return Ok(AddToCartAnswer::ToCart);
     }
@@ -621,39 +660,29 @@ fn wants_html(headers: &HeaderMap) -> bool {
         .is_some_and(|first| first.trim().starts_with("text/html"))
 }
 
-/// Adds what `pairs` name to the caller's cart; the add-to-cart answer,
+/// Adds what `query` names to the caller's cart; the add-to-cart answer,
 /// with `cartCount` (the header badge's figure, as count-notification counts
 /// it) so the page shows the new count without a second round trip.
-async fn add(
-    state: &AppState,
-    caller: &Caller,
-    pairs: Vec<(String, String)>,
-) -> ApiResult<AddToCartResponse> {
+async fn add(state: &AppState, caller: &Caller, query: AddQuery) -> ApiResult<AddToCartResponse> {
     let owner = caller.owner()?;
-    let params = Params::new(pairs)?;
     if cart::buying_disabled(&state.pool).await? {
         return Err(cart::buying_disabled_error());
     }
-    let set_id = params.int("pset_id", 1, MAX_ID)?;
-    let product_id = params.int("main_pid", 1, MAX_ID)?;
-    let qty = params.int("qty", 1, cart::MAX_QTY)?.unwrap_or(1);
-    let variation_id = params.int("variation_id", 1, MAX_ID)?;
-    let fabric_id = params.int("fabric_id", 1, MAX_ID)?;
+    let id_of = |id: Option<Id>| id.map(Int::get);
+    let set_id = id_of(query.pset_id);
+    let product_id = id_of(query.main_pid);
+    let qty = query.qty.map_or(1, Int::get);
+    let variation_id = id_of(query.variation_id);
+    let fabric_id = id_of(query.fabric_id);
     let now = clock::now_unix();
-    let mut tx = catalog::db::begin_write(&state.pool).await?;
+    let mut tx = db::begin_write(&state.pool).await?;
     let id = cart::cart_id(&mut tx, &owner, true)
         .await?
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("cart row not created")))?;
     let before = cart::load_by_id(&mut tx, id, now).await?;
     let added = match (set_id, product_id) {
         (Some(set), _) => {
-            let pre_booking: bool = db::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM product_set_item i \
-                 JOIN product p ON p.id = i.product_id WHERE i.product_set_id = $1 AND p.pre_booking)",
-            )
-            .bind(set)
-            .fetch_one(&mut *tx)
-            .await?;
+            let pre_booking = cart::set_has_pre_booking(&mut tx, set).await?;
             cart::check_mix(&before, pre_booking)?;
             let ids = cart::add_set(&mut tx, id, set, fabric_id).await?;
             Put::Set(AddedSet {
@@ -708,19 +737,35 @@ async fn add(
     })
 }
 
+/// The parameters of `GET /api/cart/remove-cart-item`: a line (`pcode`,
+/// optionally `pid`) or a product set (`pid_codes`); one of `pcode` and
+/// `pid_codes` is required.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct RemoveQuery {
+    /// The line's product code.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    pcode: Option<Text<1, MAX_PARAM_LEN>>,
+    /// The line's product id.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    pid: Option<Id>,
+    /// A set's items as pid:code joined by commas.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(extend("pattern" = PID_CODES_PATTERN))]
+    pid_codes: Option<Text<1, MAX_PARAM_LEN>>,
+}
+
 /// `GET /api/cart/remove-cart-item?pid=&pcode=` or `?pid_codes=pid:code,...`.
 async fn get_remove(
     State(state): State<AppState>,
     caller: Caller,
-    crate::plumbing::extract::Query(pairs): Pairs,
+    Query(query): Query<RemoveQuery>,
 ) -> ApiResult<Json<MessageResponse>> {
     let owner = caller.owner()?;
-    let params = Params::new(pairs)?;
     let mut tx = state.pool.begin().await?;
     let Some(id) = cart::cart_id(&mut tx, &owner, false).await? else {
         return Err(ApiError::not_found("Your cart is empty"));
     };
-    if let Some(raw) = params.get("pid_codes").filter(|v| !v.trim().is_empty()) {
+    if let Some(raw) = &query.pid_codes {
         let mut pairs = Vec::new();
         for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let parsed = part
@@ -737,9 +782,10 @@ async fn get_remove(
         }
         cart::remove_set(&mut tx, id, &pairs).await?;
     } else {
-        let code = params.required("pcode")?;
-        let pid = params.int("pid", 1, MAX_ID)?;
-        cart::remove_line(&mut tx, id, code, pid).await?;
+        let code = query
+            .pcode
+            .ok_or_else(|| ApiError::invalid("pcode", "pcode is required"))?;
+        cart::remove_line(&mut tx, id, &code, query.pid.map(Int::get)).await?;
     }
     tx.commit().await?;
     Ok(Json(MessageResponse::new("Removed from your cart")))
@@ -747,9 +793,11 @@ async fn get_remove(
 
 /// New quantities.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("required" = ["items"]))]
 struct UpdateBody {
     /// Lines keyed by product code.
     #[serde(default)]
+    #[schemars(extend("minProperties" = 1, "maxProperties" = cart::MAX_LINES))]
     items: BTreeMap<String, UpdateLine>,
 }
 
@@ -760,7 +808,8 @@ struct UpdateLine {
     #[serde(default)]
     code: Option<String>,
     /// 1-99.
-    qty: i64,
+    #[schemars(range(min = 1, max = 99))]
+    qty: Whole,
 }
 
 /// `POST /api/cart/update` with `{items: {<code>: {id, code, qty}}}`.
@@ -780,20 +829,20 @@ async fn post_update(
         return Err(cart::buying_disabled_error());
     }
     for (key, line) in &body.items {
-        if !(1..=cart::MAX_QTY).contains(&line.qty) {
+        if !(1..=cart::MAX_QTY).contains(&line.qty.0) {
             return Err(ApiError::invalid(
                 "qty",
                 format!("{key}: a quantity is 1 to {}", cart::MAX_QTY),
             ));
         }
     }
-    let mut tx = catalog::db::begin_write(&state.pool).await?;
+    let mut tx = db::begin_write(&state.pool).await?;
     let Some(id) = cart::cart_id(&mut tx, &owner, false).await? else {
         return Err(ApiError::not_found("Your cart is empty"));
     };
     for (key, line) in &body.items {
         let code = line.code.as_deref().unwrap_or(key);
-        cart::set_qty(&mut tx, id, code, line.qty).await?;
+        cart::set_qty(&mut tx, id, code, line.qty.0).await?;
     }
     tx.commit().await?;
     Ok(Json(MessageResponse::new("Cart updated")))
@@ -825,61 +874,33 @@ async fn get_count(
 ) -> ApiResult<Json<CountResponse>> {
     let owner = caller.owner()?;
     let cart = load(&state, &owner).await?;
-    let (compare, wish): (i64, i64) = match &owner {
-        Owner::User(id) => {
-            db::query_as(
-                "SELECT (SELECT COUNT(*) FROM compare_item WHERE user_id = $1), \
-                    (SELECT COUNT(*) FROM wishlist_item WHERE user_id = $1)",
-            )
-            .bind(id)
-            .fetch_one(&state.pool)
-            .await?
-        }
-        Owner::Guest(token) => {
-            db::query_as(
-                "SELECT (SELECT COUNT(*) FROM compare_item WHERE self_token = $1), \
-                    (SELECT COUNT(*) FROM wishlist_item WHERE self_token = $1)",
-            )
-            .bind(token)
-            .fetch_one(&state.pool)
-            .await?
-        }
-    };
+    let lists = badges::list_sizes(&state.pool, &owner).await?;
     Ok(Json(CountResponse {
         success: true,
-        compare_count: compare,
-        wish_count: wish,
+        compare_count: lists.compare,
+        wish_count: lists.wish,
         cart_count: cart.line_count(),
         cart_qty: cart.total_qty(),
     }))
 }
 
-/// Stores `code` on the cart when it holds now; the applied coupon.
-async fn apply_coupon(
+/// Stores `code` on the caller's cart when it holds now: the cart and the
+/// coupon applied.
+pub(crate) async fn apply_coupon(
     state: &AppState,
     owner: &Owner,
     code: &str,
 ) -> ApiResult<(Cart, coupon::Applied)> {
     let mut conn = state.pool.acquire().await?;
-    let now = clock::now_unix();
-    let cart = cart::load(&mut conn, owner, now).await?;
-    if cart.is_empty() {
-        return Err(ApiError::Conflict("Your cart is empty.".into()));
-    }
-    let applied = coupon::check(&mut conn, code, &cart, owner, now).await?;
-    db::query("UPDATE cart SET coupon_code = $1, updated_at = $2 WHERE id = $3")
-        .bind(&applied.coupon.coupon_code)
-        .bind(now)
-        .bind(cart.details.id)
-        .execute(&mut *conn)
-        .await?;
-    Ok((cart, applied))
+    coupon::apply_to_cart(&mut conn, owner, code, clock::now_unix()).await
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("required" = ["coupon"]))]
 struct CouponBody {
-    /// The coupon code.
+    /// The coupon code: letters, digits, `-` and `_`.
     #[serde(default)]
+    #[schemars(extend("pattern" = COUPON_PATTERN))]
     coupon: String,
 }
 
@@ -913,513 +934,5 @@ async fn post_coupon_apply(
         data: applied.coupon,
         discount: applied.discount,
         totalprice: cart.subtotal(),
-    }))
-}
-
-/// `GET /api/cart/checkout-address?coupon=`: the first step of checkout.
-/// A coupon named here is applied (or refused with its reason); `false` or
-/// nothing keeps the cart's own.
-async fn get_checkout_address(
-    State(state): State<AppState>,
-    caller: Caller,
-    crate::plumbing::extract::Query(pairs): Pairs,
-) -> ApiResult<Json<CartResponse>> {
-    let owner = caller.owner()?;
-    let params = Params::new(pairs)?;
-    let code = params
-        .get("coupon")
-        .map(str::trim)
-        .filter(|c| !c.is_empty() && *c != "false" && *c != "null" && *c != "undefined");
-    if let Some(code) = code {
-        apply_coupon(&state, &owner, code).await?;
-    }
-    let mut cart = load(&state, &owner).await?;
-    if cart.is_empty() {
-        return Err(ApiError::Conflict("Your cart is empty.".into()));
-    }
-    let (totals, applied, note) = totals_dropping_stale_coupon(&state, &mut cart, &owner).await?;
-    Ok(Json(cart_answer(&cart, &totals, applied.as_ref(), note)))
-}
-
-/// The answer of `GET /api/cart/get-delivery-charge`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct DeliveryChargeResponse {
-    pub success: bool,
-    /// Taka to deliver this cart there.
-    pub deliverycharge: i64,
-    /// `deliverycharge` again.
-    pub delivery_charge: i64,
-    /// Taka, the cart's lines.
-    pub total_amount: i64,
-    /// Taka from which delivery is free.
-    pub charge_for_amount: i64,
-    /// `inside_dhaka` or `outside_dhaka`.
-    pub zone: String,
-}
-
-/// `GET /api/cart/get-delivery-charge?district=`: `{deliverycharge,
-/// total_amount, charge_for_amount}`. "Dhaka" and "Outside Dhaka" name the
-/// two zones as the original client's first call does.
-async fn get_delivery_charge(
-    State(state): State<AppState>,
-    caller: Caller,
-    crate::plumbing::extract::Query(pairs): Pairs,
-) -> ApiResult<Json<DeliveryChargeResponse>> {
-    let owner = caller.owner()?;
-    let params = Params::new(pairs)?;
-    let name = params.required("district")?;
-    let mut conn = state.pool.acquire().await?;
-    let zone = if name.eq_ignore_ascii_case("outside dhaka") {
-        "outside_dhaka".to_string()
-    } else {
-        cart::district(&mut conn, name)
-            .await?
-            .map(|d| d.zone)
-            .ok_or_else(|| ApiError::invalid("district", "Choose one of the 64 districts."))?
-    };
-    let cart = cart::load(&mut conn, &owner, clock::now_unix()).await?;
-    let subtotal = cart.subtotal();
-    let charge = cart::delivery_charge(&mut conn, &zone, subtotal).await?;
-    Ok(Json(DeliveryChargeResponse {
-        success: true,
-        deliverycharge: charge.fee,
-        delivery_charge: charge.fee,
-        total_amount: subtotal,
-        charge_for_amount: charge.free_from,
-        zone,
-    }))
-}
-
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-struct AddressBody {
-    /// 3-100 characters.
-    name: String,
-    /// 11-digit Bangladeshi mobile, 01XXXXXXXXX.
-    mobile: String,
-    /// Another 11-digit mobile.
-    emergency_mobile: String,
-    /// An e-mail address for the receipt (optional).
-    email: String,
-    /// One of the 64 districts (the division is taken from it).
-    district: String,
-    /// Thana or upazila (optional).
-    thana: String,
-    /// 5-500 characters.
-    address: String,
-}
-
-/// The answer of `POST /api/cart/checkout-delivery-address`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct DeliveryAddressResponse {
-    pub success: bool,
-    pub message: &'static str,
-    /// Taka to deliver the cart there.
-    pub deliverycharge: i64,
-    pub district: String,
-    pub division: String,
-}
-
-/// `POST /api/cart/checkout-delivery-address`: checks every field and keeps
-/// them with the cart; the errors name each field.
-async fn post_delivery_address(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<AddressBody>,
-) -> ApiResult<Json<DeliveryAddressResponse>> {
-    let owner = caller.owner()?;
-    let mut errors = Map::new();
-    let mut bad = |field: &str, message: &str| {
-        errors.insert(field.to_string(), json!([message]));
-    };
-    let name = validate::text(&body.name, 3, 100);
-    if name.is_none() {
-        bad("name", "Your name is 3 to 100 characters.");
-    }
-    let mobile = validate::bd_mobile(&body.mobile);
-    if mobile.is_none() {
-        bad("mobile", "A mobile number is 11 digits: 01XXXXXXXXX.");
-    }
-    let emergency = validate::bd_mobile(&body.emergency_mobile);
-    match (&emergency, &mobile) {
-        (None, _) => bad(
-            "emergency_mobile",
-            "An emergency mobile number is 11 digits: 01XXXXXXXXX.",
-        ),
-        (Some(e), Some(m)) if e == m => bad(
-            "emergency_mobile",
-            "The emergency mobile must differ from your mobile.",
-        ),
-        _ => {}
-    }
-    let email = body.email.trim();
-    if !email.is_empty() && !validate::email(email) {
-        bad("email", "That e-mail address does not look right.");
-    }
-    let address = validate::text(&body.address, 5, 500);
-    if address.is_none() {
-        bad("address", "The address is 5 to 500 characters.");
-    }
-    let thana = validate::text(&body.thana, 0, 100);
-    if thana.is_none() {
-        bad("thana", "The thana is at most 100 characters.");
-    }
-    let mut conn = state.pool.acquire().await?;
-    let district = cart::district(&mut conn, &body.district).await?;
-    if district.is_none() {
-        bad("district", "Choose one of the 64 districts.");
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::fields(errors));
-    }
-    let (Some(name), Some(mobile), Some(emergency), Some(address), Some(district)) =
-        (name, mobile, emergency, address, district)
-    else {
-        return Err(ApiError::invalid("name", "Check the form."));
-    };
-    let now = clock::now_unix();
-    let cart = cart::load(&mut conn, &owner, now).await?;
-    if cart.is_empty() {
-        return Err(ApiError::Conflict("Your cart is empty.".into()));
-    }
-    let charge = cart::delivery_charge(&mut conn, &district.zone, cart.subtotal()).await?;
-    db::query(
-        "UPDATE cart SET name = $1, mobile = $2, emergency_mobile = $3, email = $4, division = $5, \
-         district = $6, thana = $7, address = $8, delivery_fee = $9, updated_at = $10 WHERE id = $11",
-    )
-    .bind(&name)
-    .bind(&mobile)
-    .bind(&emergency)
-    .bind(email)
-    .bind(&district.division)
-    .bind(&district.name)
-    .bind(thana.unwrap_or_default())
-    .bind(&address)
-    .bind(charge.fee)
-    .bind(now)
-    .bind(cart.details.id)
-    .execute(&mut *conn)
-    .await?;
-    Ok(Json(DeliveryAddressResponse {
-        success: true,
-        message: "Your contact and address has been saved",
-        deliverycharge: charge.fee,
-        district: district.name,
-        division: district.division,
-    }))
-}
-
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-struct PaymentBody {
-    /// cash_on_delivery, debitcredit, mobilebanking, bkash or nagad.
-    payment_method: Option<String>,
-    /// The shopper accepts the terms: true, 1, "true", "1" or "on".
-    terms_check: Option<Value>,
-}
-
-/// `POST /api/cart/store-payment-method`.
-async fn post_payment_method(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<PaymentBody>,
-) -> ApiResult<Json<CartResponse>> {
-    let owner = caller.owner()?;
-    let accepted = matches!(
-        &body.terms_check,
-        Some(Value::Bool(true)) | Some(Value::Number(_))
-    ) || matches!(&body.terms_check, Some(Value::String(s)) if s == "true" || s == "1" || s == "on");
-    if !accepted {
-        return Err(ApiError::invalid(
-            "terms_check",
-            "You must agree with the terms.",
-        ));
-    }
-    let method = body.payment_method.as_deref().map(str::trim).unwrap_or("");
-    if !cart::PAYMENT_METHODS.contains(&method) {
-        return Err(ApiError::invalid(
-            "payment_method",
-            "You must select a payment method.",
-        ));
-    }
-    let online = crate::surfaces::api::payment::method_available(&state, method);
-    if online == Some(false) {
-        return Err(crate::surfaces::api::payment::unavailable());
-    }
-    let mut cart = load(&state, &owner).await?;
-    if cart.is_empty() {
-        return Err(ApiError::Conflict("Your cart is empty.".into()));
-    }
-    // Paid online, any cart will do (a pre-booking's part is paid now).
-    if online.is_none() && cart.is_pre_booking() {
-        return Err(ApiError::Conflict(
-            "A pre-booking is paid in part online, not on delivery.".into(),
-        ));
-    }
-    if online.is_none() && !cart.cash_on_delivery_allowed() {
-        let names: Vec<&str> = cart
-            .lines
-            .iter()
-            .filter(|l| !l.cash_on_delivery)
-            .map(|l| l.title.as_str())
-            .collect();
-        return Err(ApiError::Conflict(format!(
-            "{} cannot be paid on delivery.",
-            names.join(", ")
-        )));
-    }
-    db::query(
-        "UPDATE cart SET payment_method = $1, terms_accepted = TRUE, updated_at = $2 WHERE id = $3",
-    )
-    .bind(method)
-    .bind(clock::now_unix())
-    .bind(cart.details.id)
-    .execute(&state.pool)
-    .await?;
-    cart.details.payment_method = Some(method.to_string());
-    cart.details.terms_accepted = true;
-    let (totals, applied, _) = totals_dropping_stale_coupon(&state, &mut cart, &owner).await?;
-    let message = "Your preferred payment method has been selected successfully";
-    Ok(Json(cart_answer(
-        &cart,
-        &totals,
-        applied.as_ref(),
-        Some(message.to_string()),
-    )))
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct PayingBody {
-    /// Taka, between the minimum and the total.
-    #[serde(rename = "payingAmount")]
-    paying_amount: i64,
-}
-
-/// The answer of `POST /api/cart/set-paying-amount`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct PayingAmountResponse {
-    pub success: bool,
-    pub message: &'static str,
-    /// Taka to pay now.
-    pub paying_amount: i64,
-    pub prebooking_min_amount: i64,
-    pub grand_total: i64,
-}
-
-/// `POST /api/cart/set-paying-amount` with `{payingAmount}`: a pre-booking's
-/// part payment, between its minimum and the whole.
-async fn post_paying_amount(
-    State(state): State<AppState>,
-    caller: Caller,
-    Body(body): Body<PayingBody>,
-) -> ApiResult<Json<PayingAmountResponse>> {
-    let owner = caller.owner()?;
-    let mut cart = load(&state, &owner).await?;
-    if !cart.is_pre_booking() {
-        return Err(ApiError::Conflict(
-            "Only a pre-booking is paid in part.".into(),
-        ));
-    }
-    let (totals, _, _) = totals_dropping_stale_coupon(&state, &mut cart, &owner).await?;
-    let allowed = cart.part_payments(totals.grand_total);
-    let min = *allowed.start();
-    if !allowed.contains(&body.paying_amount) {
-        return Err(ApiError::invalid(
-            "payingAmount",
-            format!("Pay between ৳{min} and ৳{} now.", totals.grand_total),
-        ));
-    }
-    db::query("UPDATE cart SET paying_amount = $1 WHERE id = $2")
-        .bind(body.paying_amount)
-        .bind(cart.details.id)
-        .execute(&state.pool)
-        .await?;
-    Ok(Json(PayingAmountResponse {
-        success: true,
-        message: "Paying amount saved",
-        paying_amount: body.paying_amount,
-        prebooking_min_amount: min,
-        grand_total: totals.grand_total,
-    }))
-}
-
-/// The answer of `GET /api/cart/order-details`: the whole order.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct OrderDetailsResponse {
-    pub success: bool,
-    pub order_masters: OrderHead,
-    pub order_details: Vec<OrderLine>,
-}
-
-/// `GET /api/cart/order-details?order_random=&secret_key=`.
-async fn get_order_details(
-    State(state): State<AppState>,
-    crate::plumbing::extract::Query(pairs): Pairs,
-) -> ApiResult<Json<OrderDetailsResponse>> {
-    let params = Params::new(pairs)?;
-    let number = params.required("order_random")?;
-    let key = params.required("secret_key")?;
-    let order = orders::by_number_and_key(&state.pool, number, key)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Order not found"))?;
-    let details = orders::details(&state.pool, order.id).await?;
-    Ok(Json(OrderDetailsResponse {
-        success: true,
-        order_masters: OrderHead::from(&order),
-        order_details: details,
-    }))
-}
-
-/// The answer of `GET /api/cart/track-order`: where an order stands.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct TrackOrderResponse {
-    pub success: bool,
-    pub order_masters: TrackedOrder,
-    pub order_details: Vec<OrderLine>,
-}
-
-/// What tracking shows of an order's head (less than the thank-you page:
-/// the caller proved only the number and the mobile).
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct TrackedOrder {
-    pub order_random: String,
-    /// Dhaka time, `YYYY-MM-DD HH:MM`.
-    pub order_date: String,
-    pub customer_name: String,
-    pub order_status: String,
-    pub payment_term_status: String,
-    pub grand_total: i64,
-}
-
-/// `GET /api/cart/track-order?id=&phone=`.
-async fn get_track_order(
-    State(state): State<AppState>,
-    crate::plumbing::extract::Query(pairs): Pairs,
-) -> ApiResult<Json<TrackOrderResponse>> {
-    let params = Params::new(pairs)?;
-    let number = params.required("id")?;
-    let phone = validate::bd_mobile(params.required("phone")?)
-        .ok_or_else(|| ApiError::invalid("phone", "A mobile number is 11 digits: 01XXXXXXXXX."))?;
-    let order = orders::by_number_and_phone(&state.pool, number.trim(), &phone)
-        .await?
-        .ok_or_else(|| ApiError::not_found("No order has that number and mobile number."))?;
-    let details = orders::details(&state.pool, order.id).await?;
-    let head = OrderHead::from(&order);
-    Ok(Json(TrackOrderResponse {
-        success: true,
-        order_masters: TrackedOrder {
-            order_random: head.order_random,
-            order_date: head.order_date,
-            customer_name: head.customer_name,
-            order_status: head.order_status,
-            payment_term_status: head.payment_term_status,
-            grand_total: head.grand_total,
-        },
-        order_details: details,
-    }))
-}
-
-/// The answer of `GET /api/cart/get-payment-gateway`: which payment methods
-/// are on.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct PaymentGatewaysResponse {
-    pub cash_on_delivery: Gateway,
-    pub debitcredit: Gateway,
-    pub mobile_banking: Gateway,
-    pub bkash: Gateway,
-    pub nagad: Gateway,
-}
-
-/// Whether a payment method may be chosen.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Gateway {
-    pub active: bool,
-}
-
-/// `GET /api/cart/get-payment-gateway`: which methods are on (a gateway is
-/// on when configured; bKash is not built).
-async fn get_payment_gateways(State(state): State<AppState>) -> Json<PaymentGatewaysResponse> {
-    let on = |method: &str| Gateway {
-        active: crate::surfaces::api::payment::method_available(&state, method) == Some(true),
-    };
-    Json(PaymentGatewaysResponse {
-        cash_on_delivery: Gateway { active: true },
-        debitcredit: on("debitcredit"),
-        mobile_banking: on("mobilebanking"),
-        bkash: on("bkash"),
-        nagad: on("nagad"),
-    })
-}
-
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
-struct PlaceBody {
-    idempotency_key: Option<String>,
-}
-
-/// The answer of `POST /api/cod-place-order`: the order placed.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct PlaceOrderResponse {
-    pub success: bool,
-    /// The thank-you page of the order.
-    pub uri: String,
-    /// The order number.
-    pub order_random: String,
-    /// The order's secret key (for `order-details`).
-    pub order_key: String,
-    pub grand_total: i64,
-    /// True when a retry with the same idempotency key found the order
-    /// placed before.
-    pub replayed: bool,
-}
-
-/// `POST /api/cod-place-order`: `{uri, order_random, order_key}`.
-async fn post_place_order(
-    State(state): State<AppState>,
-    caller: Caller,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
-) -> ApiResult<Json<PlaceOrderResponse>> {
-    let owner = caller.owner()?;
-    if cart::buying_disabled(&state.pool).await? {
-        return Err(cart::buying_disabled_error());
-    }
-    let header_key = match headers.get("idempotency-key") {
-        Some(v) => Some(
-            v.to_str()
-                .map_err(|_| ApiError::invalid("Idempotency-Key", "must be ASCII"))?
-                .trim()
-                .to_string(),
-        ),
-        None => None,
-    };
-    let body: PlaceBody = if body.iter().all(u8::is_ascii_whitespace) {
-        PlaceBody::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::invalid("body", format!("Invalid JSON body: {e}")))?
-    };
-    let key = header_key.or(body.idempotency_key);
-    if let Some(k) = &key {
-        if !orders::valid_idempotency_key(k) {
-            return Err(ApiError::invalid(
-                "Idempotency-Key",
-                "An idempotency key is 8 to 100 visible ASCII characters.",
-            ));
-        }
-    }
-    let placed =
-        orders::place_cash_on_delivery(&state.pool, &owner, key.as_deref(), clock::now_unix())
-            .await?;
-    Ok(Json(PlaceOrderResponse {
-        success: true,
-        uri: format!(
-            "/thank-you?order_random={}&order_key={}",
-            placed.order_random, placed.order_key
-        ),
-        order_random: placed.order_random,
-        order_key: placed.order_key,
-        grand_total: placed.grand_total,
-        replayed: placed.replayed,
     }))
 }

@@ -17,11 +17,13 @@ pub mod answers;
 pub mod auth;
 pub mod cart;
 pub mod category;
+pub mod checkout;
 pub mod common;
 pub mod doc;
 pub mod home;
 pub mod interior;
 pub mod lists;
+pub mod order;
 pub mod password;
 pub mod payment;
 pub mod product;
@@ -59,7 +61,12 @@ fn documented() -> (Router<AppState>, Value) {
         .nest("/category", category::router())
         .nest("/product", product::router().merge(talk::router()))
         .nest("/interior", interior::router())
-        .nest("/cart", cart::router())
+        .nest(
+            "/cart",
+            cart::router()
+                .merge(checkout::router())
+                .merge(order::router()),
+        )
         .nest("/auth", auth::router().merge(social::router()))
         .nest(
             "/user",
@@ -67,7 +74,7 @@ fn documented() -> (Router<AppState>, Value) {
                 .merge(lists::wishlist_router())
                 .merge(password::router()),
         )
-        .merge(cart::place_order_router())
+        .merge(checkout::place_order_router())
         .nest("/nagad", payment::nagad_router())
         .nest("/bkash", payment::bkash_router())
         .get(

@@ -1,0 +1,140 @@
+//! The order journey's end (SPEC.md §7, Cart group): an order read back by
+//! the link of its thank-you page (`order-details`) or by its number and the
+//! mobile it was placed with (`track-order`). Neither needs an identity (the
+//! link or the mobile is the proof), and neither answer is cached.
+
+use axum::extract::State;
+use axum::Json;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::domain::listing_query::MAX_PARAM_LEN;
+use crate::domain::orders::{self, OrderHead, OrderLine};
+use crate::plumbing::error::{ApiError, ApiResult};
+use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, Text};
+use crate::plumbing::validate;
+use crate::state::AppState;
+use crate::surfaces::api::cart::required;
+use crate::surfaces::api::doc::{ApiRouter, Doc};
+
+/// A Bangladeshi mobile as the schema states it: `01XXXXXXXXX`, optionally
+/// after `88` or `+88` ([`validate::bd_mobile`] also takes spaces and dashes).
+pub const MOBILE_PATTERN: &str = r"^(\+?88)?01[3-9][0-9]{8}$";
+
+/// Order routes under `/api/cart`.
+pub fn router() -> ApiRouter {
+    ApiRouter::new()
+        .get(
+            "/order-details",
+            get_order_details,
+            Doc::open("An order by its number and secret key (the thank-you link)")
+                .answers(404, "No such order"),
+        )
+        .get(
+            "/track-order",
+            get_track_order,
+            Doc::open("An order by its number and the mobile it was placed with")
+                .answers(404, "No order has that number and mobile"),
+        )
+}
+
+/// The parameters of `GET /api/cart/order-details`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("required" = ["order_random", "secret_key"]))]
+struct OrderDetailsQuery {
+    /// The order number.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    order_random: Option<Text<1, MAX_PARAM_LEN>>,
+    /// The order's key.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    secret_key: Option<Text<1, MAX_PARAM_LEN>>,
+}
+
+/// The answer of `GET /api/cart/order-details`: the whole order.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OrderDetailsResponse {
+    pub success: bool,
+    pub order_masters: OrderHead,
+    pub order_details: Vec<OrderLine>,
+}
+
+/// `GET /api/cart/order-details?order_random=&secret_key=`.
+async fn get_order_details(
+    State(state): State<AppState>,
+    Query(query): Query<OrderDetailsQuery>,
+) -> ApiResult<Json<OrderDetailsResponse>> {
+    let number = required(query.order_random, "order_random")?;
+    let key = required(query.secret_key, "secret_key")?;
+    let order = orders::by_number_and_key(&state.pool, &number, &key)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Order not found"))?;
+    let details = orders::details(&state.pool, order.id).await?;
+    Ok(Json(OrderDetailsResponse {
+        success: true,
+        order_masters: OrderHead::from(&order),
+        order_details: details,
+    }))
+}
+
+/// The parameters of `GET /api/cart/track-order`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("required" = ["id", "phone"]))]
+struct TrackOrderQuery {
+    /// The order number.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    id: Option<Text<1, MAX_PARAM_LEN>>,
+    /// The mobile number used for the order.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(extend("pattern" = MOBILE_PATTERN))]
+    phone: Option<Text<1, MAX_PARAM_LEN>>,
+}
+
+/// The answer of `GET /api/cart/track-order`: where an order stands.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TrackOrderResponse {
+    pub success: bool,
+    pub order_masters: TrackedOrder,
+    pub order_details: Vec<OrderLine>,
+}
+
+/// What tracking shows of an order's head (less than the thank-you page:
+/// the caller proved only the number and the mobile).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TrackedOrder {
+    pub order_random: String,
+    /// Dhaka time, `YYYY-MM-DD HH:MM`.
+    pub order_date: String,
+    pub customer_name: String,
+    pub order_status: String,
+    pub payment_term_status: String,
+    pub grand_total: i64,
+}
+
+/// `GET /api/cart/track-order?id=&phone=`.
+async fn get_track_order(
+    State(state): State<AppState>,
+    Query(query): Query<TrackOrderQuery>,
+) -> ApiResult<Json<TrackOrderResponse>> {
+    let number = required(query.id, "id")?;
+    let phone = required(query.phone, "phone")?;
+    let phone = validate::bd_mobile(&phone)
+        .ok_or_else(|| ApiError::invalid("phone", "A mobile number is 11 digits: 01XXXXXXXXX."))?;
+    let order = orders::by_number_and_phone(&state.pool, &number, &phone)
+        .await?
+        .ok_or_else(|| ApiError::not_found("No order has that number and mobile number."))?;
+    let details = orders::details(&state.pool, order.id).await?;
+    let head = OrderHead::from(&order);
+    Ok(Json(TrackOrderResponse {
+        success: true,
+        order_masters: TrackedOrder {
+            order_random: head.order_random,
+            order_date: head.order_date,
+            customer_name: head.customer_name,
+            order_status: head.order_status,
+            payment_term_status: head.payment_term_status,
+            grand_total: head.grand_total,
+        },
+        order_details: details,
+    }))
+}
