@@ -10,11 +10,12 @@
 use std::time::Duration;
 
 use anyhow::Context;
-use catalog::db::{self, Conn};
+use catalog::db::{self, begin_write, Conn, Pool};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::{Secret, SocialArgs};
+use crate::domain::accounts;
 use crate::plumbing::validate;
 
 /// The providers the shop knows.
@@ -287,6 +288,31 @@ pub enum Outcome {
     SignedIn(i64),
     /// Why not, in words for the shopper.
     Refused(String),
+}
+
+/// Signs in the shopper `profile` names, in one write transaction: finds or
+/// creates their account ([`find_or_create`]), issues a token named after the
+/// provider, and merges the cart and lists of the browser's guest (`guest`,
+/// its self token) into the account. The token, or why not in words for the
+/// shopper (then nothing changed).
+pub async fn sign_in(
+    pool: &Pool,
+    kind: ProviderKind,
+    profile: &Profile,
+    guest: Option<&str>,
+    now: i64,
+) -> sqlx::Result<Result<String, String>> {
+    let mut tx = begin_write(pool).await?;
+    let id = match find_or_create(&mut tx, kind, profile, now).await? {
+        Outcome::SignedIn(id) => id,
+        Outcome::Refused(message) => return Ok(Err(message)),
+    };
+    let token = accounts::issue_token(&mut tx, id, kind.name(), now).await?;
+    if let Some(guest) = guest {
+        accounts::merge_guest(&mut tx, guest, id).await?;
+    }
+    tx.commit().await?;
+    Ok(Ok(token))
 }
 
 /// Finds the shopper `profile` names, links a verified e-mail's account to

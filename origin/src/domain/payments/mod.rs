@@ -25,6 +25,7 @@ use catalog::db::{self, begin_write, Conn, Pool};
 use rand::distributions::{Alphanumeric, DistString};
 
 use crate::config::PaymentArgs;
+use crate::domain::cart;
 use crate::domain::identity::Caller;
 use crate::domain::identity::Owner;
 use crate::domain::orders::{self, Paying};
@@ -335,6 +336,7 @@ pub struct Started {
 /// opens a checkout at `gateway`. `emi`: the most instalments the shopper
 /// asked for. When the gateway cannot open it, the order is cancelled and its
 /// stock released at once; the cart was never emptied, so nothing is lost.
+/// While buying is switched off, a 503.
 pub async fn pay_cart<G: Gateway>(
     pool: &Pool,
     http: &reqwest::Client,
@@ -344,6 +346,9 @@ pub async fn pay_cart<G: Gateway>(
     emi: Option<i64>,
     now: i64,
 ) -> ApiResult<Started> {
+    if cart::buying_disabled(pool).await? {
+        return Err(cart::buying_disabled_error());
+    }
     let placed = orders::place(pool, owner, Paying::Online(methods), None, now).await?;
     open(
         pool,

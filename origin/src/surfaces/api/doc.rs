@@ -68,6 +68,7 @@ pub struct Doc {
     access: Access,
     params: Vec<Param>,
     statuses: Vec<(u16, &'static str)>,
+    redirects: Vec<(u16, &'static str)>,
 }
 
 impl Doc {
@@ -78,6 +79,7 @@ impl Doc {
             access: Access::Public,
             params: Vec::new(),
             statuses: Vec::new(),
+            redirects: Vec::new(),
         }
     }
 
@@ -156,6 +158,14 @@ impl Doc {
     /// that is not configured.
     pub fn answers(mut self, status: u16, description: &'static str) -> Doc {
         self.statuses.push((status, description));
+        self
+    }
+
+    /// A redirect the handler answers (`302`, `303`): no body, the target in
+    /// a `Location` header. For a handler that returns a plain `Response`,
+    /// which documents nothing by itself.
+    pub fn redirects(mut self, status: u16, description: &'static str) -> Doc {
+        self.redirects.push((status, description));
         self
     }
 
@@ -256,6 +266,12 @@ impl Doc {
                     .entry(StatusCode::Code(status))
                     .or_insert_with(|| ReferenceOr::Item(error_response(ctx, description)));
             }
+            for (status, description) in &self.redirects {
+                responses
+                    .responses
+                    .entry(StatusCode::Code(*status))
+                    .or_insert_with(|| ReferenceOr::Item(redirect_response(description)));
+            }
         });
         op.security = match self.access {
             Access::Public | Access::Open => Vec::new(),
@@ -271,6 +287,31 @@ impl Doc {
             op.extensions.insert("x-cacheable".into(), json!(true));
         }
         t
+    }
+}
+
+/// A documented redirect: `description`, no body, the target in `Location`.
+fn redirect_response(description: &str) -> aide::openapi::Response {
+    let location = aide::openapi::Header {
+        description: Some("Where the browser goes next".to_string()),
+        style: aide::openapi::HeaderStyle::Simple,
+        required: true,
+        deprecated: None,
+        format: ParameterSchemaOrContent::Schema(SchemaObject {
+            json_schema: json_schema!({ "type": "string", "format": "uri" }),
+            example: None,
+            external_docs: None,
+        }),
+        example: None,
+        examples: Default::default(),
+        extensions: Default::default(),
+    };
+    aide::openapi::Response {
+        description: description.to_string(),
+        headers: [("Location".to_string(), ReferenceOr::Item(location))]
+            .into_iter()
+            .collect(),
+        ..Default::default()
     }
 }
 
@@ -502,5 +543,20 @@ mod tests {
         let error = &login["responses"]["401"]["content"]["application/json"]["schema"];
         assert_eq!(error["$ref"], "#/components/schemas/ErrorBody");
         assert!(doc["paths"]["/api/home/login"].get("get").is_none());
+    }
+
+    #[test]
+    fn a_redirect_is_documented_with_its_location_and_no_body() {
+        let group = ApiRouter::new().get(
+            "/away",
+            ok,
+            Doc::open("Sends the browser on").redirects(303, "To the next page"),
+        );
+        let (_, doc) = group.finish("/api");
+        let away = &doc["paths"]["/api/away"]["get"]["responses"]["303"];
+        assert_eq!(away["description"], "To the next page");
+        assert_eq!(away["headers"]["Location"]["required"], true);
+        assert_eq!(away["headers"]["Location"]["schema"]["format"], "uri");
+        assert!(away.get("content").is_none());
     }
 }

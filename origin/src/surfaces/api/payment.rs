@@ -23,30 +23,33 @@
 //! A gateway that is not configured answers 503 "This payment method is not
 //! available"; one that cannot be reached, 503 with what to do.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
+use aide::generate::GenContext;
+use aide::openapi::{MediaType, Operation, RequestBody, Response as DocResponse, SchemaObject};
+use aide::operation::set_body;
+use aide::OperationInput;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::header::{CONTENT_TYPE, REFERRER_POLICY};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{de, Deserialize, Deserializer, Serialize};
 
 use catalog::clock;
 
-use crate::domain::cart;
 use crate::domain::identity::Caller;
 use crate::domain::identity::{valid_self_token, Owner};
 use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
 use crate::domain::payments::{self, Confirmed, Started};
-use crate::plumbing::error::{ApiError, ApiResult};
+use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT};
+use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, Int, Text};
 use crate::state::AppState;
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::home::Pairs;
 
 /// The cart's payment methods the card gateway takes.
 pub const CARD_METHODS: [&str; 2] = ["debitcredit", "mobilebanking"];
@@ -72,21 +75,19 @@ pub fn unavailable() -> ApiError {
     ApiError::Unavailable("This payment method is not available.".into())
 }
 
+/// Why a gateway may answer 503.
+const GATEWAY_OFF: &str = "This payment method is not configured, or its gateway cannot be \
+    reached or refused the payment (or buying is switched off for a while)";
+/// The card gateway's browser returns: where they send the browser.
+const BACK_TO_SHOP: &str = "To /redirect-from-ssl?order_random&order_key&from=ssl when the \
+    gateway confirms the payment, else to /fail?data=<reason>";
+
 /// `/sslcommerz/...`, mounted outside `/api`.
 pub fn sslcommerz_router() -> ApiRouter {
     let back = |summary| {
-        Doc::visitor(summary)
-            .field_opt("tran_id", "string", "The attempt (form field)")
-            .field_opt(
-                "val_id",
-                "string",
-                "The gateway's validation id (form field)",
-            )
-            .field_opt(
-                "status",
-                "string",
-                "VALID, FAILED or CANCELLED (form field)",
-            )
+        Doc::open(summary)
+            .redirects(303, BACK_TO_SHOP)
+            .answers(503, "The card gateway is not configured")
     };
     ApiRouter::new()
         .post(
@@ -95,29 +96,22 @@ pub fn sslcommerz_router() -> ApiRouter {
             Doc::visitor(
                 "Places the cart for a card payment: {status: success, data: <gateway page>}",
             )
-            .query_opt(
-                "self_token",
-                "string",
-                "The guest's token (or the SELF-TOKEN header)",
+            .answers(
+                409,
+                "The cart is empty, incomplete, no longer in stock or not to be paid by card",
             )
-            .field_opt("device", "string", "website (default)")
-            .field_opt("emi_option", "integer", "1 to ask for card instalments")
-            .field_opt(
-                "emi_max_inst_option",
-                "integer",
-                "The most instalments wanted",
-            ),
+            .answers(503, GATEWAY_OFF),
         )
         .post(
             "/existing-order-pay",
             post_ssl_existing,
             Doc::visitor("Pays what is left of the caller's own order: {status, data}")
-                .query("order_id", "integer", "The order's id")
-                .query_opt(
-                    "self_token",
-                    "string",
-                    "The guest's token (or the SELF-TOKEN header)",
-                ),
+                .answers(404, "The caller has no order with that id")
+                .answers(
+                    409,
+                    "The order is paid in full or not waiting for a payment",
+                )
+                .answers(503, GATEWAY_OFF),
         )
         .post(
             "/success",
@@ -137,7 +131,12 @@ pub fn sslcommerz_router() -> ApiRouter {
         .post(
             "/ipn",
             post_ssl_ipn,
-            back("The gateway's notification (server to server): {success, paid}"),
+            Doc::open("The gateway's notification (server to server): {success, paid}")
+                .answers(404, "The gateway does not confirm this transaction")
+                .answers(
+                    503,
+                    "The card gateway is not configured, or could not confirm the payment yet",
+                ),
         )
 }
 
@@ -147,111 +146,250 @@ pub fn nagad_router() -> ApiRouter {
         .get(
             "/pay-via-ajax",
             get_nagad_pay,
-            Doc::visitor("Places the cart for a Nagad payment: {url}").query(
-                "token",
-                "string",
-                "The guest's token (SELF-TOKEN)",
-            ),
+            Doc::visitor("Places the cart for a Nagad payment: {url}")
+                .answers(
+                    409,
+                    "The cart is empty, incomplete, no longer in stock or not to be paid by Nagad",
+                )
+                .answers(503, GATEWAY_OFF),
         )
         .get(
             "/receive-nagad-data",
             get_nagad_return,
-            Doc::visitor("Nagad's return: 303 to /nagad-thank-you or /fail").query(
-                "payment_ref_id",
-                "string",
-                "Nagad's payment reference",
-            ),
+            Doc::open("Nagad's return: 303 to /nagad-thank-you or /fail")
+                .redirects(
+                    303,
+                    "To /nagad-thank-you?order_random&order_key when Nagad confirms the payment, \
+                     else to /fail?data=<reason>",
+                )
+                .answers(503, "Nagad is not configured"),
         )
 }
 
-/// `/api/bkash/...`: not built.
+/// `/api/bkash/...`: not built (issue 18), so its one answer is a 503.
 pub fn bkash_router() -> ApiRouter {
     ApiRouter::new().post(
         "/create",
         post_bkash_create,
-        Doc::visitor("bKash checkout: not available (503)").field_opt(
-            "token",
-            "string",
-            "The guest's token",
+        Doc::visitor("bKash checkout: not built, always 503").answers(
+            503,
+            "bKash is not built yet: this shop cannot take bKash payments",
         ),
     )
 }
 
-async fn post_bkash_create() -> ApiError {
-    ApiError::Unavailable("bKash is not available. Please choose another way to pay.".into())
+/// `POST /api/bkash/create`: reads nothing, answers 503.
+async fn post_bkash_create() -> ApiResult<Never> {
+    Err(ApiError::Unavailable(
+        "bKash is not available. Please choose another way to pay.".into(),
+    ))
 }
 
-/// The caller, with a guest token from the query (the original's
-/// `self_token`/`token`) when no header named one.
-fn caller_with(mut caller: Caller, token: Option<&str>) -> ApiResult<Caller> {
-    if caller.self_token.is_none() {
-        if let Some(token) = token.map(str::trim).filter(|t| !t.is_empty()) {
-            if !valid_self_token(token) {
-                return Err(ApiError::invalid(
-                    "self_token",
-                    "The token must be 8 to 100 letters, digits, '.', '_' or '-'.",
-                ));
-            }
-            caller.self_token = Some(token.to_string());
+/// The success answer of an operation that has none (bKash, not built): it
+/// documents no response, and no value of it exists.
+#[derive(Debug)]
+pub enum Never {}
+
+impl IntoResponse for Never {
+    fn into_response(self) -> Response {
+        match self {}
+    }
+}
+
+impl aide::OperationOutput for Never {
+    type Inner = Self;
+}
+
+/// A guest's token in the query, as the `SELF-TOKEN` header carries it: 8 to
+/// 100 letters, digits, `.`, `_` or `-`.
+#[derive(Debug, Clone)]
+struct GuestToken(String);
+
+impl<'de> Deserialize<'de> for GuestToken {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let token = String::deserialize(deserializer)?;
+        if valid_self_token(&token) {
+            Ok(GuestToken(token))
+        } else {
+            Err(de::Error::custom(
+                "must be 8 to 100 letters, digits, '.', '_' or '-'",
+            ))
         }
     }
-    Ok(caller)
+}
+
+impl JsonSchema for GuestToken {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "GuestToken".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": "^[A-Za-z0-9._-]{8,100}$" })
+    }
+}
+
+/// The caller, with the guest token of the query (the original's
+/// `self_token`/`token`) when no header named one.
+fn caller_with(mut caller: Caller, token: Option<GuestToken>) -> Caller {
+    if caller.self_token.is_none() {
+        caller.self_token = token.map(|t| t.0);
+    }
+    caller
 }
 
 fn card(state: &AppState) -> ApiResult<&SslCommerz> {
     state.payments.sslcommerz.as_ref().ok_or_else(unavailable)
 }
 
+/// The query of `POST /sslcommerz/pay-via-ajax`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SslPayQuery {
+    /// The guest's token (or the SELF-TOKEN header).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    self_token: Option<GuestToken>,
+}
+
+/// The body of `POST /sslcommerz/pay-via-ajax`, which may also be empty.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 struct SslPayBody {
-    emi_option: Option<Value>,
-    emi_max_inst_option: Option<Value>,
+    /// Where the shopper pays from: `website` (the default); not read.
+    #[allow(dead_code)]
+    device: Option<String>,
+    /// 1 to ask for card instalments (a number, or a number in text).
+    emi_option: Option<NumberOrText>,
+    /// The most instalments wanted (a number, or a number in text).
+    emi_max_inst_option: Option<NumberOrText>,
 }
 
-/// A number sent as a JSON number or a string.
-fn number(v: &Option<Value>) -> Option<i64> {
-    match v {
-        Some(Value::Number(n)) => n.as_i64(),
-        Some(Value::String(s)) => s.trim().parse().ok(),
-        _ => None,
+/// A number the original client sends either as a JSON number or as text.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum NumberOrText {
+    Number(i64),
+    Text(String),
+}
+
+impl NumberOrText {
+    /// The number; `None` for text that is not a whole number.
+    fn get(&self) -> Option<i64> {
+        match self {
+            NumberOrText::Number(n) => Some(*n),
+            NumberOrText::Text(s) => s.trim().parse().ok(),
+        }
     }
 }
 
-fn ssl_started(started: Started) -> Json<Value> {
-    Json(json!({
-        "success": true,
-        "status": "success",
-        "data": started.url,
-        "logo": "",
-        "order_random": started.order_random,
-        "emi": started.emi.map(|e| e.max_instalments),
-        "message": "Redirecting to the payment page",
-    }))
+/// A JSON body that may be left out (or blank): then `T::default()`.
+struct OptionalJson<T>(T);
+
+impl<T: serde::de::DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let body = Bytes::from_request(req, state).await.map_err(|e| {
+            ApiError::invalid("body", format!("Invalid JSON body: {}", e.body_text()))
+        })?;
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        serde_json::from_slice(&body)
+            .map(OptionalJson)
+            .map_err(|e| ApiError::invalid("body", format!("Invalid JSON body: {e}")))
+    }
+}
+
+impl<T: JsonSchema> OperationInput for OptionalJson<T> {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<T>();
+        set_body(
+            ctx,
+            operation,
+            body_of(&[("application/json", schema)], false),
+        );
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
+/// A request body in each of `media` (type, schema).
+fn body_of(media: &[(&str, Schema)], required: bool) -> RequestBody {
+    RequestBody {
+        content: media
+            .iter()
+            .map(|(kind, schema)| {
+                let media = MediaType {
+                    schema: Some(SchemaObject {
+                        json_schema: schema.clone(),
+                        example: None,
+                        external_docs: None,
+                    }),
+                    ..Default::default()
+                };
+                (kind.to_string(), media)
+            })
+            .collect(),
+        required,
+        ..Default::default()
+    }
+}
+
+/// `POST /sslcommerz/pay-via-ajax` and `existing-order-pay`: where to send
+/// the shopper.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SslcommerzPayResponse {
+    pub success: bool,
+    /// Always `success` (the original's flag).
+    pub status: String,
+    /// The gateway's page to send the shopper to.
+    pub data: String,
+    /// The gateway's logo: empty.
+    pub logo: String,
+    /// The order being paid.
+    pub order_random: String,
+    /// The most card instalments offered, when asked for and every product
+    /// of the order allows them.
+    pub emi: Option<i64>,
+    pub message: String,
+}
+
+fn ssl_started(started: Started) -> Json<SslcommerzPayResponse> {
+    Json(SslcommerzPayResponse {
+        success: true,
+        status: "success".into(),
+        data: started.url,
+        logo: String::new(),
+        order_random: started.order_random,
+        emi: started.emi.map(|e| e.max_instalments),
+        message: "Redirecting to the payment page".into(),
+    })
 }
 
 /// `POST /sslcommerz/pay-via-ajax?self_token=`.
 async fn post_ssl_pay(
     State(state): State<AppState>,
     caller: Caller,
-    crate::plumbing::extract::Query(query): Pairs,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
-    let params = Params::new(query)?;
-    let caller = caller_with(caller, params.get("self_token"))?;
-    let owner = caller.owner()?;
-    let body: SslPayBody = if body.iter().all(u8::is_ascii_whitespace) {
-        SslPayBody::default()
-    } else {
-        serde_json::from_slice(&body)
-            .map_err(|e| ApiError::invalid("body", format!("Invalid JSON body: {e}")))?
-    };
+    Query(query): Query<SslPayQuery>,
+    OptionalJson(body): OptionalJson<SslPayBody>,
+) -> ApiResult<Json<SslcommerzPayResponse>> {
+    let owner = caller_with(caller, query.self_token).owner()?;
     let gateway = card(&state)?;
-    if cart::buying_disabled(&state.pool).await? {
-        return Err(cart::buying_disabled_error());
-    }
-    let emi = match number(&body.emi_option) {
-        Some(1) => Some(number(&body.emi_max_inst_option).unwrap_or(i64::MAX)),
+    let emi = match body.emi_option.as_ref().and_then(NumberOrText::get) {
+        Some(1) => Some(
+            body.emi_max_inst_option
+                .as_ref()
+                .and_then(NumberOrText::get)
+                .unwrap_or(i64::MAX),
+        ),
         _ => None,
     };
     let started = payments::pay_cart(
@@ -267,18 +405,29 @@ async fn post_ssl_pay(
     Ok(ssl_started(started))
 }
 
+/// The query of `POST /sslcommerz/existing-order-pay`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ExistingOrderQuery {
+    /// The order's id (at most 2^53 - 1, the largest whole number a JSON
+    /// reader keeps exactly).
+    #[schemars(required)]
+    order_id: Option<Int<1, 9_007_199_254_740_991>>,
+    /// The guest's token (or the SELF-TOKEN header).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    self_token: Option<GuestToken>,
+}
+
 /// `POST /sslcommerz/existing-order-pay?order_id=`.
 async fn post_ssl_existing(
     State(state): State<AppState>,
     caller: Caller,
-    crate::plumbing::extract::Query(query): Pairs,
-) -> ApiResult<Json<Value>> {
-    let params = Params::new(query)?;
-    params.required("order_id")?;
-    let order_id = params
-        .int("order_id", 1, i64::MAX / 2)?
-        .ok_or_else(|| ApiError::invalid("order_id", "order_id is required"))?;
-    let caller = caller_with(caller, params.get("self_token"))?;
+    Query(query): Query<ExistingOrderQuery>,
+) -> ApiResult<Json<SslcommerzPayResponse>> {
+    let order_id = query
+        .order_id
+        .ok_or_else(|| ApiError::invalid("order_id", "order_id is required"))?
+        .get();
+    let caller = caller_with(caller, query.self_token);
     caller.owner()?;
     let gateway = card(&state)?;
     let started = payments::pay_existing(
@@ -293,6 +442,59 @@ async fn post_ssl_existing(
     Ok(ssl_started(started))
 }
 
+/// What the card gateway posts back (a form, as SSLCommerz sends; JSON is
+/// read too). Only `tran_id` and `val_id` are read: the outcome is asked of
+/// the gateway, never taken from the post.
+#[derive(Debug, Default, JsonSchema)]
+struct GatewayPost {
+    /// The attempt's transaction id.
+    #[schemars(length(min = 1, max = 100), pattern(r"\S"))]
+    tran_id: String,
+    /// The gateway's validation id; one longer than 100 characters is ignored.
+    #[serde(default)]
+    val_id: String,
+    /// VALID, FAILED or CANCELLED: not read.
+    #[serde(default)]
+    #[allow(dead_code)]
+    status: String,
+}
+
+impl<S: Send + Sync> FromRequest<S> for GatewayPost {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let headers = req.headers().clone();
+        let body = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::invalid("body", format!("Invalid body: {}", e.body_text())))?;
+        let mut fields = posted_fields(&headers, &body);
+        let mut take = |name: &str| fields.remove(name).unwrap_or_default();
+        Ok(GatewayPost {
+            tran_id: take("tran_id"),
+            val_id: take("val_id"),
+            status: take("status"),
+        })
+    }
+}
+
+impl OperationInput for GatewayPost {
+    fn operation_input(ctx: &mut GenContext, operation: &mut Operation) {
+        let schema = ctx.schema.subschema_for::<GatewayPost>();
+        let media = [
+            ("application/x-www-form-urlencoded", schema.clone()),
+            ("application/json", schema),
+        ];
+        set_body(ctx, operation, body_of(&media, true));
+    }
+
+    fn inferred_early_responses(
+        ctx: &mut GenContext,
+        _: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        early_errors(ctx, &[INVALID_INPUT])
+    }
+}
+
 /// The fields of a gateway post (a form, as SSLCommerz sends; JSON is read
 /// too).
 fn posted_fields(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
@@ -301,7 +503,7 @@ fn posted_fields(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
     if json {
-        let value: Value = serde_json::from_slice(body).unwrap_or_default();
+        let value: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
         return value
             .as_object()
             .map(|o| {
@@ -322,16 +524,13 @@ fn posted_fields(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
 }
 
 /// What the gateway post names: the claimed `tran_id` and how to ask about it.
-fn ssl_lookup(fields: &HashMap<String, String>) -> ApiResult<(String, Lookup)> {
-    let field = |name: &str| {
-        fields
-            .get(name)
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty() && v.len() <= 100)
+fn ssl_lookup(post: &GatewayPost) -> ApiResult<(String, Lookup)> {
+    let field = |value: &str| {
+        Some(value.trim().to_string()).filter(|v| !v.is_empty() && v.chars().count() <= 100)
     };
-    let tran_id = field("tran_id")
+    let tran_id = field(&post.tran_id)
         .ok_or_else(|| ApiError::invalid("tran_id", "The transaction id is missing."))?;
-    let lookup = match field("val_id") {
+    let lookup = match field(&post.val_id) {
         Some(val_id) => Lookup::ValId(val_id),
         None => Lookup::TranId(tran_id.clone()),
     };
@@ -392,13 +591,8 @@ fn with_query(base: &str, pairs: &[(&str, String)]) -> String {
 
 /// The three browser returns share one handler: what the post says about
 /// the outcome is ignored; only the gateway's answer counts.
-async fn post_ssl_return(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult<Response> {
-    let fields = posted_fields(&headers, &body);
-    let (tran_id, lookup) = ssl_lookup(&fields)?;
+async fn post_ssl_return(State(state): State<AppState>, post: GatewayPost) -> ApiResult<Response> {
+    let (tran_id, lookup) = ssl_lookup(&post)?;
     let gateway = card(&state)?;
     let result = payments::confirm(
         &state.pool,
@@ -412,15 +606,21 @@ async fn post_ssl_return(
     Ok(send_on(&state, result, "/redirect-from-ssl", "ssl"))
 }
 
+/// `POST /sslcommerz/ipn`: what the gateway's notification did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SslcommerzIpnResponse {
+    pub success: bool,
+    /// Whether the attempt is paid (validated by the gateway).
+    pub paid: bool,
+}
+
 /// `POST /sslcommerz/ipn`: `{success, paid}`; 503 when the gateway cannot
 /// confirm (it notifies again), 404 when it vouches for nothing.
 async fn post_ssl_ipn(
     State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ApiResult<Json<Value>> {
-    let fields = posted_fields(&headers, &body);
-    let (tran_id, lookup) = ssl_lookup(&fields)?;
+    post: GatewayPost,
+) -> ApiResult<Json<SslcommerzIpnResponse>> {
+    let (tran_id, lookup) = ssl_lookup(&post)?;
     let gateway = card(&state)?;
     match payments::confirm(
         &state.pool,
@@ -432,27 +632,45 @@ async fn post_ssl_ipn(
     )
     .await?
     {
-        Confirmed::Settled { paid, .. } => Ok(Json(json!({ "success": true, "paid": paid }))),
+        Confirmed::Settled { paid, .. } => Ok(Json(SslcommerzIpnResponse {
+            success: true,
+            paid,
+        })),
         Confirmed::Unconfirmed => Err(ApiError::not_found(
             "The gateway does not confirm this transaction.",
         )),
     }
 }
 
+/// The query of `GET /api/nagad/pay-via-ajax`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct NagadPayQuery {
+    /// The guest's token (SELF-TOKEN).
+    #[schemars(required)]
+    token: Option<GuestToken>,
+}
+
+/// `GET /api/nagad/pay-via-ajax`: where to send the shopper.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct NagadPayResponse {
+    pub success: bool,
+    /// Nagad's page to send the shopper to.
+    pub url: String,
+    /// The order being paid.
+    pub order_random: String,
+}
+
 /// `GET /api/nagad/pay-via-ajax?token=`: `{url}`.
 async fn get_nagad_pay(
     State(state): State<AppState>,
     caller: Caller,
-    crate::plumbing::extract::Query(query): Pairs,
-) -> ApiResult<Json<Value>> {
-    let params = Params::new(query)?;
-    let token = params.required("token")?;
-    let caller = caller_with(caller, Some(token))?;
-    let owner: Owner = caller.owner()?;
+    Query(query): Query<NagadPayQuery>,
+) -> ApiResult<Json<NagadPayResponse>> {
+    let token = query
+        .token
+        .ok_or_else(|| ApiError::invalid("token", "token is required"))?;
+    let owner: Owner = caller_with(caller, Some(token)).owner()?;
     let gateway = state.payments.nagad.as_ref().ok_or_else(unavailable)?;
-    if cart::buying_disabled(&state.pool).await? {
-        return Err(cart::buying_disabled_error());
-    }
     let started = payments::pay_cart(
         &state.pool,
         &state.payments.http,
@@ -463,26 +681,29 @@ async fn get_nagad_pay(
         clock::now_unix(),
     )
     .await?;
-    Ok(Json(json!({
-        "success": true,
-        "url": started.url,
-        "order_random": started.order_random,
-    })))
+    Ok(Json(NagadPayResponse {
+        success: true,
+        url: started.url,
+        order_random: started.order_random,
+    }))
+}
+
+/// The query of `GET /api/nagad/receive-nagad-data`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct NagadReturnQuery {
+    /// Nagad's payment reference.
+    #[schemars(required)]
+    payment_ref_id: Option<Text<1, 100>>,
 }
 
 /// `GET /api/nagad/receive-nagad-data?payment_ref_id=`: 303 on.
 async fn get_nagad_return(
     State(state): State<AppState>,
-    crate::plumbing::extract::Query(query): Pairs,
+    Query(query): Query<NagadReturnQuery>,
 ) -> ApiResult<Response> {
-    let params = Params::new(query)?;
-    let reference = params.required("payment_ref_id")?.trim().to_string();
-    if reference.len() > 100 {
-        return Err(ApiError::invalid(
-            "payment_ref_id",
-            "The reference is too long.",
-        ));
-    }
+    let reference = query
+        .payment_ref_id
+        .ok_or_else(|| ApiError::invalid("payment_ref_id", "payment_ref_id is required"))?;
     let gateway = state.payments.nagad.as_ref().ok_or_else(unavailable)?;
     let result = payments::confirm(
         &state.pool,

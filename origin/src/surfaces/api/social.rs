@@ -21,15 +21,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use catalog::clock;
-use catalog::db::begin_write;
 use catalog::surrogate::SurrogateKey;
 
-use crate::domain::accounts;
 use crate::domain::identity::{new_token, valid_self_token};
-use crate::domain::social::{self, Outcome, Provider, ProviderKind};
+use crate::domain::social::{self, Provider, ProviderKind};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -43,13 +42,23 @@ const SELF_TOKEN_COOKIE: &str = "self_token";
 /// Routes merged into `/api/auth`.
 pub fn router() -> ApiRouter {
     let not_configured = "This shop does not offer that provider";
-    let redirect = |summary| Doc::visitor(summary).answers(404, not_configured);
+    let redirect = |summary| {
+        Doc::visitor(summary)
+            .redirects(
+                303,
+                "To the provider's consent page, with a fresh `social_state` cookie (Set-Cookie)",
+            )
+            .answers(404, not_configured)
+    };
     let callback = |summary| {
         Doc::visitor(summary)
+            .redirects(
+                303,
+                "To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in \
+                 was declined, expired, started elsewhere or refused; the `social_state` cookie \
+                 is cleared (Set-Cookie)",
+            )
             .answers(404, not_configured)
-            .query_opt("code", "string", "The authorization code")
-            .query_opt("state", "string", "The state sent to the provider")
-            .query_opt("error", "string", "Set when the shopper declined")
     };
     ApiRouter::new()
         .get(
@@ -160,11 +169,17 @@ fn start(state: &AppState, kind: ProviderKind) -> ApiResult<Response> {
     Ok(response)
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// The query a provider sends the browser back with.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct CallbackQuery {
-    code: String,
-    state: String,
+    /// The authorization code (required unless `error` is set).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    code: Option<Text<1, 2048>>,
+    /// The state sent to the provider (required unless `error` is set).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    state: Option<Text<1, 200>>,
+    /// Set when the shopper declined at the provider.
+    #[serde(default)]
     error: String,
 }
 
@@ -182,21 +197,21 @@ async fn finish(
             Err(format!("Signing in with {label} was cancelled.")),
         );
     }
-    if query.code.is_empty() || query.code.len() > 2048 {
+    let Some(code) = query.code else {
         return Err(ApiError::invalid(
             "code",
             format!("The code from {label} is missing."),
         ));
-    }
-    if query.state.is_empty() || query.state.len() > 200 {
+    };
+    let Some(sent_state) = query.state else {
         return Err(ApiError::invalid(
             "state",
             format!("The state from {label} is missing."),
         ));
-    }
+    };
     // The state names its provider, and must be this browser's.
-    if !query.state.starts_with(&format!("{}.", kind.name()))
-        || cookie(headers, STATE_COOKIE).as_deref() != Some(query.state.as_str())
+    if !sent_state.starts_with(&format!("{}.", kind.name()))
+        || cookie(headers, STATE_COOKIE).as_deref() != Some(sent_state.as_str())
     {
         return back(
             state,
@@ -205,7 +220,7 @@ async fn finish(
             )),
         );
     }
-    let profile = match state.social.profile(provider, &query.code).await {
+    let profile = match state.social.profile(provider, code.as_str()).await {
         Ok(profile) => profile,
         Err(err) => {
             tracing::warn!(provider = kind.name(), cause = %format!("{err:#}"), "social sign-in failed");
@@ -217,18 +232,16 @@ async fn finish(
             );
         }
     };
-    let now = clock::now_unix();
-    let mut tx = begin_write(&state.pool).await?;
-    let id = match social::find_or_create(&mut tx, kind, &profile, now).await? {
-        Outcome::SignedIn(id) => id,
-        Outcome::Refused(message) => return back(state, Err(message)),
-    };
-    let token = accounts::issue_token(&mut tx, id, kind.name(), now).await?;
-    if let Some(guest) = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t)) {
-        accounts::merge_guest(&mut tx, &guest, id).await?;
-    }
-    tx.commit().await?;
-    back(state, Ok(token))
+    let guest = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t));
+    let signed_in = social::sign_in(
+        &state.pool,
+        kind,
+        &profile,
+        guest.as_deref(),
+        clock::now_unix(),
+    )
+    .await?;
+    back(state, signed_in)
 }
 
 /// The redirect to `/user/login` carrying the token or the reason in the
