@@ -255,6 +255,12 @@ async fn price_attribute_category_and_keyword_filters_really_filter() {
     }
     let (_, _, all) = shop.get("/api/category/products?seo_url=products").await;
     assert!(body["products"]["total"].as_i64() < all["products"]["total"].as_i64());
+    // A minimum above the maximum is read as the range between them.
+    let (status, _, reversed) = shop
+        .get("/api/category/products?seo_url=products&per_page=60&price_min=60000&price_max=20000")
+        .await;
+    assert_eq!(status, StatusCode::OK, "{reversed}");
+    assert_eq!(reversed["products"]["data"], body["products"]["data"]);
 
     // One attribute value: every product has it, and the count matches SQL.
     let (field, slug, value_id): (String, String, i64) = db::query_as(
@@ -418,6 +424,20 @@ async fn filters_tag_gallery_recommended_and_product_sets_have_their_shapes() {
         .unwrap()
         .iter()
         .all(|s| s["id"] != id));
+    // A minimum above the maximum is read as the range between them.
+    let (status, _, body) = shop
+        .get(&format!(
+            "/api/category/product-set?seo_url=products&price_min={}&price_max={}",
+            price + 1,
+            price - 1
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["product_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["id"] == id));
 }
 
 #[tokio::test]
@@ -461,18 +481,27 @@ async fn bad_input_gets_a_json_400_and_unknown_slugs_a_404() {
         "&sort_by=cheapest",
         "&price_min=-1",
         "&price_max=1e9",
-        "&price_min=500&price_max=100",
         "&price_max=99999999999999",
         "&filterby_category=abc",
-        "&filterby_category=99999",
-        "&filterby_nonsense=x",
-        "&filterby_material=no-such-value",
+        "&filterby_category=3%7Cx",
     ] {
         let (s, h, b) = shop.get(&format!("{base}{bad}")).await;
         assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
     }
     let (s, h, b) = shop.get(&format!("{base}&keyword={long}")).await;
     assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    let (s, h, b) = shop.get(&format!("{base}&filterby_material={long}")).await;
+    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    // Well formed, but naming what the shop does not have: a 404, as an
+    // unknown seo_url (the document cannot list the data).
+    for unknown in [
+        "&filterby_category=99999",
+        "&filterby_nonsense=x",
+        "&filterby_material=no-such-value",
+    ] {
+        let (s, h, b) = shop.get(&format!("{base}{unknown}")).await;
+        assert_api_error(s, &h, &b, StatusCode::NOT_FOUND);
+    }
     // A sub-category outside the asked category's subtree.
     let outside = shop
         .scalar_i64("SELECT id FROM category WHERE parent = 3 LIMIT 1")
@@ -487,7 +516,7 @@ async fn bad_input_gets_a_json_400_and_unknown_slugs_a_404() {
             "/api/category/products?seo_url={slug}&filterby_category={outside}"
         ))
         .await;
-    assert_api_error(s, &h, &b, StatusCode::BAD_REQUEST);
+    assert_api_error(s, &h, &b, StatusCode::NOT_FOUND);
     for bad in ["&price_min=x", "&price_max=-3"] {
         let (s, h, b) = shop
             .get(&format!("/api/category/product-set?seo_url=products{bad}"))

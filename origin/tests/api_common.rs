@@ -445,6 +445,15 @@ async fn seo_content_for_a_page_and_the_site_fallback() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(same, body);
+    // A whole number written as a float is that number (JSON Schema's integer).
+    let (status, _, same) = shop
+        .post_json(
+            url,
+            &json!({ "params": { "post_id": 1.0, "post_type": "page" } }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(same, body);
     // A product with nothing stored: status "0" and the site-wide texts.
     let bare = shop
         .scalar_i64(

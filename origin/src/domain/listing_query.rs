@@ -6,9 +6,9 @@
 //!
 //! - `keyword`: words to search for; the search index ranks the matches (at
 //!   most [`KEYWORD_MATCHES`]) into [`ProductQuery::only`].
-//! - `sort_by`: a [`Sort`] name.
+//! - `sort_by`: a [`Sort`] name ([`SORT_NAMES`]).
 //! - `price_min`, `price_max`: taka, `0..=`[`MAX_PRICE`]; a minimum above
-//!   the maximum is a problem, and the two are swapped.
+//!   the maximum is read as the range between them (the two are swapped).
 //! - `filterby_category`: category ids joined by `|`, each within the listed
 //!   category's subtree; only the last such parameter counts.
 //! - `filterby_{attribute}`: value slugs of one attribute joined by `|`: OR
@@ -17,14 +17,21 @@
 //! Values are trimmed and an empty one is no parameter; the last of a
 //! repeated parameter counts (but for the attribute filters). Every bad value
 //! or filter part is a [`Problem`] with the message the API answers, and the
-//! good parts are used and kept all the same.
+//! good parts are used and kept all the same. A problem is either a value
+//! not of its parameter's form (the API answers 400) or a well-formed filter
+//! that names what the category does not have (404, as an unknown `seo_url`).
 //!
-//! Reading takes two steps: [`ListingParams::read`] needs only the query
-//! (the pages tell from it whether a request changes the prebuilt page);
-//! [`ListingParams::resolve`] looks the filters up in the database and runs
-//! the search.
+//! Reading takes two steps: [`ListingParams::read`] (the pages) or
+//! [`ListingParams::checked`] (the API, whose typed query has checked the
+//! parameters with fixed names) needs only the query (the pages tell from it
+//! whether a request changes the prebuilt page); [`ListingParams::resolve`]
+//! looks the filters up in the database and runs the search.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{de, Deserialize, Deserializer};
 
 use catalog::db::Pool;
 use catalog::read::category as cq;
@@ -45,6 +52,19 @@ pub const KEYWORD_MATCHES: usize = 2_000;
 pub const FILTER_PREFIX: &str = "filterby_";
 /// The category filter's name.
 pub const CATEGORY_FILTER: &str = "filterby_category";
+/// The form of a `filterby_category` value, for the API's document: ids
+/// joined by `|`, spaces and empty parts allowed (at most 18 digits, so
+/// each fits an i64).
+pub const CATEGORY_FILTER_PATTERN: &str = r"^ *[0-9]{0,18} *(\| *[0-9]{0,18} *)*$";
+/// The `sort_by` names, each a [`Sort`] ([`Sort::parse`]).
+pub const SORT_NAMES: [&str; 6] = [
+    "title_asc",
+    "title_desc",
+    "price_asc",
+    "price_desc",
+    "date_desc",
+    "popularity",
+];
 
 /// What is wrong with one parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +73,18 @@ pub struct Problem {
     pub field: String,
     /// The message the API answers.
     pub message: String,
+    pub kind: ProblemKind,
+}
+
+/// Whether a value is malformed or names nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// Not of the parameter's form, or out of its range: a 400.
+    Malformed,
+    /// Well formed, but names a category outside the listed one, or an
+    /// attribute or value that does not exist: a 404, as an unknown
+    /// `seo_url` is (the document cannot know the data).
+    Unknown,
 }
 
 impl Problem {
@@ -60,13 +92,73 @@ impl Problem {
         Problem {
             field: field.to_string(),
             message: message.into(),
+            kind: ProblemKind::Malformed,
+        }
+    }
+
+    fn unknown(field: &str, message: impl Into<String>) -> Problem {
+        Problem {
+            kind: ProblemKind::Unknown,
+            ..Problem::new(field, message)
         }
     }
 }
 
 impl From<Problem> for ApiError {
     fn from(problem: Problem) -> ApiError {
-        ApiError::invalid(&problem.field, problem.message)
+        match problem.kind {
+            ProblemKind::Malformed => ApiError::invalid(&problem.field, problem.message),
+            ProblemKind::Unknown => ApiError::not_found(problem.message),
+        }
+    }
+}
+
+/// A `sort_by` value, for a typed query: one of [`SORT_NAMES`] (trimmed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SortBy(String);
+
+impl SortBy {
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for SortBy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        let name = raw.trim();
+        if SORT_NAMES.contains(&name) {
+            Ok(SortBy(name.to_string()))
+        } else {
+            Err(de::Error::custom(format_args!(
+                "must be one of {}",
+                SORT_NAMES.join(", ")
+            )))
+        }
+    }
+}
+
+impl JsonSchema for SortBy {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "SortBy".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": SORT_NAMES })
+    }
+}
+
+/// `(min, max)` in order: a minimum above the maximum is read as the range
+/// between them.
+pub fn price_range(min: Option<i64>, max: Option<i64>) -> (Option<i64>, Option<i64>) {
+    match (min, max) {
+        (Some(a), Some(b)) if a > b => (Some(b), Some(a)),
+        range => range,
     }
 }
 
@@ -162,12 +254,24 @@ pub struct Resolved {
     /// The product query of the good parameters; without a `sort_by` its
     /// sort is [`Sort::Default`].
     pub query: ProductQuery,
-    /// Every problem, the first being the one the API answers.
+    /// Every problem, in the order the API checks them ([`Resolved::refusal`]).
     pub problems: Vec<Problem>,
     /// The parameters used, each with its good parts only, for links:
     /// `keyword`, `sort_by`, `price_min`, `price_max`, then the filters in
     /// their order.
     pub kept: Vec<(String, String)>,
+}
+
+impl Resolved {
+    /// The problem the API answers: the first malformed value (400), else
+    /// the first filter that names nothing (404).
+    pub fn refusal(&self) -> Option<&Problem> {
+        let malformed = self
+            .problems
+            .iter()
+            .find(|p| p.kind == ProblemKind::Malformed);
+        malformed.or(self.problems.first())
+    }
 }
 
 impl ListingParams {
@@ -176,10 +280,10 @@ impl ListingParams {
     pub fn read(pairs: &[(String, String)]) -> ListingParams {
         let mut problems = Vec::new();
         let sort = last(pairs, "sort_by").and_then(|s| {
-            if Sort::parse(s).is_none() {
+            if !SORT_NAMES.contains(&s) {
                 problems.push(Problem::new(
                     "sort_by",
-                    "sort_by must be one of title_asc, title_desc, price_asc, price_desc, date_desc, popularity",
+                    format!("sort_by must be one of {}", SORT_NAMES.join(", ")),
                 ));
                 return None;
             }
@@ -191,16 +295,7 @@ impl ListingParams {
                 None
             })
         };
-        let (mut price_min, mut price_max) = (price("price_min"), price("price_max"));
-        if let (Some(a), Some(b)) = (price_min, price_max) {
-            if a > b {
-                problems.push(Problem::new(
-                    "price_min",
-                    "price_min must not exceed price_max",
-                ));
-                (price_min, price_max) = (Some(b), Some(a));
-            }
-        }
+        let (price_min, price_max) = price_range(price("price_min"), price("price_max"));
         let last_category = pairs.iter().rposition(|(k, _)| k == CATEGORY_FILTER);
         let filters = pairs
             .iter()
@@ -215,6 +310,54 @@ impl ListingParams {
         ListingParams {
             sort,
             keyword: last(pairs, "keyword").map(capped),
+            price_min,
+            price_max,
+            filters,
+            problems,
+        }
+    }
+
+    /// The API's reading: the parameters with fixed names already read and
+    /// checked by the typed query (`sort`, `keyword`, the prices,
+    /// `filterby_category`), so only the attribute filters, whose names are
+    /// data, come from `pairs`. A filter value longer than [`MAX_PARAM_LEN`]
+    /// is a problem here (the pages read its start).
+    pub fn checked(
+        sort: Option<&SortBy>,
+        keyword: Option<&str>,
+        (price_min, price_max): (Option<i64>, Option<i64>),
+        category: Option<&str>,
+        pairs: &[(String, String)],
+    ) -> ListingParams {
+        let mut problems = Vec::new();
+        let category = category
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(|v| (CATEGORY_FILTER.to_string(), v.to_string()));
+        let attributes = pairs
+            .iter()
+            .filter(|(k, v)| {
+                k.starts_with(FILTER_PREFIX) && k != CATEGORY_FILTER && !v.trim().is_empty()
+            })
+            .filter(|(k, v)| {
+                let long = k.chars().count().max(v.trim().chars().count()) > MAX_PARAM_LEN;
+                if long {
+                    problems.push(Problem::new(
+                        k,
+                        format!("{k} must be at most {MAX_PARAM_LEN} characters"),
+                    ));
+                }
+                !long
+            })
+            .map(|(k, v)| (k.clone(), v.trim().to_string()));
+        let filters = category.into_iter().chain(attributes).collect();
+        let (price_min, price_max) = price_range(price_min, price_max);
+        ListingParams {
+            sort: sort.map(|s| s.name().to_string()),
+            keyword: keyword
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(String::from),
             price_min,
             price_max,
             filters,
@@ -269,7 +412,7 @@ impl ListingParams {
                         ids.push(id);
                         taken.push(part);
                     }
-                    Ok(id) => problems.push(Problem::new(
+                    Ok(id) => problems.push(Problem::unknown(
                         CATEGORY_FILTER,
                         format!("category {id} is not within {category_url}"),
                     )),
@@ -294,7 +437,7 @@ impl ListingParams {
                 continue;
             }
             let Some(known) = lookup.slugs.get(&key[FILTER_PREFIX.len()..]) else {
-                problems.push(Problem::new(key, format!("unknown filter {key}")));
+                problems.push(Problem::unknown(key, format!("unknown filter {key}")));
                 continue;
             };
             let (mut ids, mut taken) = (Vec::new(), Vec::new());
@@ -304,7 +447,7 @@ impl ListingParams {
                         ids.push(*id);
                         taken.push(slug);
                     }
-                    None => problems.push(Problem::new(
+                    None => problems.push(Problem::unknown(
                         key,
                         format!("unknown value {slug:?} for {key}"),
                     )),
@@ -445,23 +588,112 @@ mod tests {
             r.kept,
             owned(&[("filterby_color", "red|teak"), ("filterby_category", "3")])
         );
-        // The API answers the first problem.
-        let err = ApiError::from(r.problems[0].clone());
+        // The API answers the first malformed value, a 400 naming it.
+        let err = ApiError::from(r.refusal().unwrap().clone());
         assert!(
             matches!(err, ApiError::BadRequest { errors, .. } if errors.contains_key("sort_by"))
+        );
+        // Well-formed filters that name nothing are a 404.
+        let r = resolve("filterby_size=big&filterby_category=9");
+        assert_eq!(r.refusal().unwrap().field, "filterby_category");
+        assert!(r.problems.iter().all(|p| p.kind == ProblemKind::Unknown));
+        let err = ApiError::from(r.refusal().unwrap().clone());
+        assert!(matches!(err, ApiError::NotFound(m) if m == "category 9 is not within beds"));
+        let r = resolve("filterby_size=big&filterby_category=x");
+        assert_eq!(
+            (
+                r.refusal().unwrap().field.as_str(),
+                r.refusal().unwrap().kind
+            ),
+            ("filterby_category", ProblemKind::Malformed)
         );
     }
 
     #[test]
-    fn a_minimum_above_the_maximum_is_a_problem_and_swapped() {
+    fn a_minimum_above_the_maximum_is_read_as_the_range_between() {
         let p = ListingParams::read(&pairs("price_min=500&price_max=100"));
-        assert_eq!(
-            problems(&p.problems),
-            [("price_min", "price_min must not exceed price_max")]
-        );
+        assert!(p.problems.is_empty());
         assert_eq!((p.price_min, p.price_max), (Some(100), Some(500)));
         let p = ListingParams::read(&pairs("price_min=100&price_max=100"));
+        assert_eq!((p.price_min, p.price_max), (Some(100), Some(100)));
+        assert_eq!(price_range(Some(9), None), (Some(9), None));
+    }
+
+    #[test]
+    fn the_sort_names_are_sorts_and_typed_queries_read_them() {
+        for name in SORT_NAMES {
+            assert!(Sort::parse(name).is_some(), "{name}");
+            let sort: SortBy = serde_json::from_value(format!(" {name} ").into()).unwrap();
+            assert_eq!(sort.name(), name);
+        }
+        let err = serde_json::from_value::<SortBy>("cheapest".into()).unwrap_err();
+        assert!(err.to_string().starts_with("must be one of title_asc, "));
+        let schema = serde_json::to_value(schemars::schema_for!(SortBy)).unwrap();
+        assert_eq!(schema["enum"], serde_json::json!(SORT_NAMES));
+    }
+
+    #[test]
+    fn the_api_reads_fixed_parameters_typed_and_attribute_filters_from_pairs() {
+        let sort = SortBy("price_asc".to_string());
+        let p = ListingParams::checked(
+            Some(&sort),
+            Some(" sofa "),
+            (Some(900), Some(100)),
+            Some(" 3|4 "),
+            &pairs("filterby_category=9&filterby_color=red&filterby_material=+&x=1"),
+        );
         assert!(p.problems.is_empty());
+        assert_eq!(p.sort.as_deref(), Some("price_asc"));
+        assert_eq!(p.keyword.as_deref(), Some("sofa"));
+        assert_eq!((p.price_min, p.price_max), (Some(100), Some(900)));
+        assert_eq!(
+            p.filters,
+            owned(&[("filterby_category", "3|4"), ("filterby_color", "red")])
+        );
+        let r = p.resolve_with(2, "beds", &lookup());
+        assert_eq!(r.query.categories, Some(vec![3, 4]));
+        assert_eq!(r.query.attribute_values, vec![vec![10]]);
+        // A long attribute filter is refused, not cut.
+        let long = format!("filterby_color={}", "b".repeat(201));
+        let p = ListingParams::checked(None, Some(""), (None, None), None, &pairs(&long));
+        assert_eq!(
+            problems(&p.problems),
+            [(
+                "filterby_color",
+                "filterby_color must be at most 200 characters"
+            )]
+        );
+        assert!(p.filters.is_empty() && p.keyword.is_none());
+    }
+
+    #[test]
+    fn the_category_filter_pattern_admits_what_the_reader_takes() {
+        let pattern = category_pattern_matcher(CATEGORY_FILTER_PATTERN);
+        for good in ["", "3", " 3 | 4 ", "3||4", "|", "123456789012345678"] {
+            assert!(pattern(good), "{good:?}");
+            let value = good.replace('|', "%7C").replace(' ', "+");
+            let r = resolve(&format!("filterby_category={value}"));
+            assert!(
+                r.problems.iter().all(|p| p.kind == ProblemKind::Unknown),
+                "{good:?}"
+            );
+        }
+        for bad in ["x", "3 4", "-3", "+3", "1234567890123456789", "3,4"] {
+            assert!(!pattern(bad), "{bad:?}");
+        }
+    }
+
+    /// What [`CATEGORY_FILTER_PATTERN`] matches, written out (the crate has
+    /// no regex engine): parts joined by `|`, each up to 18 digits between
+    /// spaces.
+    fn category_pattern_matcher(pattern: &str) -> impl Fn(&str) -> bool {
+        assert_eq!(pattern, r"^ *[0-9]{0,18} *(\| *[0-9]{0,18} *)*$");
+        |value: &str| {
+            value.split('|').all(|part| {
+                let digits = part.trim_matches(' ');
+                digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit())
+            })
+        }
     }
 
     #[test]

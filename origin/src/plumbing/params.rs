@@ -15,6 +15,11 @@
 //! counts as absent ([`blank_is_none`]), as the original client sends
 //! `page=` for "the first page". A value out of bounds is a 400 naming the
 //! parameter ([`crate::plumbing::extract::Query`]).
+//!
+//! A required parameter is declared `#[schemars(required)] name:
+//! Option<T>` and taken by [`required`]: serde's own error for a missing
+//! field names no parameter, so an absent one is read as None and refused
+//! there, as a blank one is, with a 400 naming it.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -22,6 +27,8 @@ use std::fmt;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::{Deserialize, Deserializer};
+
+use crate::plumbing::error::ApiError;
 
 /// A whole number in `MIN..=MAX`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -169,6 +176,13 @@ where
     }
 }
 
+/// The value of the required parameter `name`, declared
+/// `#[schemars(required)] name: Option<T>`: absent is a 400 naming it
+/// (`{name} is required`, as a blank [`Text`] says).
+pub fn required<T>(value: Option<T>, name: &str) -> Result<T, ApiError> {
+    value.ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +225,28 @@ mod tests {
         );
         // Characters, not bytes: five Bangla letters fit.
         assert!(read("name=%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95").is_ok());
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Lookup {
+        #[schemars(required)]
+        slug: Option<Text<1, 5>>,
+    }
+
+    #[test]
+    fn a_required_parameter_is_documented_required_and_named_when_absent() {
+        let schema = serde_json::to_value(schemars::schema_for!(Lookup)).unwrap();
+        assert_eq!(schema["required"], serde_json::json!(["slug"]));
+        assert_eq!(schema["properties"]["slug"]["type"], "string");
+        let absent: Lookup = serde_urlencoded::from_str("other=1").unwrap();
+        let Err(ApiError::BadRequest { message, errors }) = required(absent.slug, "slug") else {
+            panic!("an absent slug is a 400");
+        };
+        assert_eq!(message, "slug is required");
+        assert!(errors.contains_key("slug"));
+        let present: Lookup = serde_urlencoded::from_str("slug=+ab").unwrap();
+        assert_eq!(required(present.slug, "slug").unwrap().as_str(), "ab");
+        assert!(serde_urlencoded::from_str::<Lookup>("slug=").is_err());
     }
 
     #[test]

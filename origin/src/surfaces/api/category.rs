@@ -1,22 +1,27 @@
 //! The Category group of SPEC.md §7: `/api/category/{info, sub-category,
 //! recommended, filters, tag-gallery, product-set, products}`. Every call
 //! takes `seo_url` (400 when missing, 404 when no published category has it).
-//! The helpers that read and validate query parameters live here and are
-//! shared with the Product group.
+//! Each call's parameters are a typed query ([`crate::plumbing::params`]);
+//! `products` also reads the attribute filters, whose names are data, from
+//! the query's pairs. [`Params`], the older reader of hand-read pairs, still
+//! serves other groups.
 
 use axum::extract::State;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use catalog::read::category::{self as q, CategoryInfo};
 use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::{PageRequest, Paginator, ProductCard};
 use catalog::surrogate::{self, SurrogateKey};
 
-use crate::domain::listing_query::{self, ListingParams, MAX_PAGE, MAX_PARAM_LEN, MAX_PRICE};
+use crate::domain::listing_query::{
+    self, ListingParams, SortBy, CATEGORY_FILTER_PATTERN, MAX_PAGE, MAX_PARAM_LEN, MAX_PRICE,
+};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -83,101 +88,143 @@ pub fn page_param(params: &Params) -> ApiResult<i64> {
 
 /// Routes under `/api/category`.
 pub fn router() -> ApiRouter {
-    let seo_url = "The category's seo_url (`products` for the whole shop)";
     let unknown = "No published category has this seo_url";
     ApiRouter::new()
         .get(
             "/info",
             get_info,
-            Doc::public("A category: {info}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown),
+            Doc::public("A category: {info}").answers(404, unknown),
         )
         .get(
             "/sub-category",
             get_sub_category,
-            Doc::public("Its sub-categories: {category}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown),
+            Doc::public("Its sub-categories: {category}").answers(404, unknown),
         )
         .get(
             "/recommended",
             get_recommended,
-            Doc::public("Recommended products in it: {products: paginator}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown)
-                .query_opt("page", "integer", "Page number (default 1)"),
+            Doc::public("Recommended products in it: {products: paginator}").answers(404, unknown),
         )
         .get(
             "/filters",
             get_filters,
-            Doc::public("Its filters: {filters_cat, filters_att}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown),
+            Doc::public("Its filters: {filters_cat, filters_att}").answers(404, unknown),
         )
         .get(
             "/tag-gallery",
             get_tag_gallery,
-            Doc::public("Its tag gallery, at most 7 tiles: {tag_gallery}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown),
+            Doc::public("Its tag gallery, at most 7 tiles: {tag_gallery}").answers(404, unknown),
         )
         .get(
             "/product-set",
             get_product_set,
-            Doc::public("Its product sets: {product_sets}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown)
-                .query_opt("price_min", "integer", "Lowest set price, taka")
-                .query_opt("price_max", "integer", "Highest set price, taka"),
+            Doc::public("Its product sets: {product_sets}").answers(404, unknown),
         )
         .get(
             "/products",
             get_products,
             Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets}")
-                .query("seo_url", "string", seo_url)
-                .answers(404, unknown)
-                .query_opt("keyword", "string", "Words to search for")
-                .query_opt("page", "integer", "Page number (default 1)")
-                .query_opt("per_page", "integer", "Products a page (capped)")
-                .query_opt(
-                    "sort_show",
-                    "integer",
-                    "The original client's name for per_page",
-                )
-                .query_opt(
-                    "sort_by",
-                    "string",
-                    "title_asc, title_desc, price_asc, price_desc, date_desc or popularity",
-                )
-                .query_opt("price_min", "integer", "Lowest price, taka")
-                .query_opt("price_max", "integer", "Highest price, taka")
-                .query_opt(
-                    "filterby_category",
-                    "string",
-                    "Sub-category ids joined by |",
-                )
-                .query_opt(
-                    "filterby_{attribute}",
-                    "string",
-                    "Value slugs of one attribute joined by | (OR within, AND across attributes)",
+                .answers(
+                    404,
+                    "No published category has this seo_url, or a filter names a category outside it or an attribute or value that does not exist",
                 ),
         )
 }
 
+/// A category's `seo_url`, the parameter every call here takes.
+type SeoUrl = Text<1, MAX_PARAM_LEN>;
+/// A listing page number.
+type Page = Int<1, MAX_PAGE>;
+/// A price in a filter, taka.
+type Price = Int<0, MAX_PRICE>;
+/// A page size as asked (then capped to [`MAX_PER_PAGE`]).
+type PerPage = Int<1, MAX_PER_PAGE_ASKED>;
+
+/// The parameters of `info`, `sub-category`, `filters` and `tag-gallery`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct CategoryQuery {
+    /// The category's seo_url (`products` for the whole shop).
+    #[schemars(required)]
+    seo_url: Option<SeoUrl>,
+}
+
+/// The parameters of `GET /api/category/recommended`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct RecommendedQuery {
+    /// The category's seo_url (`products` for the whole shop).
+    #[schemars(required)]
+    seo_url: Option<SeoUrl>,
+    /// Page number (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Page>,
+}
+
+/// The parameters of `GET /api/category/product-set`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ProductSetQuery {
+    /// The category's seo_url (`products` for the whole shop).
+    #[schemars(required)]
+    seo_url: Option<SeoUrl>,
+    /// Lowest set price, taka (default 0); above `price_max` the two are
+    /// read the other way round.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    price_min: Option<Price>,
+    /// Highest set price, taka (default no limit).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    price_max: Option<Price>,
+}
+
+/// The parameters of `GET /api/category/products` with fixed names. The
+/// attribute filters `filterby_{attribute}` are read from the query's pairs
+/// ([`ListingParams::checked`]): their names are the category's data
+/// (`category/filters`), which a document of fixed parameters cannot list.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ProductsQuery {
+    /// The category's seo_url (`products` for the whole shop).
+    #[schemars(required)]
+    seo_url: Option<SeoUrl>,
+    /// Words to search for; the matches are ranked by the search index.
+    #[serde(default)]
+    keyword: Option<Text<0, MAX_PARAM_LEN>>,
+    /// Page number (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Page>,
+    /// Products a page (default 16; above 60 read as 60).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    per_page: Option<PerPage>,
+    /// The original client's name for per_page (per_page wins).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    sort_show: Option<PerPage>,
+    /// The order (default newest first).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(with = "SortBy")] // one of the names, never null
+    sort_by: Option<SortBy>,
+    /// Lowest price a shopper pays now, taka; above `price_max` the two are
+    /// read the other way round.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    price_min: Option<Price>,
+    /// Highest price a shopper pays now, taka.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    price_max: Option<Price>,
+    /// Sub-category ids joined by `|` (OR), each within this category. The
+    /// attribute filters are read too: `filterby_{attribute}=slug|slug`, value
+    /// slugs of one attribute (OR within one parameter, AND across them), as
+    /// `category/filters` lists them.
+    #[serde(default)]
+    #[schemars(regex(pattern = CATEGORY_FILTER_PATTERN))]
+    filterby_category: Option<Text<0, MAX_PARAM_LEN>>,
+}
+
+/// The query's pairs as sent: page links keep the request's other
+/// parameters, and `products` reads its attribute filters from them.
 type Pairs = Query<Vec<(String, String)>>;
 
-/// Validates the parameters and finds the category named by `seo_url`.
-async fn category_of(
-    state: &AppState,
-    pairs: Vec<(String, String)>,
-) -> ApiResult<(Params, CategoryInfo)> {
-    let params = Params::new(pairs)?;
-    let seo_url = params.required("seo_url")?;
-    let category = q::by_seo_url(&state.pool, seo_url)
+/// The category named by the required `seo_url` (404 when none is).
+async fn category_of(state: &AppState, seo_url: Option<SeoUrl>) -> ApiResult<CategoryInfo> {
+    let seo_url = required(seo_url, "seo_url")?;
+    q::by_seo_url(&state.pool, &seo_url)
         .await?
-        .ok_or_else(|| ApiError::not_found("Category not found"))?;
-    Ok((params, category))
+        .ok_or_else(|| ApiError::not_found("Category not found"))
 }
 
 /// The answer of `GET /api/category/info`.
@@ -189,9 +236,9 @@ pub struct CategoryInfoResponse {
 /// `GET /api/category/info?seo_url=`: `{info}`.
 async fn get_info(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<CategoryQuery>,
 ) -> ApiResult<Shared<CategoryInfoResponse>> {
-    let (_, category) = category_of(&state, pairs).await?;
+    let category = category_of(&state, query.seo_url).await?;
     let key = SurrogateKey::Category(category.id);
     Ok(Shared::new(
         CategoryInfoResponse { info: category },
@@ -211,9 +258,9 @@ pub struct SubCategoryResponse {
 /// (`products`) answers the top categories.
 async fn get_sub_category(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<CategoryQuery>,
 ) -> ApiResult<Shared<SubCategoryResponse>> {
-    let (_, category) = category_of(&state, pairs).await?;
+    let category = category_of(&state, query.seo_url).await?;
     let subs = q::sub_categories(&state.pool, category.id).await?;
     let key = SurrogateKey::Category(category.id);
     Ok(Shared::new(
@@ -237,16 +284,17 @@ pub struct CategoryProductsResponse {
 /// (16 a page, recommended products first).
 async fn get_recommended(
     State(state): State<AppState>,
+    Query(query): Query<RecommendedQuery>,
     Query(pairs): Pairs,
 ) -> ApiResult<Shared<CategoryProductsResponse>> {
-    let (params, category) = category_of(&state, pairs).await?;
-    let page = PageRequest::new(page_param(&params)?, DEFAULT_PER_PAGE);
+    let category = category_of(&state, query.seo_url).await?;
+    let page = PageRequest::new(query.page.map_or(1, Int::get), DEFAULT_PER_PAGE);
     let query = ProductQuery {
         categories: (category.id != q::ROOT_ID).then(|| vec![category.id]),
         sort: Sort::Recommended,
         ..ProductQuery::default()
     };
-    let paginator = list_page(&state, &query, page, "/api/category/recommended", &params).await?;
+    let paginator = list_page(&state, &query, page, "/api/category/recommended", &pairs).await?;
     let keys = listed_keys(&category, &paginator);
     Ok(Shared::new(
         CategoryProductsResponse {
@@ -270,9 +318,9 @@ pub struct FiltersResponse {
 /// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
 async fn get_filters(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<CategoryQuery>,
 ) -> ApiResult<Shared<FiltersResponse>> {
-    let (_, category) = category_of(&state, pairs).await?;
+    let category = category_of(&state, query.seo_url).await?;
     let filters_cat = q::category_filters(&state.pool, &category).await?;
     let filters_att = q::attribute_filters(&state.pool, category.id).await?;
     let key = SurrogateKey::Category(category.id);
@@ -295,9 +343,9 @@ pub struct TagGalleryResponse {
 /// `GET /api/category/tag-gallery?seo_url=`: `{tag_gallery}` (at most 7).
 async fn get_tag_gallery(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<CategoryQuery>,
 ) -> ApiResult<Shared<TagGalleryResponse>> {
-    let (_, category) = category_of(&state, pairs).await?;
+    let category = category_of(&state, query.seo_url).await?;
     let items = q::tag_gallery(&state.pool, &category).await?;
     let key = SurrogateKey::Category(category.id);
     Ok(Shared::new(
@@ -318,17 +366,13 @@ pub struct CategoryProductSetsResponse {
 /// `{product_sets}` whose total price lies in the range.
 async fn get_product_set(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductSetQuery>,
 ) -> ApiResult<Shared<CategoryProductSetsResponse>> {
-    let (params, category) = category_of(&state, pairs).await?;
-    let min = params.int("price_min", 0, MAX_PRICE)?.unwrap_or(0);
-    let max = params.int("price_max", 0, MAX_PRICE)?.unwrap_or(MAX_PRICE);
-    if min > max {
-        return Err(ApiError::invalid(
-            "price_min",
-            "price_min must not exceed price_max",
-        ));
-    }
+    let category = category_of(&state, query.seo_url).await?;
+    let min = query.price_min.map_or(0, Int::get);
+    let max = query.price_max.map_or(MAX_PRICE, Int::get);
+    // A minimum above the maximum: the range between them, as for products.
+    let (min, max) = (min.min(max), min.max(max));
     let sets = q::product_sets(
         &state.pool,
         category.id,
@@ -353,24 +397,33 @@ async fn get_product_set(
 }
 
 /// `GET /api/category/products`: `{products: paginator}` of cards. The
-/// listing parameters are read by [`ListingParams`]; the first problem is a
-/// 400. See the module docs of `catalog::read::listing` for the filters.
+/// parameters with fixed names are checked by their types, the filters by
+/// [`ListingParams`]: a malformed one is a 400, one that names nothing a 404.
+/// See the module docs of `catalog::read::listing` for the filters.
 async fn get_products(
     State(state): State<AppState>,
+    Query(query): Query<ProductsQuery>,
     Query(pairs): Pairs,
 ) -> ApiResult<Shared<CategoryProductsResponse>> {
-    let (params, category) = category_of(&state, pairs).await?;
-    let page = page_param(&params)?;
-    let per_page = params
-        .int("per_page", 1, MAX_PER_PAGE_ASKED)?
-        .or(params.int("sort_show", 1, MAX_PER_PAGE_ASKED)?)
-        .unwrap_or(DEFAULT_PER_PAGE)
+    let category = category_of(&state, query.seo_url).await?;
+    let page = query.page.map_or(1, Int::get);
+    let per_page = query
+        .per_page
+        .or(query.sort_show)
+        .map_or(DEFAULT_PER_PAGE, Int::get)
         .min(MAX_PER_PAGE);
-    let resolved = ListingParams::read(params.pairs())
-        .resolve(&state.pool, &state.search, category.id, &category.seo_url)
-        .await?;
-    if let Some(problem) = resolved.problems.into_iter().next() {
-        return Err(problem.into());
+    let price = (query.price_min.map(Int::get), query.price_max.map(Int::get));
+    let resolved = ListingParams::checked(
+        query.sort_by.as_ref(),
+        query.keyword.as_deref(),
+        price,
+        query.filterby_category.as_deref(),
+        &pairs,
+    )
+    .resolve(&state.pool, &state.search, category.id, &category.seo_url)
+    .await?;
+    if let Some(problem) = resolved.refusal() {
+        return Err(problem.clone().into());
     }
     let query = resolved.query;
     let paginator = list_page(
@@ -378,7 +431,7 @@ async fn get_products(
         &query,
         PageRequest::new(page, per_page),
         "/api/category/products",
-        &params,
+        &pairs,
     )
     .await?;
     let keys = listed_keys(&category, &paginator);
@@ -413,10 +466,9 @@ async fn list_page(
     query: &ProductQuery,
     page: PageRequest,
     path: &str,
-    params: &Params,
+    pairs: &[(String, String)],
 ) -> ApiResult<Paginator<ProductCard>> {
-    let keep: Vec<(String, String)> = params
-        .pairs()
+    let keep: Vec<(String, String)> = pairs
         .iter()
         .filter(|(k, _)| k != "time" && k != "page")
         .cloned()

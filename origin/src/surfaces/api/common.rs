@@ -3,7 +3,8 @@
 //! all-terms, menu_items, showroom-chatbuy, widget}` and
 //! `POST /api/common/get-seo-content`. Every GET answer is the same for every
 //! visitor and so public (cached and tagged); the SEO lookup is a POST and
-//! stays private. Unknown query parameters are ignored; known ones are checked.
+//! stays private. Unknown query parameters are ignored; known ones are read
+//! by typed queries, which check them.
 
 use axum::extract::State;
 use axum::Json;
@@ -20,12 +21,11 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as JsonBody, Query};
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::{
-    product_set_tiles, Pairs, ProductSetsResponse, ProductsResponse, TermsById, TermsResponse,
-    MAX_PAGE,
+    product_set_tiles, ProductSetsResponse, ProductsResponse, TermsById, TermsResponse, MAX_PAGE,
 };
 
 /// Flash sale items per page of `common/flash-sales`.
@@ -35,20 +35,19 @@ const TOP_OFFERS_LIMIT: i64 = 100;
 /// Largest id accepted for pages, widgets and SEO lookups.
 const MAX_ID: i64 = i64::MAX / 2;
 
+/// A page's, widget's or SEO lookup's id.
+type Id = Int<1, MAX_ID>;
+/// An optional text parameter (empty is none).
+type OptText = Option<Text<0, MAX_PARAM_LEN>>;
+
 /// Routes under `/api/common`.
 pub fn router() -> ApiRouter {
-    let district = "A district's name; all when absent";
     let unknown_district = "No district has this name, Bangla name or alias";
     ApiRouter::new()
         .get(
             "/main-search-product",
             get_search,
-            Doc::public("Search suggestions: {search (products), terms (at most 8 categories)}")
-                .query_opt(
-                    "keyword",
-                    "string",
-                    "What the shopper typed; none gives empty lists",
-                ),
+            Doc::public("Search suggestions: {search (products), terms (at most 8 categories)}"),
         )
         .get(
             "/header",
@@ -73,8 +72,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/flash-sales",
             get_flash_sales,
-            Doc::public("The running flash sale: {flash_schedule, flash_items: paginator}")
-                .query_opt("page", "integer", "Page number (default 1)"),
+            Doc::public("The running flash sale: {flash_schedule, flash_items: paginator}"),
         )
         .get(
             "/districts",
@@ -84,17 +82,12 @@ pub fn router() -> ApiRouter {
         .get(
             "/showrooms",
             get_showrooms,
-            Doc::public("Showrooms: {showrooms}")
-                .query_opt("district", "string", district)
-                .query_opt("thana", "string", "A thana within the district")
-                .answers(404, unknown_district),
+            Doc::public("Showrooms: {showrooms}").answers(404, unknown_district),
         )
         .get(
             "/page",
             get_page,
-            Doc::public("A CMS page: {page}")
-                .query("id", "integer", "The page's id")
-                .answers(404, "No active page has this id"),
+            Doc::public("A CMS page: {page}").answers(404, "No active page has this id"),
         )
         .get(
             "/all-terms",
@@ -109,16 +102,12 @@ pub fn router() -> ApiRouter {
         .get(
             "/showroom-chatbuy",
             get_chatbuy,
-            Doc::public("Chat-to-buy points: {chatbuy}")
-                .query_opt("district", "string", district)
-                .query_opt("thana", "string", "A thana within the district")
-                .answers(404, unknown_district),
+            Doc::public("Chat-to-buy points: {chatbuy}").answers(404, unknown_district),
         )
         .get(
             "/widget",
             get_widget,
             Doc::public("A widget (22 the EMI details, 5 the pre-load advert): {widget}")
-                .query_opt("id", "integer", "The widget's id (default 22)")
                 .answers(404, "No widget has this id"),
         )
         .post(
@@ -138,15 +127,22 @@ pub struct SearchResponse {
     pub terms: Vec<content::SearchTerm>,
 }
 
+/// The parameter of `GET /api/common/main-search-product`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SearchQuery {
+    /// What the shopper typed; none (or empty) gives empty lists.
+    #[serde(default)]
+    keyword: OptText,
+}
+
 /// `GET /api/common/main-search-product?keyword=`: `{search, terms}`:
 /// matching products (`url` = `/product/<seo_url>`) and at most 8 matching
 /// categories. An empty keyword answers two empty lists.
 async fn get_search(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SearchQuery>,
 ) -> ApiResult<Shared<SearchResponse>> {
-    let params = Params::new(pairs)?;
-    let keyword = params.get("keyword").unwrap_or("");
+    let keyword = query.keyword.as_deref().unwrap_or("");
     // Answered from the search index alone (titles are stored in it).
     let search = state
         .search
@@ -218,17 +214,21 @@ pub struct FlashSalePageResponse {
     pub flash_items: Paginator<flash::FlashItem>,
 }
 
+/// The parameter of `GET /api/common/flash-sales`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct PageQuery {
+    /// Page number (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Int<1, MAX_PAGE>>,
+}
+
 /// `GET /api/common/flash-sales?page=`: `{flash_schedule, flash_items:
 /// paginator(30)}` of the running sale; `null` and an empty page when none runs.
 async fn get_flash_sales(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PageQuery>,
 ) -> ApiResult<Shared<FlashSalePageResponse>> {
-    let params = Params::new(pairs)?;
-    let page = PageRequest::new(
-        params.int("page", 1, MAX_PAGE)?.unwrap_or(1),
-        FLASH_PER_PAGE,
-    );
+    let page = PageRequest::new(query.page.map_or(1, Int::get), FLASH_PER_PAGE);
     let now = catalog::clock::now_unix();
     let schedule = flash::running_flash(&state.pool, now).await?;
     let (items, total) = match &schedule {
@@ -268,19 +268,25 @@ async fn get_districts(State(state): State<AppState>) -> ApiResult<Shared<Distri
     ))
 }
 
+/// The parameters of `showrooms` and `showroom-chatbuy`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct PointsQuery {
+    /// A district's name, Bangla name or alias; all when absent or empty.
+    #[serde(default)]
+    district: OptText,
+    /// A thana within the district; all when absent or empty.
+    #[serde(default)]
+    thana: OptText,
+}
+
 /// Showrooms or chat-to-buy points for the optional `district` (name, Bangla
 /// name or alias; 404 when unknown) and `thana`.
 async fn points(
     state: &AppState,
-    pairs: Vec<(String, String)>,
+    query: PointsQuery,
     shop_type: &str,
 ) -> ApiResult<Vec<content::Showroom>> {
-    let params = Params::new(pairs)?;
-    let district = match params
-        .get("district")
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
+    let district = match query.district.as_deref().filter(|d| !d.is_empty()) {
         Some(name) => Some(
             content::district_id(&state.pool, name)
                 .await?
@@ -288,7 +294,7 @@ async fn points(
         ),
         None => None,
     };
-    let thana = params.get("thana").map(str::trim).filter(|t| !t.is_empty());
+    let thana = query.thana.as_deref().filter(|t| !t.is_empty());
     Ok(content::showrooms(&state.pool, shop_type, district, thana).await?)
 }
 
@@ -305,9 +311,9 @@ pub struct ShowroomsResponse {
 /// `GET /api/common/showrooms?district=&thana=`: `{showrooms}`.
 async fn get_showrooms(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PointsQuery>,
 ) -> ApiResult<Shared<ShowroomsResponse>> {
-    let showrooms = points(&state, pairs, "Showroom").await?;
+    let showrooms = points(&state, query, "Showroom").await?;
     Ok(Shared::new(ShowroomsResponse { showrooms }, POINTS_KEYS))
 }
 
@@ -321,17 +327,18 @@ pub struct ChatbuyResponse {
 /// `GET /api/common/showroom-chatbuy?district=`: `{chatbuy}`, the chat-to-buy points.
 async fn get_chatbuy(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PointsQuery>,
 ) -> ApiResult<Shared<ChatbuyResponse>> {
-    let chatbuy = points(&state, pairs, "Chatbuy").await?;
+    let chatbuy = points(&state, query, "Chatbuy").await?;
     Ok(Shared::new(ChatbuyResponse { chatbuy }, POINTS_KEYS))
 }
 
-/// A required positive id parameter.
-fn id_param(params: &Params, name: &str) -> ApiResult<i64> {
-    params
-        .int(name, 1, MAX_ID)?
-        .ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
+/// The parameter of `GET /api/common/page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct PageIdQuery {
+    /// The page's id.
+    #[schemars(required)]
+    id: Option<Id>,
 }
 
 /// The answer of `GET /api/common/page`.
@@ -343,10 +350,9 @@ pub struct PageResponse {
 /// `GET /api/common/page?id=`: `{page}` (404 when unknown or inactive).
 async fn get_page(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PageIdQuery>,
 ) -> ApiResult<Shared<PageResponse>> {
-    let params = Params::new(pairs)?;
-    let id = id_param(&params, "id")?;
+    let id = required(query.id, "id")?.get();
     let page = content::page(&state.pool, id)
         .await?
         .ok_or_else(|| ApiError::not_found("Page not found"))?;
@@ -393,14 +399,21 @@ pub struct WidgetResponse {
     pub widget: hq::Widget,
 }
 
+/// The parameter of `GET /api/common/widget`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct WidgetQuery {
+    /// The widget's id (default 22).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    id: Option<Id>,
+}
+
 /// `GET /api/common/widget?id=`: `{widget}`, active or not (the client reads
 /// `is_active`); widget 22 without an id; 404 when no widget has the id.
 async fn get_widget(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<WidgetQuery>,
 ) -> ApiResult<Shared<WidgetResponse>> {
-    let params = Params::new(pairs)?;
-    let id = params.int("id", 1, MAX_ID)?.unwrap_or(DEFAULT_WIDGET);
+    let id = query.id.map_or(DEFAULT_WIDGET, Int::get);
     let widget = hq::widget(&state.pool, id)
         .await?
         .ok_or_else(|| ApiError::not_found("Widget not found"))?;
@@ -421,10 +434,23 @@ struct SeoRequest {
 #[derive(Debug, Deserialize, JsonSchema)]
 struct SeoParams {
     /// Its id, a positive whole number; the original client sends it as a
-    /// number or as a string, so either is read (hence any JSON here).
+    /// number or as a string, so either is read.
+    #[schemars(schema_with = "seo_post_id_schema")]
     post_id: Value,
     /// `product`, `category`, `page` or `post`.
+    #[schemars(extend("enum" = content::SEO_POST_TYPES))]
     post_type: String,
+}
+
+/// What `post_id` may be: a whole number in `1..=`[`MAX_ID`], or the same
+/// as text (at most 20 characters, spaces around allowed).
+fn seo_post_id_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "oneOf": [
+            { "type": "integer", "minimum": 1, "maximum": MAX_ID },
+            { "type": "string", "maxLength": 20, "pattern": "^ *0*[1-9][0-9]{0,17} *$" }
+        ]
+    })
 }
 
 /// The answer of `POST /api/common/get-seo-content`.
@@ -453,9 +479,13 @@ async fn post_seo_content(
             "post_type must be one of product, category, page, post",
         ));
     }
-    // The original client sends the id as a number or as a string.
+    // The original client sends the id as a number or as a string; a
+    // number may be written as a float (`7.0` is the whole number 7, as in
+    // JSON Schema; a float past i64 saturates and is out of range).
     let id = match &post_id {
-        Value::Number(n) => n.as_i64(),
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
         Value::String(s) if s.len() <= 20 => s.trim().parse().ok(),
         _ => None,
     }

@@ -3,7 +3,8 @@
 //! news-events, blog-posts, blog-details, terms, product-set, settings}`.
 //! Everything here is the same for every visitor, so every answer is public
 //! (cached at the edge and tagged). Unknown query parameters are ignored (the
-//! original client sends `sum=0` and cache-busters); known ones are checked.
+//! original client sends `sum=0` and cache-busters); known ones are read by
+//! typed queries, which check them.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -16,12 +17,12 @@ use catalog::read::category::{self as cq, ROOT_ID};
 use catalog::read::{cards, content, flash, home as q, site, ProductCard};
 use catalog::surrogate::{self, SurrogateKey};
 
+use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, Int};
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 /// Largest `limit` accepted.
@@ -43,7 +44,6 @@ const PREBOOKING_WIDGET: i64 = 15;
 
 /// Routes under `/api/home`.
 pub fn router() -> ApiRouter {
-    let limit = "Posts to return (1-100, default 10)";
     ApiRouter::new()
         .get(
             "/sliders",
@@ -79,35 +79,22 @@ pub fn router() -> ApiRouter {
             "/tag-gallary",
             get_tag_gallary,
             Doc::public("Tag gallery tiles: {terms, tag_gallary}")
-                .answers(404, "No published category has this seo_url")
-                .query_opt(
-                    "seo_url",
-                    "string",
-                    "A category's tiles instead of the home tiles",
-                )
-                .query_opt(
-                    "page",
-                    "integer",
-                    "Pages of 10 tiles to include (default 1)",
-                ),
+                .answers(404, "No published category has this seo_url"),
         )
         .get(
             "/news-events",
             get_news_events,
-            Doc::public("Newest news posts: {posts, dataInfo: {total_count}}")
-                .query_opt("limit", "integer", limit),
+            Doc::public("Newest news posts: {posts, dataInfo: {total_count}}"),
         )
         .get(
             "/blog-posts",
             get_blog_posts,
-            Doc::public("Newest blog posts: {posts, dataInfo: {total_count}}")
-                .query_opt("limit", "integer", limit),
+            Doc::public("Newest blog posts: {posts, dataInfo: {total_count}}"),
         )
         .get(
             "/blog-details",
             get_blog_details,
             Doc::public("One blog or news post: {post}")
-                .query("seo_url", "string", "The post's seo_url")
                 .answers(404, "No active post has this seo_url"),
         )
         .get(
@@ -127,7 +114,8 @@ pub fn router() -> ApiRouter {
         )
 }
 
-/// Query pairs, decoded; values are checked by [`Params`].
+/// Query pairs, decoded, for handlers that read them by hand (values are
+/// checked by [`crate::surfaces::api::category::Params`]).
 pub type Pairs = Query<Vec<(String, String)>>;
 
 /// The answer of `GET /api/home/sliders`.
@@ -308,16 +296,27 @@ pub struct TagGallaryResponse {
     pub tag_gallary: Vec<q::TagTile>,
 }
 
+/// The parameters of `GET /api/home/tag-gallary`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct TagGallaryQuery {
+    /// A category's seo_url, for its tiles instead of the home tiles (empty
+    /// is none).
+    #[serde(default)]
+    seo_url: Option<Text<0, MAX_PARAM_LEN>>,
+    /// Pages of 10 home tiles to include (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Int<1, MAX_PAGE>>,
+}
+
 /// `GET /api/home/tag-gallary?seo_url=&page=`: `{terms, tag_gallary}`. Without
 /// `seo_url` the home tiles, `page × 10` of them; with a category's `seo_url`
 /// its first 10 (404 for an unknown category).
 async fn get_tag_gallary(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<TagGallaryQuery>,
 ) -> ApiResult<Shared<TagGallaryResponse>> {
-    let params = Params::new(pairs)?;
-    let page = params.int("page", 1, MAX_PAGE)?.unwrap_or(1);
-    let seo_url = params.get("seo_url").map(str::trim).unwrap_or("");
+    let page = query.page.map_or(1, Int::get);
+    let seo_url = query.seo_url.as_deref().unwrap_or("");
     let (category, limit) = if seo_url.is_empty() {
         (None, page * TAG_TILES_STEP)
     } else {
@@ -357,14 +356,21 @@ pub struct PostsDataInfo {
     pub total_count: i64,
 }
 
-/// `{posts, dataInfo: {total_count}}` of `kind` for the `limit` parameter.
+/// The parameter of `news-events` and `blog-posts`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct PostsQuery {
+    /// Posts to return (default 10).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    limit: Option<Int<1, MAX_LIMIT>>,
+}
+
+/// `{posts, dataInfo: {total_count}}` of `kind`, at most `limit`.
 async fn post_list(
     state: &AppState,
-    pairs: Vec<(String, String)>,
+    query: PostsQuery,
     kind: &str,
 ) -> ApiResult<Shared<PostsResponse>> {
-    let params = Params::new(pairs)?;
-    let limit = params.int("limit", 1, MAX_LIMIT)?.unwrap_or(POSTS_STEP);
+    let limit = query.limit.map_or(POSTS_STEP, Int::get);
     let (posts, total) = content::posts(&state.pool, kind, limit).await?;
     let mut keys = vec![SurrogateKey::Posts.to_string()];
     keys.extend(posts.iter().map(|p| SurrogateKey::Post(p.id).to_string()));
@@ -380,17 +386,17 @@ async fn post_list(
 /// `GET /api/home/news-events?limit=10`: the newest news posts and their total.
 async fn get_news_events(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PostsQuery>,
 ) -> ApiResult<Shared<PostsResponse>> {
-    post_list(&state, pairs, "news").await
+    post_list(&state, query, "news").await
 }
 
 /// `GET /api/home/blog-posts?limit=10`: the newest blog posts and their total.
 async fn get_blog_posts(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<PostsQuery>,
 ) -> ApiResult<Shared<PostsResponse>> {
-    post_list(&state, pairs, "blog").await
+    post_list(&state, query, "blog").await
 }
 
 /// The answer of `GET /api/home/blog-details`.
@@ -400,14 +406,21 @@ pub struct BlogDetailsResponse {
     pub post: content::PostDetail,
 }
 
+/// The parameter of `GET /api/home/blog-details`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct BlogDetailsQuery {
+    /// The post's seo_url.
+    #[schemars(required)]
+    seo_url: Option<Text<1, MAX_PARAM_LEN>>,
+}
+
 /// `GET /api/home/blog-details?seo_url=`: `{post}` (blog or news; 404 when unknown).
 async fn get_blog_details(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<BlogDetailsQuery>,
 ) -> ApiResult<Shared<BlogDetailsResponse>> {
-    let params = Params::new(pairs)?;
-    let seo_url = params.required("seo_url")?;
-    let post = content::post(&state.pool, seo_url, catalog::clock::now_unix())
+    let seo_url = required(query.seo_url, "seo_url")?;
+    let post = content::post(&state.pool, &seo_url, catalog::clock::now_unix())
         .await?
         .ok_or_else(|| ApiError::not_found("Post not found"))?;
     let key = SurrogateKey::Post(post.id);

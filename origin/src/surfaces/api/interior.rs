@@ -4,19 +4,20 @@
 
 use axum::extract::State;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use catalog::read::interior as q;
 use catalog::read::{PageRequest, Paginator};
 use catalog::surrogate::SurrogateKey;
 
+use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::home::{Pairs, MAX_PAGE};
+use crate::surfaces::api::home::MAX_PAGE;
 
 /// Galleries per page of `interior/all`.
 const PER_PAGE: i64 = 10;
@@ -28,28 +29,49 @@ pub fn router() -> ApiRouter {
             "/all",
             get_all,
             Doc::public("Interior galleries, 10 a page: {interiors: paginator, category}")
-                .query_opt("seo_url", "string", "An interior category; all when absent")
-                .query_opt("page", "integer", "Page number (default 1)")
                 .answers(404, "No published interior category has this seo_url"),
         )
         .get(
             "/show",
             get_show,
             Doc::public("One interior with its photos: {interior}")
-                .query("slug", "string", "The interior's slug")
                 .answers(404, "No active interior has this slug"),
         )
         .get(
             "/category",
             get_category,
             Doc::public("Interior categories: {parent, category}")
-                .query_opt(
-                    "seo_url",
-                    "string",
-                    "The parent interior category (default the root, interiors)",
-                )
                 .answers(404, "No published interior category has this seo_url"),
         )
+}
+
+/// The parameters of `GET /api/interior/all`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct AllQuery {
+    /// An interior category's seo_url, for its galleries and its
+    /// sub-categories'; all when absent or empty.
+    #[serde(default)]
+    seo_url: Option<Text<0, MAX_PARAM_LEN>>,
+    /// Page number (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Int<1, MAX_PAGE>>,
+}
+
+/// The parameter of `GET /api/interior/show`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ShowQuery {
+    /// The interior's slug.
+    #[schemars(required)]
+    slug: Option<Text<1, MAX_PARAM_LEN>>,
+}
+
+/// The parameter of `GET /api/interior/category`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct CategoryQuery {
+    /// The parent interior category's seo_url (the root, `interiors`, when
+    /// absent or empty).
+    #[serde(default)]
+    seo_url: Option<Text<0, MAX_PARAM_LEN>>,
 }
 
 /// The interior category named by the `seo_url` parameter (404 when unknown).
@@ -91,11 +113,10 @@ pub struct InteriorsResponse {
 /// sub-categories'), else all.
 async fn get_all(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<AllQuery>,
 ) -> ApiResult<Shared<InteriorsResponse>> {
-    let params = Params::new(pairs)?;
-    let page = PageRequest::new(params.int("page", 1, MAX_PAGE)?.unwrap_or(1), PER_PAGE);
-    let seo_url = params.get("seo_url").map(str::trim).unwrap_or("");
+    let page = PageRequest::new(query.page.map_or(1, Int::get), PER_PAGE);
+    let seo_url = query.seo_url.as_deref().unwrap_or("");
     let category = if seo_url.is_empty() {
         None
     } else {
@@ -135,11 +156,10 @@ pub struct InteriorResponse {
 /// `GET /api/interior/show?slug=`: `{interior}` with its photos (404 when unknown).
 async fn get_show(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ShowQuery>,
 ) -> ApiResult<Shared<InteriorResponse>> {
-    let params = Params::new(pairs)?;
-    let slug = params.required("slug")?;
-    let interior = q::by_slug(&state.pool, slug)
+    let slug = required(query.slug, "slug")?;
+    let interior = q::by_slug(&state.pool, &slug)
         .await?
         .ok_or_else(|| ApiError::not_found("Interior not found"))?;
     let key = SurrogateKey::Interior(interior.id);
@@ -164,12 +184,11 @@ pub struct InteriorCategoriesResponse {
 /// `interiors`).
 async fn get_category(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<CategoryQuery>,
 ) -> ApiResult<Shared<InteriorCategoriesResponse>> {
-    let params = Params::new(pairs)?;
-    let seo_url = params
-        .get("seo_url")
-        .map(str::trim)
+    let seo_url = query
+        .seo_url
+        .as_deref()
         .filter(|s| !s.is_empty())
         .unwrap_or(q::ROOT_SEO_URL);
     let parent = category_of(&state, seo_url).await?;

@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::Json;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use catalog::read::category::CategoryRef;
 use catalog::read::product::{self as q, Related};
@@ -14,11 +14,12 @@ use catalog::read::{cards, ProductCard};
 use catalog::surrogate::SurrogateKey;
 
 use crate::domain::identity::Caller;
+use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::ProductsResponse;
 
@@ -39,17 +40,9 @@ const RECENT_LIMIT: i64 = 10;
 
 /// Routes under `/api/product`.
 pub fn router() -> ApiRouter {
-    let by_seo = |summary| {
-        Doc::public(summary)
-            .query("seo_url", "string", "The product's seo_url")
-            .answers(404, "No active product has this seo_url")
-    };
-    let by_slug = |summary| {
-        Doc::public(summary)
-            .query("slug", "string", "The product set's slug")
-            .answers(404, "No active product set has this slug")
-    };
-    let limit = "How many to return (capped)";
+    let by_seo = |summary| Doc::public(summary).answers(404, "No active product has this seo_url");
+    let by_slug =
+        |summary| Doc::public(summary).answers(404, "No active product set has this slug");
     ApiRouter::new()
         .get(
             "/simple-info",
@@ -99,13 +92,12 @@ pub fn router() -> ApiRouter {
         .get(
             "/question-index",
             get_questions,
-            by_seo("Published questions with answers: {questions}")
-                .query_opt("limit", "integer", limit),
+            by_seo("Published questions with answers: {questions}"),
         )
         .get(
             "/comment-index",
             get_comments,
-            by_seo("Published comments: {comments}").query_opt("limit", "integer", limit),
+            by_seo("Published comments: {comments}"),
         )
         .get(
             "/product-set-products",
@@ -134,16 +126,46 @@ pub fn router() -> ApiRouter {
         )
 }
 
-type Pairs = Query<Vec<(String, String)>>;
+/// A product's `seo_url` or a product set's `slug`.
+type Slug = Text<1, MAX_PARAM_LEN>;
+/// A `limit` as asked (then capped to [`MAX_TALK_LIMIT`]).
+type TalkLimit = Int<1, MAX_TALK_LIMIT_ASKED>;
 
-/// Validates the parameters and finds the active product named by `seo_url`.
-async fn product_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<(Params, i64)> {
-    let params = Params::new(pairs)?;
-    let seo_url = params.required("seo_url")?;
-    let id = q::id_by_seo_url(&state.pool, seo_url)
+/// The parameter of the calls about one product.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ProductQuery {
+    /// The product's seo_url.
+    #[schemars(required)]
+    seo_url: Option<Slug>,
+}
+
+/// The parameters of `question-index` and `comment-index`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct TalkQuery {
+    /// The product's seo_url.
+    #[schemars(required)]
+    seo_url: Option<Slug>,
+    /// How many to return (default 8 questions or 3 comments; above 50 read
+    /// as 50).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    limit: Option<TalkLimit>,
+}
+
+/// The parameter of the calls about one product set.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SetQuery {
+    /// The product set's slug.
+    #[schemars(required)]
+    slug: Option<Slug>,
+}
+
+/// The id of the active product named by the required `seo_url` (404 when
+/// none is).
+async fn product_of(state: &AppState, seo_url: Option<Slug>) -> ApiResult<i64> {
+    let seo_url = required(seo_url, "seo_url")?;
+    q::id_by_seo_url(&state.pool, &seo_url)
         .await?
-        .ok_or_else(|| ApiError::not_found("Product not found"))?;
-    Ok((params, id))
+        .ok_or_else(|| ApiError::not_found("Product not found"))
 }
 
 /// The answer of `GET /api/product/info` and `GET /api/product/simple-info`.
@@ -156,9 +178,9 @@ pub struct ProductResponse {
 
 async fn detail_response(
     state: &AppState,
-    pairs: Vec<(String, String)>,
+    seo_url: Option<Slug>,
 ) -> ApiResult<Shared<ProductResponse>> {
-    let (_, id) = product_of(state, pairs).await?;
+    let id = product_of(state, seo_url).await?;
     let product = q::detail(&state.pool, id, catalog::clock::now_unix())
         .await?
         .ok_or_else(|| ApiError::not_found("Product not found"))?;
@@ -172,18 +194,18 @@ async fn detail_response(
 /// the answer is cached for everyone.
 async fn get_simple_info(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductResponse>> {
-    detail_response(&state, pairs).await
+    detail_response(&state, query.seo_url).await
 }
 
 /// `GET /api/product/info?seo_url=`: `{product}` with prices, stock status,
 /// attributes, categories, variations, flash sale and EMI.
 async fn get_info(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductResponse>> {
-    detail_response(&state, pairs).await
+    detail_response(&state, query.seo_url).await
 }
 
 /// The answer of `GET /api/product/images`: catalog's row is the answer as
@@ -193,9 +215,9 @@ pub type ImagesResponse = q::Images;
 /// `GET /api/product/images?seo_url=`: `{images, youtubeLink, degree_images}`.
 async fn get_images(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ImagesResponse>> {
-    let (_, id) = product_of(&state, pairs).await?;
+    let id = product_of(&state, query.seo_url).await?;
     let images = q::images(&state.pool, id).await?;
     Ok(Shared::new(images, [SurrogateKey::Product(id)]))
 }
@@ -210,9 +232,9 @@ pub struct Images360Response {
 /// `GET /api/product/360degreeImages?seo_url=`: `{images}`, the frames in order.
 async fn get_360_images(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<Images360Response>> {
-    let (_, id) = product_of(&state, pairs).await?;
+    let id = product_of(&state, query.seo_url).await?;
     let frames = q::frames_360(&state.pool, id).await?;
     Ok(Shared::new(
         Images360Response { images: frames },
@@ -227,14 +249,14 @@ pub struct SimilarProductsResponse {
     pub similar_products: Vec<ProductCard>,
 }
 
-/// The cards of the related list `kind` of the product named in `pairs`, and
+/// The cards of the related list `kind` of the product named by `seo_url`, and
 /// their surrogate keys.
 async fn related(
     state: &AppState,
-    pairs: Vec<(String, String)>,
+    seo_url: Option<Slug>,
     kind: Related,
 ) -> ApiResult<(Vec<ProductCard>, Vec<String>)> {
-    let (_, id) = product_of(state, pairs).await?;
+    let id = product_of(state, seo_url).await?;
     let now = catalog::clock::now_unix();
     let limit = if kind == Related::Similar {
         SIMILAR_LIMIT
@@ -254,19 +276,19 @@ async fn related(
 /// A related list answered as `{products}`.
 async fn related_products(
     state: &AppState,
-    pairs: Vec<(String, String)>,
+    seo_url: Option<Slug>,
     kind: Related,
 ) -> ApiResult<Shared<ProductsResponse>> {
-    let (products, keys) = related(state, pairs, kind).await?;
+    let (products, keys) = related(state, seo_url, kind).await?;
     Ok(Shared::new(ProductsResponse { products }, keys))
 }
 
 /// `GET /api/product/similar-products?seo_url=`: `{similar_products}` (cards).
 async fn get_similar_products(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<SimilarProductsResponse>> {
-    let (similar_products, keys) = related(&state, pairs, Related::Similar).await?;
+    let (similar_products, keys) = related(&state, query.seo_url, Related::Similar).await?;
     Ok(Shared::new(
         SimilarProductsResponse { similar_products },
         keys,
@@ -276,25 +298,25 @@ async fn get_similar_products(
 /// `GET /api/product/same-category-products?seo_url=`: `{products}` (cards).
 async fn get_same_category_products(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductsResponse>> {
-    related_products(&state, pairs, Related::SameCategory).await
+    related_products(&state, query.seo_url, Related::SameCategory).await
 }
 
 /// `GET /api/product/goes-well-with?seo_url=`: `{products}` (cards).
 async fn get_goes_well_with(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductsResponse>> {
-    related_products(&state, pairs, Related::GoesWellWith).await
+    related_products(&state, query.seo_url, Related::GoesWellWith).await
 }
 
 /// `GET /api/product/other-also-see?seo_url=`: `{products}` (cards).
 async fn get_other_also_see(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductsResponse>> {
-    related_products(&state, pairs, Related::OtherAlsoSee).await
+    related_products(&state, query.seo_url, Related::OtherAlsoSee).await
 }
 
 /// `GET /api/product/recent-views-product` with a SELF-TOKEN header:
@@ -324,12 +346,12 @@ pub struct QuestionsResponse {
 /// `GET /api/product/question-index?seo_url=&limit=`: `{questions}`.
 async fn get_questions(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<TalkQuery>,
 ) -> ApiResult<Shared<QuestionsResponse>> {
-    let (params, id) = product_of(&state, pairs).await?;
-    let limit = params
-        .int("limit", 1, MAX_TALK_LIMIT_ASKED)?
-        .unwrap_or(DEFAULT_QUESTIONS)
+    let id = product_of(&state, query.seo_url).await?;
+    let limit = query
+        .limit
+        .map_or(DEFAULT_QUESTIONS, Int::get)
         .min(MAX_TALK_LIMIT);
     let questions = q::questions(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(Shared::new(
@@ -348,12 +370,12 @@ pub struct CommentsResponse {
 /// `GET /api/product/comment-index?seo_url=&limit=`: `{comments}`.
 async fn get_comments(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<TalkQuery>,
 ) -> ApiResult<Shared<CommentsResponse>> {
-    let (params, id) = product_of(&state, pairs).await?;
-    let limit = params
-        .int("limit", 1, MAX_TALK_LIMIT_ASKED)?
-        .unwrap_or(DEFAULT_COMMENTS)
+    let id = product_of(&state, query.seo_url).await?;
+    let limit = query
+        .limit
+        .map_or(DEFAULT_COMMENTS, Int::get)
         .min(MAX_TALK_LIMIT);
     let comments = q::comments(&state.pool, id, limit, catalog::clock::now_unix()).await?;
     Ok(Shared::new(
@@ -374,9 +396,9 @@ pub struct ProductVariationResponse {
 /// (groups with their variations).
 async fn get_product_variation(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<ProductQuery>,
 ) -> ApiResult<Shared<ProductVariationResponse>> {
-    let (_, id) = product_of(&state, pairs).await?;
+    let id = product_of(&state, query.seo_url).await?;
     let list = q::variation_list(&state.pool, id).await?;
     Ok(Shared::new(
         ProductVariationResponse {
@@ -386,11 +408,10 @@ async fn get_product_variation(
     ))
 }
 
-/// Validates the parameters and finds the active product set named by `slug`.
-async fn set_of(state: &AppState, pairs: Vec<(String, String)>) -> ApiResult<q::ProductSetInfo> {
-    let params = Params::new(pairs)?;
-    let slug = params.required("slug")?;
-    q::product_set(&state.pool, slug, catalog::clock::now_unix())
+/// The active product set named by the required `slug` (404 when none is).
+async fn set_of(state: &AppState, slug: Option<Slug>) -> ApiResult<q::ProductSetInfo> {
+    let slug = required(slug, "slug")?;
+    q::product_set(&state.pool, &slug, catalog::clock::now_unix())
         .await?
         .ok_or_else(|| ApiError::not_found("Product set not found"))
 }
@@ -417,9 +438,9 @@ pub struct SetProductsResponse {
 /// `GET /api/product/product-set-products?slug=`: `{term, products}`.
 async fn get_set_products(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SetQuery>,
 ) -> ApiResult<Shared<SetProductsResponse>> {
-    let set = set_of(&state, pairs).await?;
+    let set = set_of(&state, query.slug).await?;
     let products = q::set_products(&state.pool, set.id, catalog::clock::now_unix()).await?;
     let term = q::set_category(&state.pool, &set).await?;
     Ok(Shared::new(
@@ -437,9 +458,9 @@ pub struct SetInfoResponse {
 /// `GET /api/product/product-set-info?slug=`: `{product_set}` with `price_all`.
 async fn get_set_info(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SetQuery>,
 ) -> ApiResult<Shared<SetInfoResponse>> {
-    let set = set_of(&state, pairs).await?;
+    let set = set_of(&state, query.slug).await?;
     let keys = set_keys(&set);
     Ok(Shared::new(SetInfoResponse { product_set: set }, keys))
 }
@@ -454,9 +475,9 @@ pub struct SetFabricsResponse {
 /// `GET /api/product/product-set-fabrics?slug=`: `{fabrics}`.
 async fn get_set_fabrics(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SetQuery>,
 ) -> ApiResult<Shared<SetFabricsResponse>> {
-    let set = set_of(&state, pairs).await?;
+    let set = set_of(&state, query.slug).await?;
     let fabrics = q::fabrics(&state.pool, set.id).await?;
     Ok(Shared::new(
         SetFabricsResponse { fabrics },
@@ -474,9 +495,9 @@ pub struct SetAdditionalInfoResponse {
 /// `GET /api/product/product-set-additional-info?slug=`: `{infos}`.
 async fn get_set_additional_info(
     State(state): State<AppState>,
-    Query(pairs): Pairs,
+    Query(query): Query<SetQuery>,
 ) -> ApiResult<Shared<SetAdditionalInfoResponse>> {
-    let set = set_of(&state, pairs).await?;
+    let set = set_of(&state, query.slug).await?;
     let infos = q::set_infos(&state.pool, set.id).await?;
     Ok(Shared::new(
         SetAdditionalInfoResponse { infos },
