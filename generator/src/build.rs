@@ -51,7 +51,7 @@ pub enum Products {
     All,
     /// The pages that show a changed product, when every key is a
     /// `product:{id}` and the site already has each one's page (see
-    /// [`pages_showing`]); anything else makes it [`Products::All`].
+    /// `pages_showing`); anything else makes it [`Products::All`].
     Changed(BTreeSet<String>),
 }
 
@@ -116,7 +116,7 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// Every product page was rendered (not only the changed ones).
     pub full: bool,
-    /// The parts the pages share (compressed once, see [`SharedParts`]).
+    /// The parts the pages share (compressed once, see `output::SharedParts`).
     pub shared: Vec<String>,
 }
 

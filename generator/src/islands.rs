@@ -118,7 +118,7 @@ pub struct Assets {
     /// the build (and holds nothing that could end a script element).
     pub loader_code: Option<String>,
     /// The early Add to cart's code (web/src/early-buy), written inline into
-    /// pages that hold an [`early_buy_button`], when it was read from the
+    /// pages that hold an early Add to cart button (`early_buy_button`), when it was read from the
     /// build and can sit inline.
     pub early_buy_code: Option<String>,
     /// Island name → its chunk, the chunks it imports (transitively), then

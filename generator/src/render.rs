@@ -75,7 +75,7 @@ pub type Trail = Vec<(String, String)>;
 
 impl Site {
     /// What pages repeat byte for byte: the stylesheet, the header, the
-    /// footer and the inline scripts (see [`crate::output::SharedParts`]).
+    /// footer and the inline scripts (see `output::SharedParts`).
     pub fn shared_parts(&self) -> Vec<String> {
         let mut parts = vec![
             CSS.to_string(),
