@@ -3,7 +3,7 @@
 //! - [`error`]: the one error type and its JSON body;
 //! - [`extract`]: query, body and form extractors whose rejections use that body;
 //! - [`params`]: typed parameters whose bounds are checked and documented;
-//! - [`identity`]: who is calling ([`identity::Caller`], [`identity::SignedIn`]);
+//! - [`identity`]: reading who is calling from a request;
 //! - [`cache`]: cache headers, set once for every response; [`cors`]: calls
 //!   from listed front ends on other hosts;
 //! - [`ratelimit`]: sliding-window limits kept in the database;
