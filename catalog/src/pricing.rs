@@ -125,7 +125,7 @@ pub fn taka(amount: i64) -> String {
     out.push('৳');
     let head = digits.len().saturating_sub(3);
     for (i, c) in digits[..head].chars().enumerate() {
-        if i > 0 && (head - i) % 2 == 0 {
+        if i > 0 && (head - i).is_multiple_of(2) {
             out.push(',');
         }
         out.push(c);

@@ -4,24 +4,9 @@
 /// The widths a page offers in a `srcset`, before rounding: phones first.
 pub const SRCSET_WIDTHS: [u32; 5] = [200, 400, 600, 800, 1200];
 
-/// Formats whole taka the way the shop shows money: the taka sign and
-/// thousands separators, e.g. `125000` → `৳125,000` (the same as the web
-/// islands' `formatTaka`, so a fallback and its island look alike).
-pub fn taka(amount: i64) -> String {
-    let digits = amount.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + 6);
-    if amount < 0 {
-        out.push('-');
-    }
-    out.push('৳');
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// Whole taka as shoppers read it (৳1,82,500): the shop's one rule, shared
+/// with the origin's mails and messages.
+pub use catalog::pricing::taka;
 
 /// Rounds a requested image width up by SPEC.md §9's rule: to a multiple of
 /// 25 up to 50 px, then to a multiple of 100. Zero stays 25 (the smallest
@@ -145,15 +130,6 @@ pub fn plain_text(html: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn taka_has_the_sign_and_thousands_separators() {
-        assert_eq!(taka(0), "৳0");
-        assert_eq!(taka(900), "৳900");
-        assert_eq!(taka(1000), "৳1,000");
-        assert_eq!(taka(125_000), "৳125,000");
-        assert_eq!(taka(1_234_567), "৳1,234,567");
-        assert_eq!(taka(-2500), "-৳2,500");
-    }
 
     #[test]
     fn widths_round_up_to_25_and_50_when_small_then_to_hundreds() {

@@ -241,7 +241,7 @@ async fn every_page_type_has_its_key_content() {
     let set = shop.page("/product-set/teak-bedroom-set");
     assert_has(
         &set,
-        &["Teak Bedroom Set", "Velvet Blue", "Dimensions", "৳195,000"],
+        &["Teak Bedroom Set", "Velvet Blue", "Dimensions", "৳1,95,000"],
     );
     assert_has(
         &shop.page("/page/flash-sale"),

@@ -277,8 +277,8 @@ async fn a_flash_sale_switches_the_page_at_its_start_with_nothing_in_the_log() {
     let addr = free_addr();
     let edge = Recorder::start_on(addr).await;
     let w = Watched::start(addr).await;
-    let regular = "৳140,000";
-    let sale = "৳112,000"; // 20 % off
+    let regular = "৳1,40,000";
+    let sale = "৳1,12,000"; // 20 % off
     assert!(w.page("/product/leather-sofa").contains(regular));
 
     // A sale that starts 3 s from now on the leather sofa.
