@@ -1,14 +1,17 @@
 //! Online payment settlement on a real SQLite file: an order is paid only by
 //! a validation with the attempt's own transaction id and amount; a wrong
 //! amount, a failure or a cancellation leaves it unpaid, cancels it and puts
-//! its reserved stock back exactly once.
+//! its reserved stock back exactly once. The routes, while no gateway is
+//! configured, answer what the OpenAPI document says they do.
 
 mod common;
 
+use axum::http::StatusCode;
 use catalog::db;
-use common::TestShop;
+use common::{assert_api_error, TestShop};
 use origin::domain::payments::{self, Outcome};
 use origin::plumbing::error::ApiError;
+use serde_json::{json, Value};
 
 /// The gateway every attempt here goes through.
 const GW: &str = "sslcommerz";
@@ -176,4 +179,112 @@ async fn a_wrong_amount_or_a_failure_cancels_and_releases_stock_once() {
     );
     assert_eq!(order_state(&shop, id2).await.1, "cancelled");
     assert_eq!(stock(&shop, pid2).await, before2);
+}
+
+/// The statuses `doc` lists for `method path`.
+fn documented(doc: &Value, method: &str, path: &str) -> Vec<String> {
+    doc["paths"][path][method]["responses"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{method} {path} is not documented"))
+        .keys()
+        .cloned()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+#[tokio::test]
+async fn unconfigured_gateways_answer_the_documented_503_after_checking_the_input() {
+    let shop = TestShop::open().await;
+    let (_, _, doc) = shop.get("/api/openapi.json").await;
+    let guest = "payments-doc-guest";
+    let calls = [
+        (
+            "post",
+            "/sslcommerz/pay-via-ajax",
+            format!("/sslcommerz/pay-via-ajax?self_token={guest}"),
+        ),
+        (
+            "post",
+            "/sslcommerz/existing-order-pay",
+            "/sslcommerz/existing-order-pay?order_id=1".to_string(),
+        ),
+        (
+            "post",
+            "/sslcommerz/success",
+            "/sslcommerz/success".to_string(),
+        ),
+        ("post", "/sslcommerz/ipn", "/sslcommerz/ipn".to_string()),
+        (
+            "get",
+            "/api/nagad/pay-via-ajax",
+            format!("/api/nagad/pay-via-ajax?token={guest}"),
+        ),
+        (
+            "get",
+            "/api/nagad/receive-nagad-data",
+            "/api/nagad/receive-nagad-data?payment_ref_id=R1".to_string(),
+        ),
+        ("post", "/api/bkash/create", "/api/bkash/create".to_string()),
+    ];
+    for (method, path, uri) in calls {
+        assert!(
+            documented(&doc, method, path).contains(&"503".to_string()),
+            "{method} {path} does not document its 503"
+        );
+        let body = json!({ "tran_id": "T1", "token": guest });
+        let (status, headers, answer) = shop
+            .request(
+                &method.to_uppercase(),
+                &uri,
+                &[("SELF-TOKEN", guest)],
+                Some(&body),
+            )
+            .await;
+        assert_api_error(status, &headers, &answer, StatusCode::SERVICE_UNAVAILABLE);
+    }
+    // bKash is not built: no success to document, only its 503 (and 500).
+    assert_eq!(
+        documented(&doc, "post", "/api/bkash/create"),
+        ["500", "503"]
+    );
+    // The browser returns are redirects: a Location, no body.
+    for (method, path) in [
+        ("post", "/sslcommerz/success"),
+        ("post", "/sslcommerz/fail"),
+        ("post", "/sslcommerz/cancel"),
+        ("get", "/api/nagad/receive-nagad-data"),
+    ] {
+        let see_other = &doc["paths"][path][method]["responses"]["303"];
+        assert_eq!(see_other["headers"]["Location"]["required"], true, "{path}");
+        assert!(see_other.get("content").is_none(), "{path}");
+    }
+    // Bad input is a 400 naming it, before the gateway is asked for.
+    for (method, uri, field) in [
+        (
+            "POST",
+            "/sslcommerz/existing-order-pay?order_id=0",
+            "order_id",
+        ),
+        ("POST", "/sslcommerz/existing-order-pay", "order_id"),
+        (
+            "POST",
+            "/sslcommerz/pay-via-ajax?self_token=no!",
+            "self_token",
+        ),
+        ("GET", "/api/nagad/pay-via-ajax?token=short", "token"),
+        ("GET", "/api/nagad/pay-via-ajax", "token"),
+        (
+            "GET",
+            "/api/nagad/receive-nagad-data?payment_ref_id=%20",
+            "payment_ref_id",
+        ),
+        ("POST", "/sslcommerz/ipn", "tran_id"),
+    ] {
+        let (status, headers, answer) = shop
+            .request(method, uri, &[("SELF-TOKEN", guest)], Some(&json!({})))
+            .await;
+        assert_api_error(status, &headers, &answer, StatusCode::BAD_REQUEST);
+        assert!(answer["errors"][field].is_array(), "{uri}: {answer}");
+    }
 }

@@ -231,6 +231,17 @@ async fn social_sign_in_is_off_until_configured() {
             "{path}: {body}"
         );
     }
+    // The document says so, and that the routes otherwise send the browser on.
+    let (_, _, doc) = shop.get("/api/openapi.json").await;
+    for provider in ["google", "facebook"] {
+        for step in ["redirect", "callback"] {
+            let path = format!("/api/auth/social/{provider}/{step}");
+            let responses = &doc["paths"][&path]["get"]["responses"];
+            assert!(responses["404"].is_object(), "{path}");
+            assert_eq!(responses["303"]["headers"]["Location"]["required"], true);
+            assert!(responses.get("200").is_none(), "{path}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -3,10 +3,12 @@
 // by scripts/generate-types, never edited by hand). A change to an answer's
 // Rust type reaches the islands' type check through here.
 
-import type { components } from '../generated/api';
+import type { components, operations } from '../generated/api';
 
 /** Every schema of the API's document, by its Rust type's name. */
 export type ApiSchemas = components['schemas'];
+/** The JSON of an operation's 200 answer; `never` for one that documents none. */
+type SuccessOf<Op> = Op extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
 /** An error answer: `{success: false, message, errors?}`. */
 export type ErrorBody = ApiSchemas['ErrorBody'];
@@ -53,6 +55,12 @@ export type DefaultAddressResponse = ApiSchemas['DefaultAddressResponse'];
 export type UserResponse = ApiSchemas['UserResponse'];
 /** `GET /api/cart/get-payment-gateway`: which methods are on. */
 export type PaymentGatewaysResponse = ApiSchemas['PaymentGatewaysResponse'];
+/** `POST /sslcommerz/pay-via-ajax` and `POST /sslcommerz/existing-order-pay`: the card gateway's page in `data`. */
+export type SslcommerzPayResponse = ApiSchemas['SslcommerzPayResponse'];
+/** `GET /api/nagad/pay-via-ajax`: Nagad's page in `url`. */
+export type NagadPayResponse = ApiSchemas['NagadPayResponse'];
+/** `POST /api/bkash/create`: bKash is not built (issue 18), the call only answers 503, so `never`. */
+export type BkashCreateResponse = SuccessOf<operations['post_bkash_create']>;
 /** `POST /api/cod-place-order`. */
 export type PlaceOrderResponse = ApiSchemas['PlaceOrderResponse'];
 /** `POST /api/auth/login` and `POST /api/auth/register`: the token and the user. */

@@ -255,7 +255,6 @@ struct SslPayQuery {
 
 /// The body of `POST /sslcommerz/pay-via-ajax`, which may also be empty.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
 struct SslPayBody {
     /// Where the shopper pays from: `website` (the default); not read.
     #[allow(dead_code)]

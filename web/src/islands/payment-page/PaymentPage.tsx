@@ -84,15 +84,15 @@ export function PaymentPage() {
         navigate(`/thank-you?order_random=${encodeURIComponent(r.order_random)}&order_key=${encodeURIComponent(r.order_key)}`);
       } else if (method === 'nagad') {
         const r = await apiGet<NagadPayResponse>('/api/nagad/pay-via-ajax', { token });
-        if (!r || !r.url) throw new ApiError(200, 'Nagad could not be reached. Please try another method.');
+        if (!r.url) throw new ApiError(200, 'Nagad could not be reached. Please try another method.');
         navigate(r.url);
       } else if (method === 'bkash') {
-        const r = await apiPost<BkashCreateResponse>('/api/bkash/create', { token });
-        if (!r || !r.bkashURL) throw new ApiError(200, 'bKash could not be reached. Please try another method.');
-        navigate(r.bkashURL);
+        // Not built on the server yet (issue 18): its 503 is thrown by apiPost.
+        await apiPost<BkashCreateResponse>('/api/bkash/create', { token });
+        throw new ApiError(200, 'bKash could not be reached. Please try another method.');
       } else {
         const r = await apiPost<SslcommerzPayResponse>(`/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`, { device: 'website' });
-        if (!/^success$/i.test(r.status ?? '') || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
+        if (!/^success$/i.test(r.status) || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
         navigate(r.data);
       }
     } catch (err) {
