@@ -40,7 +40,7 @@ pub use answer::{
     CartAddress, CartContents, CartCoupon, CartLine, CartLineItem, CartLineProduct, CartResponse,
     CartSet, CartSetInfo, PaymentChoice, VariationInfo,
 };
-pub(crate) use input::{required, Id, Whole};
+pub(crate) use input::{Id, Whole};
 
 /// A coupon code as the schema states it (see [`coupon::valid_code`]).
 pub(crate) const COUPON_PATTERN: &str = "^[A-Za-z0-9_-]{1,40}$";

@@ -25,11 +25,11 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::domain::orders;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_is_none, Text};
+use crate::plumbing::params::{blank_is_none, required, Text};
 use crate::plumbing::validate;
 use crate::state::AppState;
 use crate::surfaces::api::cart::{
-    apply_coupon, cart_answer, load, priced, required, CartResponse, Whole, COUPON_PATTERN,
+    apply_coupon, cart_answer, load, priced, CartResponse, Whole, COUPON_PATTERN,
 };
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::order::MOBILE_PATTERN;
@@ -142,10 +142,9 @@ pub struct DeliveryChargeResponse {
 
 /// The parameters of `GET /api/cart/get-delivery-charge`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[schemars(extend("required" = ["district"]))]
 struct DeliveryChargeQuery {
     /// A district's name (or 'Dhaka' / 'Outside Dhaka').
-    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(required)]
     district: Option<Text<1, MAX_PARAM_LEN>>,
 }
 

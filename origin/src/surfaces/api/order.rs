@@ -12,10 +12,9 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::domain::orders::{self, OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, Text};
+use crate::plumbing::params::{required, Text};
 use crate::plumbing::validate;
 use crate::state::AppState;
-use crate::surfaces::api::cart::required;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 /// A Bangladeshi mobile as the schema states it: `01XXXXXXXXX`, optionally
@@ -41,13 +40,12 @@ pub fn router() -> ApiRouter {
 
 /// The parameters of `GET /api/cart/order-details`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[schemars(extend("required" = ["order_random", "secret_key"]))]
 struct OrderDetailsQuery {
     /// The order number.
-    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(required)]
     order_random: Option<Text<1, MAX_PARAM_LEN>>,
     /// The order's key.
-    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(required)]
     secret_key: Option<Text<1, MAX_PARAM_LEN>>,
 }
 
@@ -79,14 +77,12 @@ async fn get_order_details(
 
 /// The parameters of `GET /api/cart/track-order`.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[schemars(extend("required" = ["id", "phone"]))]
 struct TrackOrderQuery {
     /// The order number.
-    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(required)]
     id: Option<Text<1, MAX_PARAM_LEN>>,
     /// The mobile number used for the order.
-    #[serde(default, deserialize_with = "blank_is_none")]
-    #[schemars(extend("pattern" = MOBILE_PATTERN))]
+    #[schemars(required, extend("pattern" = MOBILE_PATTERN))]
     phone: Option<Text<1, MAX_PARAM_LEN>>,
 }
 

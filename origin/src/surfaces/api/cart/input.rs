@@ -1,8 +1,7 @@
 //! Request primitives the cart, checkout and order modules read with, kept
 //! here until [`crate::plumbing::params`] has their like: a whole number in
-//! a JSON body that may be written `3.0` ([`Whole`]), an id parameter
-//! ([`Id`]), and a required query parameter whose absence is a 400 naming
-//! it ([`required`]).
+//! a JSON body that may be written `3.0` ([`Whole`]) and an id parameter
+//! ([`Id`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -11,7 +10,6 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::params::Int;
 
 /// Largest id accepted in a parameter.
@@ -74,12 +72,4 @@ impl JsonSchema for Whole {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({ "type": "integer", "format": "int64" })
     }
-}
-
-/// A required query parameter read as `Option` (with [`crate::plumbing::params::blank_is_none`]),
-/// so that a missing one, like a blank one, is a 400 naming it
-/// (`district is required`); the struct lists it under `required` for the
-/// document.
-pub fn required<T>(value: Option<T>, name: &str) -> ApiResult<T> {
-    value.ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
 }
