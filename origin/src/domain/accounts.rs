@@ -1,8 +1,10 @@
-//! Accounts: sign-in tokens and what a guest brings along when signing in.
-//! Tokens are stored hashed ([`crate::plumbing::identity`]); each lives
-//! [`TOKEN_LIFETIME_SECS`] and can be revoked.
+//! Accounts: the shopper's row (profile, password), sign-in tokens and what
+//! a guest brings along when signing in. Tokens are stored hashed
+//! ([`crate::plumbing::identity`]); each lives [`TOKEN_LIFETIME_SECS`] and
+//! can be revoked. An e-mail address or a mobile number belongs to one
+//! account.
 
-use catalog::db::{self, Conn};
+use catalog::db::{self, Conn, Pool};
 use sqlx::FromRow;
 
 use crate::domain::cart::MAX_QTY;
@@ -39,6 +41,205 @@ pub async fn user(conn: &mut Conn, id: i64) -> sqlx::Result<Option<User>> {
     .bind(id)
     .fetch_optional(&mut *conn)
     .await
+}
+
+/// User `id` whether active or not (a live token was checked already).
+pub async fn user_any(pool: &Pool, id: i64) -> sqlx::Result<Option<User>> {
+    db::query_as(&format!(
+        "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Whether an account uses this e-mail or mobile number (`None` matches
+/// nothing); with `except`, an account other than that one.
+pub async fn contact_taken(
+    conn: &mut Conn,
+    email: Option<&str>,
+    phone: Option<&str>,
+    except: Option<i64>,
+) -> sqlx::Result<bool> {
+    let taken: Option<i64> = match except {
+        None => {
+            db::query_scalar(
+                "SELECT id FROM app_user WHERE (email IS NOT NULL AND email = $1) OR (phone IS NOT NULL AND phone = $2)",
+            )
+            .bind(email)
+            .bind(phone)
+            .fetch_optional(&mut *conn)
+            .await?
+        }
+        Some(user) => {
+            db::query_scalar(
+                "SELECT id FROM app_user WHERE id <> $1 AND ((email IS NOT NULL AND email = $2) OR (phone IS NOT NULL AND phone = $3))",
+            )
+            .bind(user)
+            .bind(email)
+            .bind(phone)
+            .fetch_optional(&mut *conn)
+            .await?
+        }
+    };
+    Ok(taken.is_some())
+}
+
+/// A new account as checked.
+#[derive(Debug, Clone)]
+pub struct NewUser {
+    pub name: String,
+    pub email: Option<String>,
+    /// `01XXXXXXXXX`.
+    pub phone: Option<String>,
+    pub emergency_phone: Option<String>,
+    /// The argon2id hash of the password.
+    pub password_hash: String,
+    pub district: Option<String>,
+}
+
+/// Creates an account; its id.
+pub async fn create(conn: &mut Conn, user: &NewUser, now: i64) -> sqlx::Result<i64> {
+    db::query_scalar(
+        "INSERT INTO app_user (name, email, phone, emergency_phone, password_hash, district, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
+    )
+    .bind(&user.name)
+    .bind(&user.email)
+    .bind(&user.phone)
+    .bind(&user.emergency_phone)
+    .bind(&user.password_hash)
+    .bind(&user.district)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await
+}
+
+/// A profile as checked; `None` clears a field.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub name: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub emergency_phone: Option<String>,
+    /// YYYY-MM-DD.
+    pub birthday: Option<String>,
+    pub gender: Option<String>,
+    pub district: Option<String>,
+    pub postcode: Option<String>,
+}
+
+/// Sets every profile field of user `id`.
+pub async fn update_profile(conn: &mut Conn, id: i64, p: &Profile, now: i64) -> sqlx::Result<()> {
+    db::query(
+        "UPDATE app_user SET name = $1, email = $2, phone = $3, emergency_phone = $4, birthday = $5, \
+         gender = $6, district = $7, postcode = $8, updated_at = $9 WHERE id = $10",
+    )
+    .bind(&p.name)
+    .bind(&p.email)
+    .bind(&p.phone)
+    .bind(&p.emergency_phone)
+    .bind(&p.birthday)
+    .bind(&p.gender)
+    .bind(&p.district)
+    .bind(&p.postcode)
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The active account signing in with this e-mail, or mobile number, and
+/// its password hash (none for an account made by social sign-in).
+pub async fn credentials(
+    pool: &Pool,
+    email: &str,
+    phone: Option<&str>,
+) -> sqlx::Result<Option<(i64, Option<String>)>> {
+    db::query_as(
+        "SELECT id, password_hash FROM app_user WHERE is_active AND (email = $1 OR phone = $2)",
+    )
+    .bind(email)
+    .bind(phone)
+    .fetch_optional(pool)
+    .await
+}
+
+/// User `id`'s password hash, if they have a password.
+pub async fn password_hash(pool: &Pool, id: i64) -> sqlx::Result<Option<String>> {
+    db::query_scalar("SELECT password_hash FROM app_user WHERE id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+}
+
+/// Stores user `id`'s new password hash.
+pub async fn set_password(conn: &mut Conn, id: i64, hash: &str, now: i64) -> sqlx::Result<()> {
+    db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
+        .bind(hash)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Revokes every live token of user `id` but `keep` (every one when
+/// `None`); how many were revoked.
+pub async fn revoke_tokens_of(
+    conn: &mut Conn,
+    id: i64,
+    keep: Option<i64>,
+    now: i64,
+) -> sqlx::Result<u64> {
+    let done = match keep {
+        Some(keep) => {
+            db::query(
+                "UPDATE auth_token SET revoked_at = $1, updated_at = $1 \
+                 WHERE user_id = $2 AND id <> $3 AND revoked_at IS NULL",
+            )
+            .bind(now)
+            .bind(id)
+            .bind(keep)
+            .execute(&mut *conn)
+            .await?
+        }
+        None => {
+            db::query(
+                "UPDATE auth_token SET revoked_at = $1, updated_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+            )
+            .bind(now)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?
+        }
+    };
+    Ok(done.rows_affected())
+}
+
+/// How many orders user `id` has, and the ids and keys of one page of them
+/// (`limit` from `offset`), newest first.
+pub async fn orders_page(
+    pool: &Pool,
+    id: i64,
+    limit: i64,
+    offset: i64,
+) -> sqlx::Result<(i64, Vec<(i64, String)>)> {
+    let total: i64 = db::query_scalar("SELECT COUNT(*) FROM order_master WHERE user_id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await?;
+    let page: Vec<(i64, String)> = db::query_as(
+        "SELECT id, order_key FROM order_master WHERE user_id = $1 \
+         ORDER BY ordered_at DESC, id DESC LIMIT $2 OFFSET $3",
+    )
+    .bind(id)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(pool)
+    .await?;
+    Ok((total, page))
 }
 
 /// A new sign-in token for `user_id`; the plain token, shown once.

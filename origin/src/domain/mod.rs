@@ -3,6 +3,10 @@
 //!
 //! - [`identity`]: users, guests and their tokens; [`accounts`]: issuing and
 //!   revoking sign-in tokens, and what a guest brings along;
+//! - [`addresses`]: a shopper's address book and its defaults;
+//!   [`password_reset`]: single-use reset links; [`newsletter`]: its subscribers;
+//! - [`lists`]: the compare list and the wishlist; [`reviews`]: reviews of
+//!   delivered products; [`talk`]: questions, comments and recent views;
 //! - [`cart`], [`coupon`], [`orders`]: the cart, its discounts, and placing an
 //!   order in one transaction;
 //! - [`badges`]: the header's counts of the compare list and the wishlist;
@@ -16,13 +20,19 @@
 //! The domain never reaches into [`crate::surfaces`].
 
 pub mod accounts;
+pub mod addresses;
 pub mod badges;
 pub mod cart;
 pub mod coupon;
 pub mod identity;
 pub mod listing_query;
+pub mod lists;
 pub mod mail;
+pub mod newsletter;
 pub mod orders;
+pub mod password_reset;
 pub mod payments;
+pub mod reviews;
 pub mod search;
 pub mod social;
+pub mod talk;

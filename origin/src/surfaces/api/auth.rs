@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
-use catalog::db::{self, begin_write};
+use catalog::db::begin_write;
 
-use crate::domain::accounts::{self, USER_COLUMNS};
+use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
 use crate::domain::identity::TOKEN_LIFETIME_SECS;
 use crate::domain::identity::{Caller, SignedIn};
@@ -26,6 +26,9 @@ use crate::plumbing::validate::check_new_password;
 use crate::state::AppState;
 use crate::surfaces::api::answers::{MessageResponse, UserProfile};
 use crate::surfaces::api::doc::{ApiRouter, Doc};
+use crate::surfaces::api::user::{
+    EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
+};
 
 /// Routes under `/api/auth`.
 pub fn router() -> ApiRouter {
@@ -54,28 +57,46 @@ pub fn router() -> ApiRouter {
         )
 }
 
-/// A new account.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A new account. The schema states each field's form; besides, an e-mail
+/// or a mobile number is needed, the emergency number must differ from the
+/// mobile, and a confirmation sent must be the same as the password.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("anyOf" = [
+    { "required": ["email"], "properties": { "email": { "pattern": EMAIL_PATTERN } } },
+    { "required": ["telephone"], "properties": { "telephone": { "pattern": MOBILE_PATTERN } } },
+]))]
 struct RegisterBody {
     /// 2-100 characters.
-    name: String,
+    #[schemars(required, length(min = 2, max = 100), pattern(r"\S"))]
+    name: Option<String>,
     /// E-mail (this or telephone is required).
+    #[serde(default)]
+    #[schemars(length(max = 254), pattern(EMAIL_OR_EMPTY_PATTERN))]
     email: String,
     /// 11-digit Bangladeshi mobile (also read as `phone`).
-    #[serde(alias = "phone")]
+    #[serde(default, alias = "phone")]
+    #[schemars(pattern(MOBILE_OR_EMPTY_PATTERN))]
     telephone: String,
-    /// Another mobile.
+    /// Another mobile, not the same as `telephone`.
+    #[serde(default)]
+    #[schemars(pattern(MOBILE_OR_EMPTY_PATTERN))]
     emergency_contact_number: String,
     /// Home district.
+    #[serde(default)]
+    #[schemars(length(max = 100))]
     district: String,
     /// 8-128 characters.
-    password: String,
+    #[schemars(required, length(min = 8, max = 128))]
+    password: Option<String>,
     /// The same password again.
+    #[serde(default)]
+    #[schemars(length(min = 8, max = 128))]
     password_confirmation: Option<String>,
     /// Accepts the terms: must be `true`.
+    #[schemars(required, extend("const" = true))]
     agree: Option<Value>,
     /// Names the token (`web_browser` when absent).
+    #[serde(default)]
     device_name: String,
 }
 
@@ -131,7 +152,7 @@ async fn post_register(
     let bad = |errors: &mut Map<String, Value>, field: &str, message: &str| {
         errors.insert(field.to_string(), json!([message]));
     };
-    let name = validate::text(&body.name, 2, 100);
+    let name = validate::text(body.name.as_deref().unwrap_or_default(), 2, 100);
     if name.is_none() {
         bad(&mut errors, "name", "Your name is 2 to 100 characters.");
     }
@@ -190,8 +211,9 @@ async fn post_register(
     if district_raw.chars().count() > 100 {
         bad(&mut errors, "district", "Choose a district.");
     }
+    let password = body.password.unwrap_or_default();
     check_new_password(
-        &body.password,
+        &password,
         body.password_confirmation.as_deref(),
         &mut errors,
     );
@@ -209,38 +231,26 @@ async fn post_register(
         None => Some(district_raw.to_string()),
     };
     drop(conn);
-    let password = body.password.clone();
     let hash = blocking(move || catalog::password::hash(&password))
         .await?
         .map_err(ApiError::Internal)?;
     let now = clock::now_unix();
     let mut tx = begin_write(&state.pool).await?;
     let email = (!email.is_empty()).then_some(email);
-    let taken: Option<i64> = db::query_scalar(
-        "SELECT id FROM app_user WHERE (email IS NOT NULL AND email = $1) OR (phone IS NOT NULL AND phone = $2)",
-    )
-    .bind(&email)
-    .bind(&phone)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if taken.is_some() {
+    if accounts::contact_taken(&mut tx, email.as_deref(), phone.as_deref(), None).await? {
         return Err(ApiError::Conflict(
             "An account with this e-mail or mobile number exists. Sign in instead.".into(),
         ));
     }
-    let id: i64 = db::query_scalar(
-        "INSERT INTO app_user (name, email, phone, emergency_phone, password_hash, district, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
-    )
-    .bind(&name)
-    .bind(&email)
-    .bind(&phone)
-    .bind(&emergency)
-    .bind(&hash)
-    .bind(&district)
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
+    let new_user = NewUser {
+        name,
+        email,
+        phone,
+        emergency_phone: emergency,
+        password_hash: hash,
+        district,
+    };
+    let id = accounts::create(&mut tx, &new_user, now).await?;
     let token = accounts::issue_token(&mut tx, id, &device(&body.device_name), now).await?;
     if let Some(guest) = &caller.self_token {
         accounts::merge_guest(&mut tx, guest, id).await?;
@@ -270,15 +280,18 @@ fn signed_in(message: &'static str, token: String, user: accounts::User) -> Sign
     }
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A sign-in.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct LoginBody {
     /// E-mail or mobile number (also read as `phone` or `login`).
     #[serde(alias = "phone", alias = "login")]
-    email: String,
+    #[schemars(required, length(min = 1, max = 254), pattern(r"\S"))]
+    email: Option<String>,
     /// The password.
-    password: String,
+    #[schemars(required, length(min = 1, max = 1024))]
+    password: Option<String>,
     /// Names the token (`web_browser` when absent).
+    #[serde(default)]
     device_name: String,
 }
 
@@ -297,7 +310,8 @@ async fn post_login(
     caller: Caller,
     Body(body): Body<LoginBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
-    let login = body.email.trim().to_lowercase();
+    let login = body.email.unwrap_or_default().trim().to_lowercase();
+    let password = body.password.unwrap_or_default();
     let mut errors = Map::new();
     if login.is_empty() || login.len() > 254 {
         errors.insert(
@@ -305,25 +319,18 @@ async fn post_login(
             json!(["Enter your e-mail address or mobile number."]),
         );
     }
-    if body.password.is_empty() || body.password.len() > 1024 {
+    if password.is_empty() || password.len() > 1024 {
         errors.insert("password".into(), json!(["Enter your password."]));
     }
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
     let phone = validate::bd_mobile(&login);
-    let found: Option<(i64, Option<String>)> = db::query_as(
-        "SELECT id, password_hash FROM app_user WHERE is_active AND (email = $1 OR phone = $2)",
-    )
-    .bind(&login)
-    .bind(&phone)
-    .fetch_optional(&state.pool)
-    .await?;
+    let found = accounts::credentials(&state.pool, &login, phone.as_deref()).await?;
     let (id, phc) = match found {
         Some((id, Some(phc))) => (Some(id), phc),
         _ => (None, decoy_hash().to_string()),
     };
-    let password = body.password.clone();
     let ok = blocking(move || catalog::password::verify(&password, &phc)).await?;
     let Some(id) = id.filter(|_| ok) else {
         return Err(ApiError::Unauthorized(
@@ -355,13 +362,9 @@ async fn post_logout(
 
 /// `GET /api/auth/user`: `{user}`.
 async fn get_user(State(state): State<AppState>, who: SignedIn) -> ApiResult<Json<UserResponse>> {
-    let user: Option<accounts::User> = db::query_as(&format!(
-        "SELECT {USER_COLUMNS} FROM app_user WHERE id = $1"
-    ))
-    .bind(who.user.id)
-    .fetch_optional(&state.pool)
-    .await?;
-    let user = user.ok_or_else(ApiError::unauthenticated)?;
+    let user = accounts::user_any(&state.pool, who.user.id)
+        .await?
+        .ok_or_else(ApiError::unauthenticated)?;
     Ok(Json(UserResponse {
         success: true,
         user: user.into(),

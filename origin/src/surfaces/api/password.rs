@@ -15,10 +15,11 @@ use serde::Deserialize;
 use serde_json::Map;
 
 use catalog::clock;
-use catalog::db::{self, begin_write};
+use catalog::db::begin_write;
 
-use crate::domain::identity::{hash_token, new_token};
+use crate::domain::accounts;
 use crate::domain::mail::Mail;
+use crate::domain::password_reset;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
 use crate::plumbing::ratelimit;
@@ -27,9 +28,9 @@ use crate::plumbing::validate::check_new_password;
 use crate::state::AppState;
 use crate::surfaces::api::answers::MessageResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
+use crate::surfaces::api::user::EMAIL_PATTERN;
 
-/// How long a reset link works, seconds.
-pub const LINK_LIFETIME_SECS: i64 = 3_600;
+pub use crate::domain::password_reset::LINK_LIFETIME_SECS;
 /// Links one address (or one client) may be sent per hour.
 pub const LINKS_PER_HOUR: i64 = 3;
 
@@ -49,11 +50,12 @@ pub fn router() -> ApiRouter {
         )
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// Who forgot their password.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct ForgotBody {
     /// The account's e-mail.
-    email: String,
+    #[schemars(required, length(max = 254), pattern(EMAIL_PATTERN))]
+    email: Option<String>,
 }
 
 /// The client's address as the edge forwarded it, else "direct".
@@ -73,7 +75,7 @@ async fn post_forgot(
     headers: HeaderMap,
     Body(body): Body<ForgotBody>,
 ) -> ApiResult<Json<MessageResponse>> {
-    let email = body.email.trim().to_lowercase();
+    let email = body.email.unwrap_or_default().trim().to_lowercase();
     if !validate::email(&email) {
         return Err(ApiError::invalid(
             "email",
@@ -90,23 +92,9 @@ async fn post_forgot(
             retry_after,
         });
     }
-    let user: Option<(i64, String)> =
-        db::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active")
-            .bind(&email)
-            .fetch_optional(&state.pool)
-            .await?;
+    let user = password_reset::account_by_email(&state.pool, &email).await?;
     if let Some((id, name)) = user {
-        let (token, hash) = new_token();
-        db::query(
-            "INSERT INTO password_reset (user_id, token_hash, expires_at, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $4)",
-        )
-        .bind(id)
-        .bind(hash)
-        .bind(now + LINK_LIFETIME_SECS)
-        .bind(now)
-        .execute(&state.pool)
-        .await?;
+        let token = password_reset::issue(&state.pool, id, now).await?;
         let link = format!(
             "{}/user/reset_password?token={token}&email={}",
             state.site_url,
@@ -128,16 +116,21 @@ async fn post_forgot(
     )))
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A new password, with the link's token and e-mail. An unknown, used or
+/// expired link is a 400 naming `token`.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct ResetBody {
     /// From the link.
-    token: String,
+    #[schemars(required, length(min = 1, max = 200), pattern(r"\S"))]
+    token: Option<String>,
     /// From the link.
-    email: String,
+    #[schemars(required)]
+    email: Option<String>,
     /// The new password, 8-128 characters.
-    password: String,
+    #[schemars(required, length(min = 8, max = 128))]
+    password: Option<String>,
     /// The same again.
+    #[schemars(required, length(min = 8, max = 128))]
     password_confirmation: Option<String>,
 }
 
@@ -146,9 +139,11 @@ async fn post_reset(
     State(state): State<AppState>,
     Body(body): Body<ResetBody>,
 ) -> ApiResult<Json<MessageResponse>> {
+    let token = body.token.unwrap_or_default();
+    let password = body.password.unwrap_or_default();
     let mut errors = Map::new();
     check_new_password(
-        &body.password,
+        &password,
         Some(body.password_confirmation.as_deref().unwrap_or_default()),
         &mut errors,
     );
@@ -158,53 +153,27 @@ async fn post_reset(
             "This link is invalid, used or expired. Ask for a new one.",
         )
     };
-    if body.token.trim().is_empty() || body.token.len() > 200 {
+    if token.trim().is_empty() || token.len() > 200 {
         return Err(invalid());
     }
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
     let now = clock::now_unix();
-    let email = body.email.trim().to_lowercase();
-    let found: Option<(i64, i64)> = db::query_as(
-        "SELECT r.id, r.user_id FROM password_reset r JOIN app_user u ON u.id = r.user_id \
-         WHERE r.token_hash = $1 AND u.email = $2 AND r.used_at IS NULL AND r.expires_at > $3",
-    )
-    .bind(hash_token(body.token.trim()))
-    .bind(&email)
-    .bind(now)
-    .fetch_optional(&state.pool)
-    .await?;
-    let (reset, user) = found.ok_or_else(invalid)?;
-    let password = body.password.clone();
+    let email = body.email.unwrap_or_default().trim().to_lowercase();
+    let link = password_reset::find(&state.pool, token.trim(), &email, now)
+        .await?
+        .ok_or_else(invalid)?;
     let hash = tokio::task::spawn_blocking(move || catalog::password::hash(&password))
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?
         .map_err(ApiError::Internal)?;
     let mut tx = begin_write(&state.pool).await?;
-    let used = db::query(
-        "UPDATE password_reset SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
-    )
-    .bind(now)
-    .bind(reset)
-    .execute(&mut *tx)
-    .await?;
-    if used.rows_affected() == 0 {
+    if !password_reset::use_up(&mut tx, link, now).await? {
         return Err(invalid());
     }
-    db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
-        .bind(hash)
-        .bind(now)
-        .bind(user)
-        .execute(&mut *tx)
-        .await?;
-    db::query(
-        "UPDATE auth_token SET revoked_at = $1, updated_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
-    )
-    .bind(now)
-    .bind(user)
-    .execute(&mut *tx)
-    .await?;
+    accounts::set_password(&mut tx, link.user_id, &hash, now).await?;
+    accounts::revoke_tokens_of(&mut tx, link.user_id, None, now).await?;
     tx.commit().await?;
     Ok(Json(MessageResponse::new(
         "Your password has been reset. Sign in with the new one.",

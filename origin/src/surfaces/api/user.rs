@@ -9,46 +9,47 @@ use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use sqlx::FromRow;
 
 use catalog::clock;
-use catalog::db::{self, begin_write};
+use catalog::db::begin_write;
 
 use crate::domain::accounts;
+use crate::domain::addresses::{self, DefaultKind, NewAddress};
 use crate::domain::cart;
 use crate::domain::identity::SignedIn;
+use crate::domain::newsletter;
 use crate::domain::orders;
 use crate::domain::orders::{OrderHead, OrderLine};
+use crate::domain::reviews::{self, NewReview};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
+use crate::plumbing::params::{blank_is_none, Int};
 use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
 use crate::state::AppState;
 use crate::surfaces::api::answers::{ById, MessageResponse, OrEmpty, SuccessResponse, UserProfile};
-use crate::surfaces::api::category::Params;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::home::Pairs;
 
-/// Most saved addresses per shopper.
-pub const MAX_ADDRESSES: i64 = 20;
+pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
+
 /// Orders per page of `user/orders`.
 pub const ORDERS_PER_PAGE: i64 = 20;
+/// The largest id a parameter may name.
+pub const MAX_ID: i64 = i64::MAX / 2;
+/// A mobile number as the schema states it (the check also takes spaces,
+/// dashes and `+88`, see [`validate::bd_mobile`]).
+pub const MOBILE_PATTERN: &str = "^01[3-9][0-9]{8}$";
+/// [`MOBILE_PATTERN`], or nothing.
+pub const MOBILE_OR_EMPTY_PATTERN: &str = "^(01[3-9][0-9]{8})?$";
+/// An e-mail address as [`validate::email`] takes it (around it, spaces):
+/// something before one `@`, a domain with a dot that neither starts nor
+/// ends it, no spaces; at most 254 characters.
+pub const EMAIL_PATTERN: &str = r"^\s*[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]\s*$";
+/// [`EMAIL_PATTERN`], or nothing.
+pub const EMAIL_OR_EMPTY_PATTERN: &str = r"^\s*([^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.])?\s*$";
 
 /// Routes under `/api/user` (merged with the wishlist's).
 pub fn router() -> ApiRouter {
-    let address = |d: Doc| {
-        d.query("name", "string", "Who receives, 3-100 characters")
-            .query("phone", "string", "11-digit mobile")
-            .query("address", "string", "5-500 characters")
-            .query("district", "string", "One of the 64 districts")
-            .query_opt(
-                "region",
-                "string",
-                "Division (taken from the district when absent)",
-            )
-            .query_opt("thana", "string", "Thana or upazila")
-    };
-    let kind = "billing or shipping";
     ApiRouter::new()
         .post(
             "/user-update",
@@ -69,35 +70,30 @@ pub fn router() -> ApiRouter {
         .get(
             "/address-store",
             get_address_store,
-            address(Doc::signed_in("Saves a new address (at most 20)"))
+            Doc::signed_in("Saves a new address (at most 20)")
                 .answers(409, "The address book is full"),
         )
         .get(
             "/address-update",
             get_address_update,
-            address(Doc::signed_in("Changes one of the shopper's addresses"))
-                .query("id", "integer", "The address's id")
+            Doc::signed_in("Changes one of the shopper's addresses")
                 .answers(404, "No such address of the shopper's"),
         )
         .get(
             "/get-default-address",
             get_default_address,
-            Doc::signed_in("The default address of a type: {address}")
-                .query("type", "string", kind),
+            Doc::signed_in("The default address of a type: {address}"),
         )
         .get(
             "/set-default-address",
             get_set_default_address,
             Doc::signed_in("Makes one of the shopper's addresses the default of a type")
-                .query("type", "string", kind)
-                .query("id", "integer", "The address's id")
                 .answers(404, "No such address of the shopper's"),
         )
         .get(
             "/orders",
             get_orders,
-            Doc::signed_in("The shopper's orders, newest first, 20 a page: {orders, total}")
-                .query_opt("page", "integer", "Page number (default 1)"),
+            Doc::signed_in("The shopper's orders, newest first, 20 a page: {orders, total}"),
         )
         .get(
             "/reviews",
@@ -118,26 +114,41 @@ pub fn router() -> ApiRouter {
         )
 }
 
-/// A profile: every field is set to what is sent (empty clears it).
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A profile: every field is set to what is sent (empty clears it). The
+/// schema states each field's form; keeping neither an e-mail nor a mobile
+/// is refused too.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct ProfileBody {
     /// 2-100 characters.
-    name: String,
-    /// E-mail (keep this or phone).
+    #[schemars(required, length(min = 2, max = 100), pattern(r"\S"))]
+    name: Option<String>,
+    /// E-mail (keep this or phone); empty clears it.
+    #[serde(default)]
+    #[schemars(pattern(EMAIL_OR_EMPTY_PATTERN))]
     email: String,
-    /// 11-digit mobile.
+    /// 11-digit mobile; empty clears it.
+    #[serde(default)]
+    #[schemars(pattern(MOBILE_OR_EMPTY_PATTERN))]
     phone: String,
-    /// Another mobile (also read as `emergency_mobile`).
-    #[serde(alias = "emergency_mobile")]
+    /// Another mobile (also read as `emergency_mobile`); empty clears it.
+    #[serde(default, alias = "emergency_mobile")]
+    #[schemars(pattern(MOBILE_OR_EMPTY_PATTERN))]
     emergency_phone: String,
-    /// YYYY-MM-DD.
+    /// YYYY-MM-DD, a past date after 1900; empty clears it.
+    #[serde(default)]
+    #[schemars(pattern(r"^(\s*|\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\s*)$"))]
     birthday: String,
-    /// male, female or other.
+    /// male, female or other; empty clears it.
+    #[serde(default)]
+    #[schemars(pattern(r"^\s*(|male|female|other)\s*$"))]
     gender: String,
-    /// Home district.
+    /// Home district; empty clears it.
+    #[serde(default)]
+    #[schemars(length(max = 100))]
     district: String,
-    /// 4 digits.
+    /// 4 digits; empty clears it.
+    #[serde(default)]
+    #[schemars(pattern(r"^\s*([0-9]{4})?\s*$"))]
     postcode: String,
 }
 
@@ -160,7 +171,7 @@ async fn post_user_update(
     Body(body): Body<ProfileBody>,
 ) -> ApiResult<Json<UserUpdateResponse>> {
     let mut errors = Map::new();
-    let name = validate::text(&body.name, 2, 100);
+    let name = validate::text(body.name.as_deref().unwrap_or_default(), 2, 100);
     if name.is_none() {
         bad(&mut errors, "name", "Your name is 2 to 100 characters.");
     }
@@ -236,36 +247,30 @@ async fn post_user_update(
         return Err(ApiError::fields(errors));
     }
     let none_if_empty = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    let profile = accounts::Profile {
+        name: name.unwrap_or_default(),
+        email: none_if_empty(&email),
+        phone,
+        emergency_phone: emergency,
+        birthday: none_if_empty(birthday),
+        gender: none_if_empty(&gender),
+        district: district.and_then(|d| none_if_empty(&d)),
+        postcode: none_if_empty(postcode),
+    };
     let mut tx = begin_write(&state.pool).await?;
-    let taken: Option<i64> = db::query_scalar(
-        "SELECT id FROM app_user WHERE id <> $1 AND ((email IS NOT NULL AND email = $2) OR (phone IS NOT NULL AND phone = $3))",
+    let taken = accounts::contact_taken(
+        &mut tx,
+        profile.email.as_deref(),
+        profile.phone.as_deref(),
+        Some(who.user.id),
     )
-    .bind(who.user.id)
-    .bind(none_if_empty(&email))
-    .bind(&phone)
-    .fetch_optional(&mut *tx)
     .await?;
-    if taken.is_some() {
+    if taken {
         return Err(ApiError::Conflict(
             "Another account uses that e-mail or mobile number.".into(),
         ));
     }
-    db::query(
-        "UPDATE app_user SET name = $1, email = $2, phone = $3, emergency_phone = $4, birthday = $5, \
-         gender = $6, district = $7, postcode = $8, updated_at = $9 WHERE id = $10",
-    )
-    .bind(name)
-    .bind(none_if_empty(&email))
-    .bind(&phone)
-    .bind(&emergency)
-    .bind(none_if_empty(birthday))
-    .bind(none_if_empty(&gender))
-    .bind(district.and_then(|d| none_if_empty(&d)))
-    .bind(none_if_empty(postcode))
-    .bind(clock::now_unix())
-    .bind(who.user.id)
-    .execute(&mut *tx)
-    .await?;
+    accounts::update_profile(&mut tx, who.user.id, &profile, clock::now_unix()).await?;
     let user = accounts::user(&mut tx, who.user.id)
         .await?
         .ok_or_else(ApiError::unauthenticated)?;
@@ -277,14 +282,17 @@ async fn post_user_update(
     }))
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A new password for a signed-in shopper.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct PasswordBody {
     /// The current password.
-    old_password: String,
+    #[schemars(required, length(min = 1))]
+    old_password: Option<String>,
     /// The new password, 8-128 characters.
-    password: String,
-    /// The new password again.
+    #[schemars(required, length(min = 8, max = 128))]
+    password: Option<String>,
+    /// The new password again: the two must be the same.
+    #[schemars(required, length(min = 8, max = 128))]
     password_confirmation: Option<String>,
 }
 
@@ -303,24 +311,21 @@ async fn post_change_password(
     who: SignedIn,
     Body(body): Body<PasswordBody>,
 ) -> ApiResult<Json<ChangePasswordResponse>> {
+    let old = body.old_password.unwrap_or_default();
+    let new = body.password.unwrap_or_default();
     let mut errors = Map::new();
-    if body.old_password.is_empty() {
+    if old.is_empty() {
         bad(&mut errors, "old_password", "Enter your current password.");
     }
     check_new_password(
-        &body.password,
+        &new,
         Some(body.password_confirmation.as_deref().unwrap_or_default()),
         &mut errors,
     );
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
-    let phc: Option<String> = db::query_scalar("SELECT password_hash FROM app_user WHERE id = $1")
-        .bind(who.user.id)
-        .fetch_one(&state.pool)
-        .await?;
-    let old = body.old_password.clone();
-    let new = body.password.clone();
+    let phc = accounts::password_hash(&state.pool, who.user.id).await?;
     // The new hash is made only when the old password is right.
     let hash = tokio::task::spawn_blocking(move || {
         phc.is_some_and(|phc| catalog::password::verify(&old, &phc))
@@ -337,41 +342,15 @@ async fn post_change_password(
     let hash = hash.map_err(ApiError::Internal)?;
     let now = clock::now_unix();
     let mut tx = begin_write(&state.pool).await?;
-    db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
-        .bind(hash)
-        .bind(now)
-        .bind(who.user.id)
-        .execute(&mut *tx)
-        .await?;
-    let others = db::query(
-        "UPDATE auth_token SET revoked_at = $1, updated_at = $1 \
-         WHERE user_id = $2 AND id <> $3 AND revoked_at IS NULL",
-    )
-    .bind(now)
-    .bind(who.user.id)
-    .bind(who.user.token_id)
-    .execute(&mut *tx)
-    .await?;
+    accounts::set_password(&mut tx, who.user.id, &hash, now).await?;
+    let others =
+        accounts::revoke_tokens_of(&mut tx, who.user.id, Some(who.user.token_id), now).await?;
     tx.commit().await?;
     Ok(Json(ChangePasswordResponse {
         success: true,
         message: "Your password has been changed.",
-        signed_out_sessions: others.rows_affected(),
+        signed_out_sessions: others,
     }))
-}
-
-/// A saved address.
-#[derive(Debug, Clone, FromRow, Serialize, JsonSchema)]
-pub struct Address {
-    pub id: i64,
-    /// Who receives.
-    pub name: String,
-    pub phone: String,
-    pub address: String,
-    /// The division.
-    pub region: String,
-    pub district: String,
-    pub thana: String,
 }
 
 /// The answer of `GET /api/user/address-list`.
@@ -401,36 +380,13 @@ pub struct DefaultAddressResponse {
     pub address: OrEmpty<Address>,
 }
 
-const ADDRESS_COLUMNS: &str = "id, name, phone, address, region, district, thana";
-
-async fn own_address(state: &AppState, user: i64, id: i64) -> ApiResult<Address> {
-    let found: Option<Address> = db::query_as(&format!(
-        "SELECT {ADDRESS_COLUMNS} FROM address WHERE id = $1 AND user_id = $2"
-    ))
-    .bind(id)
-    .bind(user)
-    .fetch_optional(&state.pool)
-    .await?;
-    found.ok_or_else(|| ApiError::not_found("Address not found"))
-}
-
 /// `GET /api/user/address-list`.
 async fn get_addresses(
     State(state): State<AppState>,
     who: SignedIn,
 ) -> ApiResult<Json<AddressListResponse>> {
-    let rows: Vec<Address> = db::query_as(&format!(
-        "SELECT {ADDRESS_COLUMNS} FROM address WHERE user_id = $1 ORDER BY id"
-    ))
-    .bind(who.user.id)
-    .fetch_all(&state.pool)
-    .await?;
-    let (billing, shipping): (Option<i64>, Option<i64>) = db::query_as(
-        "SELECT default_billing_address_id, default_shipping_address_id FROM app_user WHERE id = $1",
-    )
-    .bind(who.user.id)
-    .fetch_one(&state.pool)
-    .await?;
+    let rows = addresses::list(&state.pool, who.user.id).await?;
+    let (billing, shipping) = addresses::defaults(&state.pool, who.user.id).await?;
     Ok(Json(AddressListResponse {
         success: true,
         addresses: ById(rows.into_iter().map(|a| (a.id, a)).collect()),
@@ -439,24 +395,79 @@ async fn get_addresses(
     }))
 }
 
-/// A checked address from query parameters.
-struct NewAddress {
-    name: String,
-    phone: String,
-    address: String,
-    region: String,
-    district: String,
-    thana: String,
+/// The parameters of `GET /api/user/address-store`: an address, checked by
+/// [`check_address`] (every field at once, each error in words).
+#[derive(Debug, Deserialize, JsonSchema)]
+struct AddressQuery {
+    /// Who receives, 3-100 characters.
+    #[schemars(required, length(min = 3, max = 100))]
+    name: Option<String>,
+    /// 11-digit mobile, `01XXXXXXXXX`.
+    #[schemars(required, pattern(MOBILE_PATTERN))]
+    phone: Option<String>,
+    /// 5-500 characters.
+    #[schemars(required, length(min = 5, max = 500))]
+    address: Option<String>,
+    /// One of the 64 districts (a 400 otherwise).
+    #[schemars(required, length(min = 1, max = 100))]
+    district: Option<String>,
+    /// Division: documented for the original client, which sends it; the
+    /// division is taken from the district.
+    #[schemars(length(max = 100))]
+    #[allow(dead_code)]
+    region: Option<String>,
+    /// Thana or upazila, at most 100 characters.
+    #[schemars(length(max = 100))]
+    thana: Option<String>,
 }
 
-async fn address_params(state: &AppState, params: &Params) -> ApiResult<NewAddress> {
+/// The parameters of `GET /api/user/address-update`: which address, and
+/// what it becomes.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct AddressUpdateQuery {
+    /// The address's id.
+    #[schemars(required)]
+    id: Option<Int<1, MAX_ID>>,
+    #[serde(flatten)]
+    address: AddressQuery,
+}
+
+/// The parameters of `GET /api/user/get-default-address`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct DefaultQuery {
+    /// billing or shipping.
+    #[serde(rename = "type")]
+    #[schemars(required)]
+    kind: Option<DefaultKind>,
+}
+
+/// The parameters of `GET /api/user/set-default-address`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SetDefaultQuery {
+    /// billing or shipping.
+    #[serde(rename = "type")]
+    #[schemars(required)]
+    kind: Option<DefaultKind>,
+    /// The address's id.
+    #[schemars(required)]
+    id: Option<Int<1, MAX_ID>>,
+}
+
+/// A required parameter, declared `#[schemars(required)] name: Option<T>`:
+/// absent is a 400 naming it. (Local until `plumbing::params` has one.)
+fn required<T>(value: Option<T>, name: &str) -> ApiResult<T> {
+    value.ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
+}
+
+/// The address sent, checked: every field's error at once.
+async fn check_address(state: &AppState, q: &AddressQuery) -> ApiResult<NewAddress> {
     let mut errors = Map::new();
-    let get = |name: &str| params.get(name).unwrap_or_default();
-    let name = validate::text(get("name"), 3, 100);
+    let get = |field: &Option<String>| field.clone().unwrap_or_default();
+    let name = validate::text(&get(&q.name), 3, 100);
     if name.is_none() {
         bad(&mut errors, "name", "A name is 3 to 100 characters.");
     }
-    let phone = validate::bd_mobile(get("phone"));
+    let phone = validate::bd_mobile(&get(&q.phone));
     if phone.is_none() {
         bad(
             &mut errors,
@@ -464,7 +475,7 @@ async fn address_params(state: &AppState, params: &Params) -> ApiResult<NewAddre
             "A mobile number is 11 digits: 01XXXXXXXXX.",
         );
     }
-    let address = validate::text(get("address"), 5, 500);
+    let address = validate::text(&get(&q.address), 5, 500);
     if address.is_none() {
         bad(
             &mut errors,
@@ -472,12 +483,12 @@ async fn address_params(state: &AppState, params: &Params) -> ApiResult<NewAddre
             "The address is 5 to 500 characters.",
         );
     }
-    let thana = validate::text(get("thana"), 0, 100);
+    let thana = validate::text(&get(&q.thana), 0, 100);
     if thana.is_none() {
         bad(&mut errors, "thana", "The thana is at most 100 characters.");
     }
     let mut conn = state.pool.acquire().await?;
-    let district = cart::district(&mut conn, get("district")).await?;
+    let district = cart::district(&mut conn, &get(&q.district)).await?;
     if district.is_none() {
         bad(&mut errors, "district", "Choose one of the 64 districts.");
     }
@@ -500,44 +511,11 @@ async fn address_params(state: &AppState, params: &Params) -> ApiResult<NewAddre
 async fn get_address_store(
     State(state): State<AppState>,
     who: SignedIn,
-    Query(pairs): Pairs,
+    Query(query): Query<AddressQuery>,
 ) -> ApiResult<Json<AddressStoreResponse>> {
-    let params = Params::new(pairs)?;
-    let a = address_params(&state, &params).await?;
+    let address = check_address(&state, &query).await?;
     let mut tx = begin_write(&state.pool).await?;
-    let count: i64 = db::query_scalar("SELECT COUNT(*) FROM address WHERE user_id = $1")
-        .bind(who.user.id)
-        .fetch_one(&mut *tx)
-        .await?;
-    if count >= MAX_ADDRESSES {
-        return Err(ApiError::Conflict(format!(
-            "An address book holds at most {MAX_ADDRESSES} addresses."
-        )));
-    }
-    let now = clock::now_unix();
-    let id: i64 = db::query_scalar(
-        "INSERT INTO address (user_id, name, phone, address, region, district, thana, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id",
-    )
-    .bind(who.user.id)
-    .bind(&a.name)
-    .bind(&a.phone)
-    .bind(&a.address)
-    .bind(&a.region)
-    .bind(&a.district)
-    .bind(&a.thana)
-    .bind(now)
-    .fetch_one(&mut *tx)
-    .await?;
-    // The first address becomes both defaults.
-    db::query(
-        "UPDATE app_user SET default_billing_address_id = COALESCE(default_billing_address_id, $1), \
-         default_shipping_address_id = COALESCE(default_shipping_address_id, $1) WHERE id = $2",
-    )
-    .bind(id)
-    .bind(who.user.id)
-    .execute(&mut *tx)
-    .await?;
+    let id = addresses::store(&mut tx, who.user.id, &address, clock::now_unix()).await?;
     tx.commit().await?;
     Ok(Json(AddressStoreResponse {
         success: true,
@@ -550,56 +528,23 @@ async fn get_address_store(
 async fn get_address_update(
     State(state): State<AppState>,
     who: SignedIn,
-    Query(pairs): Pairs,
+    Query(query): Query<AddressUpdateQuery>,
 ) -> ApiResult<Json<MessageResponse>> {
-    let params = Params::new(pairs)?;
-    let id = params
-        .int("id", 1, i64::MAX / 2)?
-        .ok_or_else(|| ApiError::invalid("id", "id is required"))?;
-    own_address(&state, who.user.id, id).await?;
-    let a = address_params(&state, &params).await?;
-    db::query(
-        "UPDATE address SET name = $1, phone = $2, address = $3, region = $4, district = $5, thana = $6, \
-         updated_at = $7 WHERE id = $8 AND user_id = $9",
-    )
-    .bind(&a.name)
-    .bind(&a.phone)
-    .bind(&a.address)
-    .bind(&a.region)
-    .bind(&a.district)
-    .bind(&a.thana)
-    .bind(clock::now_unix())
-    .bind(id)
-    .bind(who.user.id)
-    .execute(&state.pool)
-    .await?;
+    let id = required(query.id, "id")?.get();
+    addresses::own(&state.pool, who.user.id, id).await?;
+    let address = check_address(&state, &query.address).await?;
+    addresses::update(&state.pool, who.user.id, id, &address, clock::now_unix()).await?;
     Ok(Json(MessageResponse::new("Address updated")))
-}
-
-/// The `type` parameter: the user column holding that default.
-fn default_column(params: &Params) -> ApiResult<&'static str> {
-    match params.required("type")? {
-        "billing" => Ok("default_billing_address_id"),
-        "shipping" => Ok("default_shipping_address_id"),
-        _ => Err(ApiError::invalid("type", "type is billing or shipping")),
-    }
 }
 
 /// `GET /api/user/get-default-address?type=`: `{address}` (`[]` when none).
 async fn get_default_address(
     State(state): State<AppState>,
     who: SignedIn,
-    Query(pairs): Pairs,
+    Query(query): Query<DefaultQuery>,
 ) -> ApiResult<Json<DefaultAddressResponse>> {
-    let params = Params::new(pairs)?;
-    let column = default_column(&params)?;
-    let found: Option<Address> = db::query_as(&format!(
-        "SELECT a.id, a.name, a.phone, a.address, a.region, a.district, a.thana FROM app_user u \
-         JOIN address a ON a.id = u.{column} AND a.user_id = u.id WHERE u.id = $1"
-    ))
-    .bind(who.user.id)
-    .fetch_optional(&state.pool)
-    .await?;
+    let kind = required(query.kind, "type")?;
+    let found = addresses::default_of(&state.pool, who.user.id, kind).await?;
     Ok(Json(DefaultAddressResponse {
         success: true,
         address: OrEmpty(found),
@@ -610,19 +555,12 @@ async fn get_default_address(
 async fn get_set_default_address(
     State(state): State<AppState>,
     who: SignedIn,
-    Query(pairs): Pairs,
+    Query(query): Query<SetDefaultQuery>,
 ) -> ApiResult<Json<SuccessResponse>> {
-    let params = Params::new(pairs)?;
-    let column = default_column(&params)?;
-    let id = params
-        .int("id", 1, i64::MAX / 2)?
-        .ok_or_else(|| ApiError::invalid("id", "id is required"))?;
-    own_address(&state, who.user.id, id).await?;
-    db::query(&format!("UPDATE app_user SET {column} = $1 WHERE id = $2"))
-        .bind(id)
-        .bind(who.user.id)
-        .execute(&state.pool)
-        .await?;
+    let kind = required(query.kind, "type")?;
+    let id = required(query.id, "id")?.get();
+    addresses::own(&state.pool, who.user.id, id).await?;
+    addresses::set_default(&state.pool, who.user.id, kind, id).await?;
     Ok(Json(SuccessResponse::OK))
 }
 
@@ -653,26 +591,27 @@ pub struct AccountOrder {
     pub products: Vec<OrderLine>,
 }
 
+/// The parameters of `GET /api/user/orders`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct OrdersQuery {
+    /// Page number (default 1).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    page: Option<Int<1, 10_000>>,
+}
+
 /// `GET /api/user/orders?page=`: own orders, newest first.
 async fn get_orders(
     State(state): State<AppState>,
     who: SignedIn,
-    Query(pairs): Pairs,
+    Query(query): Query<OrdersQuery>,
 ) -> ApiResult<Json<OrdersResponse>> {
-    let params = Params::new(pairs)?;
-    let page = params.int("page", 1, 10_000)?.unwrap_or(1);
-    let total: i64 = db::query_scalar("SELECT COUNT(*) FROM order_master WHERE user_id = $1")
-        .bind(who.user.id)
-        .fetch_one(&state.pool)
-        .await?;
-    let ids: Vec<(i64, String)> = db::query_as(
-        "SELECT id, order_key FROM order_master WHERE user_id = $1 \
-         ORDER BY ordered_at DESC, id DESC LIMIT $2 OFFSET $3",
+    let page = query.page.map_or(1, Int::get);
+    let (total, ids) = accounts::orders_page(
+        &state.pool,
+        who.user.id,
+        ORDERS_PER_PAGE,
+        (page - 1) * ORDERS_PER_PAGE,
     )
-    .bind(who.user.id)
-    .bind(ORDERS_PER_PAGE)
-    .bind((page - 1) * ORDERS_PER_PAGE)
-    .fetch_all(&state.pool)
     .await?;
     let mut out = Vec::with_capacity(ids.len());
     for (id, key) in ids {
@@ -697,20 +636,6 @@ async fn get_orders(
         current_page: page,
         per_page: ORDERS_PER_PAGE,
     }))
-}
-
-#[derive(Debug, FromRow)]
-struct ReviewRow {
-    id: i64,
-    product_id: i64,
-    title: String,
-    rating: i64,
-    comment: String,
-    is_active: bool,
-    created_at: i64,
-    seo_url: String,
-    sub_title: String,
-    sku: String,
 }
 
 /// The answer of `GET /api/user/reviews`: the shopper's reviews, newest first.
@@ -749,14 +674,7 @@ async fn get_reviews(
     State(state): State<AppState>,
     who: SignedIn,
 ) -> ApiResult<Json<ReviewsResponse>> {
-    let rows: Vec<ReviewRow> = db::query_as(
-        "SELECT r.id, p.id AS product_id, p.title, r.rating, r.comment, r.is_active, r.created_at, p.seo_url, \
-             p.sub_title, p.sku FROM review r JOIN product p ON p.id = r.product_id \
-             WHERE r.user_id = $1 ORDER BY r.created_at DESC, r.id DESC",
-    )
-    .bind(who.user.id)
-    .fetch_all(&state.pool)
-    .await?;
+    let rows = reviews::of_user(&state.pool, who.user.id).await?;
     let reviews = rows
         .into_iter()
         .map(|r| {
@@ -783,16 +701,19 @@ async fn get_reviews(
     }))
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// A review of a delivered product.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct ReviewBody {
     /// The product's id (also read as `pid`).
     #[serde(alias = "pid")]
-    product_id: i64,
+    #[schemars(required, range(min = 1, max = MAX_ID))]
+    product_id: Option<i64>,
     /// 1-5 stars.
-    rating: i64,
+    #[schemars(required, range(min = 1, max = 5))]
+    rating: Option<i64>,
     /// 10-2000 characters.
-    comment: String,
+    #[schemars(required, length(min = 10, max = 2000), pattern(r"\S"))]
+    comment: Option<String>,
 }
 
 /// `POST /api/user/review-store`: only for a product of one of the shopper's
@@ -803,61 +724,38 @@ async fn post_review_store(
     Body(body): Body<ReviewBody>,
 ) -> ApiResult<Json<MessageResponse>> {
     let mut errors = Map::new();
-    if !(1..=5).contains(&body.rating) {
+    let rating = body.rating.unwrap_or_default();
+    if !(1..=5).contains(&rating) {
         bad(&mut errors, "rating", "A rating is 1 to 5 stars.");
     }
-    let comment = validate::text(&body.comment, 10, 2000);
+    let comment = validate::text(body.comment.as_deref().unwrap_or_default(), 10, 2000);
     if comment.is_none() {
         bad(&mut errors, "comment", "A review is 10 to 2000 characters.");
     }
-    if body.product_id <= 0 {
+    let product_id = body.product_id.unwrap_or_default();
+    if product_id <= 0 {
         bad(&mut errors, "product_id", "product_id is required");
     }
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
-    let mut tx = begin_write(&state.pool).await?;
-    let detail: Option<i64> = db::query_scalar(
-        "SELECT d.id FROM order_detail d JOIN order_master o ON o.id = d.order_id \
-         WHERE o.user_id = $1 AND d.product_id = $2 AND o.order_status = 'delivered' \
-         ORDER BY d.id DESC LIMIT 1",
-    )
-    .bind(who.user.id)
-    .bind(body.product_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    let Some(detail) = detail else {
-        return Err(ApiError::Forbidden(
-            "You can review a product once it has been delivered to you.".into(),
-        ));
+    let review = NewReview {
+        product_id,
+        rating,
+        comment: comment.unwrap_or_default(),
     };
-    let now = clock::now_unix();
-    let inserted = db::query(
-        "INSERT INTO review (product_id, user_id, order_detail_id, rating, comment, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (user_id, product_id) DO NOTHING",
-    )
-    .bind(body.product_id)
-    .bind(who.user.id)
-    .bind(detail)
-    .bind(body.rating)
-    .bind(comment)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    if inserted.rows_affected() == 0 {
-        return Err(ApiError::Conflict(
-            "You have already reviewed this product.".into(),
-        ));
-    }
+    let mut tx = begin_write(&state.pool).await?;
+    reviews::store(&mut tx, who.user.id, &review, clock::now_unix()).await?;
     tx.commit().await?;
     Ok(Json(MessageResponse::new("Thank you for your review.")))
 }
 
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(default)]
+/// An address for the newsletter.
+#[derive(Debug, Deserialize, JsonSchema)]
 struct SubscribeBody {
     /// The e-mail address.
-    email: String,
+    #[schemars(required, length(max = 254), pattern(EMAIL_PATTERN))]
+    email: Option<String>,
 }
 
 /// `POST /api/user/subscribe` with `{email}`: subscribing twice is fine.
@@ -865,22 +763,14 @@ async fn post_subscribe(
     State(state): State<AppState>,
     Body(body): Body<SubscribeBody>,
 ) -> ApiResult<Json<MessageResponse>> {
-    let email = body.email.trim().to_lowercase();
+    let email = body.email.unwrap_or_default().trim().to_lowercase();
     if !validate::email(&email) {
         return Err(ApiError::invalid(
             "email",
             "That e-mail address does not look right.",
         ));
     }
-    let now = clock::now_unix();
-    db::query(
-        "INSERT INTO newsletter_subscriber (email, created_at, updated_at) VALUES ($1, $2, $2) \
-         ON CONFLICT (email) DO NOTHING",
-    )
-    .bind(&email)
-    .bind(now)
-    .execute(&state.pool)
-    .await?;
+    newsletter::subscribe(&state.pool, &email, clock::now_unix()).await?;
     Ok(Json(MessageResponse::new(
         "You are subscribed to our newsletter.",
     )))

@@ -1,0 +1,66 @@
+//! Password reset links: a single-use token, stored hashed, that works for
+//! [`LINK_LIFETIME_SECS`] and only with the account's e-mail beside it.
+
+use catalog::db::{self, Conn, Pool};
+
+use crate::domain::identity::{hash_token, new_token};
+
+/// How long a reset link works, seconds.
+pub const LINK_LIFETIME_SECS: i64 = 3_600;
+
+/// The active account using this e-mail: its id and name.
+pub async fn account_by_email(pool: &Pool, email: &str) -> sqlx::Result<Option<(i64, String)>> {
+    db::query_as("SELECT id, name FROM app_user WHERE email = $1 AND is_active")
+        .bind(email)
+        .fetch_optional(pool)
+        .await
+}
+
+/// A new reset link's token for user `user`, shown once (in the mail).
+pub async fn issue(pool: &Pool, user: i64, now: i64) -> sqlx::Result<String> {
+    let (token, hash) = new_token();
+    db::query(
+        "INSERT INTO password_reset (user_id, token_hash, expires_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $4)",
+    )
+    .bind(user)
+    .bind(hash)
+    .bind(now + LINK_LIFETIME_SECS)
+    .bind(now)
+    .execute(pool)
+    .await?;
+    Ok(token)
+}
+
+/// A live link: the reset's id and its user's.
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub id: i64,
+    pub user_id: i64,
+}
+
+/// The unused, unexpired link of this token for the account of this e-mail.
+pub async fn find(pool: &Pool, token: &str, email: &str, now: i64) -> sqlx::Result<Option<Link>> {
+    let found: Option<(i64, i64)> = db::query_as(
+        "SELECT r.id, r.user_id FROM password_reset r JOIN app_user u ON u.id = r.user_id \
+         WHERE r.token_hash = $1 AND u.email = $2 AND r.used_at IS NULL AND r.expires_at > $3",
+    )
+    .bind(hash_token(token))
+    .bind(email)
+    .bind(now)
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.map(|(id, user_id)| Link { id, user_id }))
+}
+
+/// Marks the link used; false when another call used it first.
+pub async fn use_up(conn: &mut Conn, link: Link, now: i64) -> sqlx::Result<bool> {
+    let used = db::query(
+        "UPDATE password_reset SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
+    )
+    .bind(now)
+    .bind(link.id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(used.rows_affected() > 0)
+}

@@ -1,0 +1,125 @@
+//! What shoppers write and do on a product page: questions and comments
+//! (kept unpublished until the shop answers or checks them, at most
+//! [`TALK_LIMIT`] of both in [`TALK_WINDOW_SECS`] per shopper) and the
+//! recently-viewed list (each product once, the newest [`RECENT_KEEP`]).
+
+use catalog::db::{self, Conn, Pool};
+
+use crate::domain::identity::Owner;
+use crate::plumbing::error::{ApiError, ApiResult};
+
+/// Questions plus comments one shopper may send in [`TALK_WINDOW_SECS`].
+pub const TALK_LIMIT: i64 = 5;
+/// The window of [`TALK_LIMIT`], seconds.
+pub const TALK_WINDOW_SECS: i64 = 600;
+/// Products kept in a recently-viewed list.
+pub const RECENT_KEEP: i64 = 20;
+
+/// Which of the two a shopper writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Talk {
+    Question,
+    Comment,
+}
+
+impl Talk {
+    /// The table and its text column.
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Talk::Question => ("product_question", "description"),
+            Talk::Comment => ("product_comment", "comment"),
+        }
+    }
+}
+
+/// Whether product `id` exists and is on sale.
+pub async fn product_is_active(pool: &Pool, id: i64) -> sqlx::Result<bool> {
+    let active: Option<bool> = db::query_scalar("SELECT is_active FROM product WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await?;
+    Ok(active == Some(true))
+}
+
+/// Stores a question or comment of `user` about `product`, unpublished,
+/// under the shopper's name; a 429 past [`TALK_LIMIT`]. The new row's id.
+pub async fn store(
+    conn: &mut Conn,
+    kind: Talk,
+    user: i64,
+    product: i64,
+    text: &str,
+    now: i64,
+) -> ApiResult<i64> {
+    let (recent, oldest): (i64, Option<i64>) = db::query_as(
+        "SELECT COUNT(*), MIN(created_at) FROM (\
+           SELECT created_at FROM product_question WHERE user_id = $1 AND created_at > $2 \
+           UNION ALL SELECT created_at FROM product_comment WHERE user_id = $1 AND created_at > $2) AS recent",
+    )
+    .bind(user)
+    .bind(now - TALK_WINDOW_SECS)
+    .fetch_one(&mut *conn)
+    .await?;
+    if recent >= TALK_LIMIT {
+        let retry_after = oldest.map_or(TALK_WINDOW_SECS, |t| t + TALK_WINDOW_SECS - now);
+        return Err(ApiError::TooManyRequests {
+            message: "You have written a lot just now. Please wait a few minutes.".into(),
+            retry_after: retry_after.max(1) as u64,
+        });
+    }
+    let name: String = db::query_scalar("SELECT name FROM app_user WHERE id = $1")
+        .bind(user)
+        .fetch_one(&mut *conn)
+        .await?;
+    let (table, column) = kind.table();
+    let id: i64 = db::query_scalar(&format!(
+        "INSERT INTO {table} (product_id, user_id, username, {column}, is_active, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, FALSE, $5, $5) RETURNING id"
+    ))
+    .bind(product)
+    .bind(user)
+    .bind(name)
+    .bind(text)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(id)
+}
+
+/// Records that `owner` viewed `product` now: it moves to the front of their
+/// list, which keeps the newest [`RECENT_KEEP`].
+pub async fn record_view(
+    conn: &mut Conn,
+    owner: &Owner,
+    product: i64,
+    now: i64,
+) -> sqlx::Result<()> {
+    let (owned, key) = (owner.matches("", 1), owner.key());
+    let (user, token) = owner.ids();
+    db::query(&format!(
+        "DELETE FROM recently_viewed WHERE {owned} AND product_id = $2"
+    ))
+    .bind(&key)
+    .bind(product)
+    .execute(&mut *conn)
+    .await?;
+    db::query(
+        "INSERT INTO recently_viewed (self_token, user_id, product_id, viewed_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $4, $4)",
+    )
+    .bind(token)
+    .bind(user)
+    .bind(product)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    db::query(&format!(
+        "DELETE FROM recently_viewed WHERE {owned} AND id NOT IN \
+         (SELECT id FROM recently_viewed WHERE {owned} ORDER BY viewed_at DESC, id DESC LIMIT $2)"
+    ))
+    .bind(&key)
+    .bind(RECENT_KEEP)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
