@@ -22,6 +22,13 @@
 //!
 //! A gateway that is not configured answers 503 "This payment method is not
 //! available"; one that cannot be reached, 503 with what to do.
+//!
+//! Every answer is typed for the OpenAPI document: the JSON ones by their
+//! `…Response` structs, the browser returns as 303 redirects (a `Location`,
+//! no body), every 503 with its reason. The input is read into types too
+//! (`GuestToken` for the query's token, `GatewayPost` for the card
+//! gateway's form or JSON post), so bad input is a 400 naming it before any
+//! gateway is asked.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

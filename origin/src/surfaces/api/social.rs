@@ -11,7 +11,8 @@
 //!   `#social_token=<token>` or `#social_error=<message>` in the fragment,
 //!   which browsers never send to a server.
 //!
-//! A provider that is not configured answers 404.
+//! A provider that is not configured answers 404. The document shows the
+//! redirects as what they are: a 303 with a `Location`, no body.
 
 use axum::extract::State;
 use axum::http::header::{COOKIE, REFERRER_POLICY, SET_COOKIE};
