@@ -11,7 +11,8 @@
 //!   [`SRCSET_WIDTHS`]), the error pages' paths ([`NOT_FOUND_PATH`],
 //!   [`SERVER_ERROR_PATH`]) and [`shell_for_prefix`] (the per-visitor shell
 //!   a path under a shell's prefix is answered with);
-//! - on-demand listing pages: [`render_variant`] renders one [`Variant`] of
+//! - on-demand listing pages ([`ALL_PRODUCTS`] is the whole shop's slug):
+//!   [`render_variant`] renders one [`Variant`] of
 //!   a category's listing with the page frame ([`Site`], made of the
 //!   [`Chrome`] rendered from [`ChromeData`] and the island [`Assets`]), the
 //!   category tree ([`Catalogue`]) and the shared [`ListingData`]; it
@@ -29,6 +30,6 @@ pub use crate::output::{
     MANIFEST_FILE,
 };
 pub use crate::pages::errors::{NOT_FOUND_PATH, SERVER_ERROR_PATH};
-pub use crate::pages::listing::{render_variant, ListingData, Variant};
+pub use crate::pages::listing::{render_variant, ListingData, Variant, ALL_PRODUCTS};
 pub use crate::pages::shells::shell_for_prefix;
 pub use crate::render::Site;

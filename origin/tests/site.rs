@@ -14,6 +14,7 @@ use origin::state::{AppState, Dirs};
 struct Site {
     dir: tempfile::TempDir,
     app: axum::Router,
+    pool: catalog::db::Pool,
 }
 
 /// A site built by the generator from a migrated database.
@@ -44,7 +45,7 @@ async fn site() -> Site {
         social: Default::default(),
         payments: Default::default(),
         site_url: "https://shop.example".into(),
-        pool,
+        pool: pool.clone(),
         dirs: Arc::new(Dirs {
             site: out,
             storage: dir.path().join("storage"),
@@ -52,7 +53,7 @@ async fn site() -> Site {
             outbox: dir.path().join("outbox"),
         }),
     });
-    Site { dir, app }
+    Site { dir, app, pool }
 }
 
 async fn get(
@@ -181,4 +182,44 @@ async fn variable_account_paths_get_their_shell_and_robots_is_plain_text() {
     let (status, headers, _) = get(&site.app, "/sitemap.xml", &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(header(&headers, "content-type").starts_with("application/xml"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn old_addresses_move_permanently_to_the_pages_they_name() {
+    let site = site().await;
+    let id: i64 = catalog::db::query_scalar(
+        "INSERT INTO page (title, seo_url) VALUES ('Returns', 'returns-policy') RETURNING id",
+    )
+    .fetch_one(&site.pool)
+    .await
+    .unwrap();
+    for (from, to) in [
+        (format!("/page/{id}"), "/page/returns-policy".to_string()),
+        (
+            format!("/page/{id}/?ref=mail"),
+            "/page/returns-policy?ref=mail".to_string(),
+        ),
+        ("/c".to_string(), "/c/products".to_string()),
+        ("/c/".to_string(), "/c/products".to_string()),
+    ] {
+        let (status, headers, _) = get(&site.app, &from, &[]).await;
+        assert_eq!(status, StatusCode::MOVED_PERMANENTLY, "{from}");
+        assert_eq!(headers["location"], to.as_str(), "{from}");
+        assert!(
+            headers["cache-control"]
+                .to_str()
+                .unwrap()
+                .starts_with("public"),
+            "{from}: a redirect the edge may keep"
+        );
+    }
+    let (_, headers, _) = get(&site.app, &format!("/page/{id}"), &[]).await;
+    assert!(headers["surrogate-key"]
+        .to_str()
+        .unwrap()
+        .contains(&format!("page:{id}")));
+    for unknown in ["/page/999999", "/page/99999999999999999999", "/page/12ab"] {
+        let (status, _, _) = get(&site.app, unknown, &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
+    }
 }

@@ -12,7 +12,9 @@
 //! cache headers are written in one place. Per-visitor pages with a variable
 //! last segment (`/user/{view}`, `/product/review/{id}`) get their shell;
 //! hashed assets under `/assets/` are served as files, cacheable forever;
-//! every other path gets the not-found page with status 404.
+//! `/c` and a CMS page's number (`/page/7`) move permanently to the pages
+//! they name (`/c/products`, `/page/{seo_url}`); every other path gets the
+//! not-found page with status 404.
 //!
 //! A listing path with a query of listing parameters (`/c/beds?page=2`,
 //! `/c/products?keyword=sofa`) is rendered on demand by
@@ -107,6 +109,7 @@ impl SiteFiles {
 struct SiteState {
     files: Arc<SiteFiles>,
     listings: Arc<ListingPages>,
+    pool: catalog::db::Pool,
 }
 
 /// The service answering every path the other routes do not: the site in
@@ -114,6 +117,7 @@ struct SiteState {
 pub fn service(state: AppState) -> Router {
     Router::new().fallback(serve_site).with_state(SiteState {
         files: Arc::new(SiteFiles::new(state.dirs.site.clone())),
+        pool: state.pool.clone(),
         listings: Arc::new(ListingPages::new(state)),
     })
 }
@@ -234,6 +238,11 @@ async fn serve_site(State(state): State<SiteState>, request: Request) -> Respons
             }
         };
     }
+    match moved(&state.pool, &path).await {
+        Ok(Some((to, keys))) => return redirect(&to, request.uri().query(), keys),
+        Ok(None) => {}
+        Err(err) => tracing::error!(cause = %err, %path, "cannot look a moved page up"),
+    }
     let headers = request.headers().clone();
     if path.starts_with(ASSETS_PREFIX) && !path.contains("..") {
         let mut response = ServeDir::new(&site.dir)
@@ -251,6 +260,51 @@ async fn serve_site(State(state): State<SiteState>, request: Request) -> Respons
         }
     }
     error_page(&site.dir, &manifest, &headers, StatusCode::NOT_FOUND, head).await
+}
+
+/// The address a path that has no page of its own has moved to, with the
+/// surrogate keys of what decides it: `/c` (and `/c/`) is the shop's whole
+/// listing, `/c/products`; `/page/{id}` (a CMS page's number, as old links
+/// have it) is the page's own address, `/page/{seo_url}`.
+async fn moved(
+    pool: &catalog::db::Pool,
+    path: &str,
+) -> sqlx::Result<Option<(String, Vec<String>)>> {
+    let path = path.trim_end_matches('/');
+    if path == "/c" {
+        return Ok(Some((
+            format!("/c/{}", generator::serve::ALL_PRODUCTS),
+            vec![],
+        )));
+    }
+    let Some(id) = path
+        .strip_prefix("/page/")
+        .filter(|id| !id.is_empty() && id.len() <= 18 && id.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|id| id.parse::<i64>().ok())
+    else {
+        return Ok(None);
+    };
+    let page = catalog::read::content::page(pool, id).await?;
+    Ok(page.map(|p| {
+        (
+            format!("/page/{}", p.seo_url),
+            vec![catalog::surrogate::SurrogateKey::Page(p.id).to_string()],
+        )
+    }))
+}
+
+/// A permanent, cacheable redirect to `to`, keeping the query.
+fn redirect(to: &str, query: Option<&str>, keys: Vec<String>) -> Response {
+    let location = match query {
+        Some(q) if !q.is_empty() => format!("{to}?{q}"),
+        _ => to.to_string(),
+    };
+    let response = (
+        StatusCode::MOVED_PERMANENTLY,
+        [(axum::http::header::LOCATION, location)],
+    )
+        .into_response();
+    crate::plumbing::cache::public(response, keys)
 }
 
 /// The not-found (404) or server-error page with `status`; plain text when
