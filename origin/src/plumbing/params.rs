@@ -5,15 +5,18 @@
 //! #[derive(Deserialize, JsonSchema)]
 //! struct PageQuery {
 //!     #[serde(default, deserialize_with = "params::blank_is_none")]
+//!     #[schemars(transform = params::blank_allowed)]
 //!     page: Option<params::Int<1, 10_000>>,
-//!     seo_url: params::Text<1, 200>,
+//!     #[schemars(required)]
+//!     seo_url: Option<params::Text<1, 200>>, // taken by params::required
 //! }
 //! ```
 //!
 //! A query string is all text, so [`Int`] reads a number from text (and
 //! from a JSON number, for bodies); an empty value of an optional parameter
 //! counts as absent ([`blank_is_none`]), as the original client sends
-//! `page=` for "the first page". A value out of bounds is a 400 naming the
+//! `page=` for "the first page", and the document says so
+//! ([`blank_allowed`]). A value out of bounds is a 400 naming the
 //! parameter ([`crate::plumbing::extract::Query`]).
 //!
 //! A required parameter is declared `#[schemars(required)] name:
@@ -27,6 +30,7 @@ use std::fmt;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::{Deserialize, Deserializer};
+use serde_json::{json, Value};
 
 use crate::plumbing::error::ApiError;
 
@@ -176,6 +180,37 @@ where
     }
 }
 
+/// For a field read by [`blank_is_none`], as `#[schemars(transform =
+/// blank_allowed)]`: the documented value is the field's or the empty text
+/// (which means absent), so that a client or a fuzzer sending `page=` is
+/// within the document. The field's description stays on top.
+pub fn blank_allowed(schema: &mut Schema) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    let description = object.remove("description");
+    let mut value = std::mem::take(object);
+    // The field is an Option, whose own schema may admit null: a query
+    // parameter is never null.
+    let only_type = match value.get_mut("type") {
+        Some(Value::Array(types)) => {
+            types.retain(|t| t != "null");
+            match types.as_slice() {
+                [only] => Some(only.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    if let Some(only) = only_type {
+        value.insert("type".into(), only);
+    }
+    object.insert("anyOf".into(), json!([value, { "const": "" }]));
+    if let Some(description) = description {
+        object.insert("description".into(), description);
+    }
+}
+
 /// The value of the required parameter `name`, declared
 /// `#[schemars(required)] name: Option<T>`: absent is a 400 naming it
 /// (`{name} is required`, as a blank [`Text`] says).
@@ -225,6 +260,33 @@ mod tests {
         );
         // Characters, not bytes: five Bangla letters fit.
         assert!(read("name=%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95%E0%A6%95").is_ok());
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Paged {
+        /// Page number.
+        #[serde(default, deserialize_with = "blank_is_none")]
+        #[schemars(transform = blank_allowed)]
+        page: Option<Int<1, 100>>,
+    }
+
+    #[test]
+    fn a_blank_allowed_parameter_documents_the_empty_value_beside_its_own() {
+        let schema = serde_json::to_value(schemars::schema_for!(Paged)).unwrap();
+        let page = &schema["properties"]["page"];
+        assert_eq!(page["description"], "Page number.");
+        assert_eq!(
+            page["anyOf"],
+            serde_json::json!([
+                { "type": "integer", "format": "int64", "minimum": 1, "maximum": 100 },
+                { "const": "" }
+            ])
+        );
+        assert!(schema.get("required").is_none());
+        let read = |q: &str| serde_urlencoded::from_str::<Paged>(q).map(|p| p.page);
+        assert_eq!(read("page=").unwrap(), None);
+        assert_eq!(read("page=3").unwrap(), Some(Int(3)));
+        assert!(read("page=0").is_err());
     }
 
     #[derive(Debug, Deserialize, JsonSchema)]

@@ -21,7 +21,7 @@ use crate::domain::listing_query::{
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -156,6 +156,7 @@ struct RecommendedQuery {
     seo_url: Option<SeoUrl>,
     /// Page number (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     page: Option<Page>,
 }
 
@@ -168,9 +169,11 @@ struct ProductSetQuery {
     /// Lowest set price, taka (default 0); above `price_max` the two are
     /// read the other way round.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     price_min: Option<Price>,
     /// Highest set price, taka (default no limit).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     price_max: Option<Price>,
 }
 
@@ -188,23 +191,29 @@ struct ProductsQuery {
     keyword: Option<Text<0, MAX_PARAM_LEN>>,
     /// Page number (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     page: Option<Page>,
     /// Products a page (default 16; above 60 read as 60).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     per_page: Option<PerPage>,
     /// The original client's name for per_page (per_page wins).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     sort_show: Option<PerPage>,
     /// The order (default newest first).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     #[schemars(with = "SortBy")] // one of the names, never null
     sort_by: Option<SortBy>,
     /// Lowest price a shopper pays now, taka; above `price_max` the two are
     /// read the other way round.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     price_min: Option<Price>,
     /// Highest price a shopper pays now, taka.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     price_max: Option<Price>,
     /// Sub-category ids joined by `|` (OR), each within this category. The
     /// attribute filters are read too: `filterby_{attribute}=slug|slug`, value

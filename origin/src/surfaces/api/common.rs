@@ -21,7 +21,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as JsonBody, Query};
-use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::{
@@ -219,6 +219,7 @@ pub struct FlashSalePageResponse {
 struct PageQuery {
     /// Page number (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     page: Option<Int<1, MAX_PAGE>>,
 }
 
@@ -404,6 +405,7 @@ pub struct WidgetResponse {
 struct WidgetQuery {
     /// The widget's id (default 22).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     id: Option<Id>,
 }
 

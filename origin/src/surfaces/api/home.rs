@@ -21,7 +21,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -140,9 +140,11 @@ pub struct SlidersRequest {
 struct SlidersQuery {
     /// 0 the main banner (default), 1 the featured strip.
     #[serde(rename = "type", default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     kind: Option<Int<0, 1>>,
     /// 0 all (default), 1 desktop, 2 mobile.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     device: Option<Int<0, 2>>,
 }
 
@@ -305,6 +307,7 @@ struct TagGallaryQuery {
     seo_url: Option<Text<0, MAX_PARAM_LEN>>,
     /// Pages of 10 home tiles to include (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     page: Option<Int<1, MAX_PAGE>>,
 }
 
@@ -361,6 +364,7 @@ pub struct PostsDataInfo {
 struct PostsQuery {
     /// Posts to return (default 10).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     limit: Option<Int<1, MAX_LIMIT>>,
 }
 

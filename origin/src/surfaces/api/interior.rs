@@ -14,7 +14,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::MAX_PAGE;
@@ -54,6 +54,7 @@ struct AllQuery {
     seo_url: Option<Text<0, MAX_PARAM_LEN>>,
     /// Page number (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     page: Option<Int<1, MAX_PAGE>>,
 }
 

@@ -18,7 +18,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::ProductsResponse;
@@ -148,6 +148,7 @@ struct TalkQuery {
     /// How many to return (default 8 questions or 3 comments; above 50 read
     /// as 50).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     limit: Option<TalkLimit>,
 }
 
