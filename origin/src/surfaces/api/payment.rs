@@ -54,7 +54,7 @@ use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
 use crate::domain::payments::{self, Confirmed, Started};
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_is_none, Int, Text};
+use crate::plumbing::params::{blank_is_none, required, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -429,10 +429,7 @@ async fn post_ssl_existing(
     caller: Caller,
     Query(query): Query<ExistingOrderQuery>,
 ) -> ApiResult<Json<SslcommerzPayResponse>> {
-    let order_id = query
-        .order_id
-        .ok_or_else(|| ApiError::invalid("order_id", "order_id is required"))?
-        .get();
+    let order_id = required(query.order_id, "order_id")?.get();
     let caller = caller_with(caller, query.self_token);
     caller.owner()?;
     let gateway = card(&state)?;
@@ -672,9 +669,7 @@ async fn get_nagad_pay(
     caller: Caller,
     Query(query): Query<NagadPayQuery>,
 ) -> ApiResult<Json<NagadPayResponse>> {
-    let token = query
-        .token
-        .ok_or_else(|| ApiError::invalid("token", "token is required"))?;
+    let token = required(query.token, "token")?;
     let owner: Owner = caller_with(caller, Some(token)).owner()?;
     let gateway = state.payments.nagad.as_ref().ok_or_else(unavailable)?;
     let started = payments::pay_cart(
@@ -707,9 +702,7 @@ async fn get_nagad_return(
     State(state): State<AppState>,
     Query(query): Query<NagadReturnQuery>,
 ) -> ApiResult<Response> {
-    let reference = query
-        .payment_ref_id
-        .ok_or_else(|| ApiError::invalid("payment_ref_id", "payment_ref_id is required"))?;
+    let reference = required(query.payment_ref_id, "payment_ref_id")?;
     let gateway = state.payments.nagad.as_ref().ok_or_else(unavailable)?;
     let result = payments::confirm(
         &state.pool,
