@@ -14,7 +14,12 @@ const flush = () =>
 const view = {
   cart: { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, title: 'Oslo Bed' } }], totalprice: 52000 },
   pm: { deliveryfee: 1500, grand_total: null },
+  cash_on_delivery: true,
+  prebooking: false,
+  prebooking_min_amount: 0,
 };
+const gateways = (on: string[]) =>
+  Object.fromEntries(['cash_on_delivery', 'debitcredit', 'mobile_banking', 'bkash', 'nagad'].map((g) => [g, { active: on.includes(g) }]));
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -99,5 +104,58 @@ describe('payment-page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
     await flush();
     expect(navigate).toHaveBeenCalledWith('https://nagad.example/pay/1');
+  });
+
+  it('takes a part payment for a pre-booking and shows what is due on delivery', async () => {
+    const fetch = mockFetch({
+      '/api/cart/view': { body: { ...view, cart: { ...view.cart, totalprice: 200000 }, grand_total: 201500, prebooking: true, prebooking_min_amount: 40000 } },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'debitcredit', 'nagad']) },
+      '/api/cart/store-payment-method': { body: { success: true } },
+      '/api/cart/set-paying-amount': { body: { success: true, paying_amount: 50000, prebooking_min_amount: 40000, grand_total: 201500 } },
+      '/api/nagad/pay-via-ajax': { body: { url: 'https://nagad.example/pay/2' } },
+    });
+    render(<PaymentPage />);
+    await flush();
+    // Not on delivery: a pre-booking is paid in part online.
+    expect(screen.queryByLabelText('Cash on delivery')).toBeNull();
+    const advance = screen.getByLabelText<HTMLInputElement>('Advance to pay now (taka)');
+    expect(advance.value).toBe('40000');
+    expect(document.querySelector('dl')!.textContent).toContain('Total৳2,01,500Pay now৳40,000Due on delivery৳1,61,500');
+    fireEvent.click(screen.getByLabelText('Nagad'));
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.change(advance, { target: { value: '39999' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
+    expect(screen.getByText('Pay between ৳40,000 and ৳2,01,500 now.')).toBeTruthy();
+    expect(fetch.mock.calls.filter((c) => urlOf(c[0]).includes('set-paying-amount'))).toHaveLength(0);
+    fireEvent.change(advance, { target: { value: '50000' } });
+    expect(document.querySelector('dl')!.textContent).toContain('Due on delivery৳1,51,500');
+    fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
+    await flush();
+    const paying = fetch.mock.calls.find((c) => urlOf(c[0]).includes('set-paying-amount'))!;
+    expect(sentJson(paying[1])).toEqual({ payingAmount: 50000 });
+    expect(navigate).toHaveBeenCalledWith('https://nagad.example/pay/2');
+  });
+
+  it('chooses the only method there is, and leaves out cash on delivery where a product forbids it', async () => {
+    mockFetch({ '/api/cart/view': { body: view }, '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery']) } });
+    const { unmount } = render(<PaymentPage />);
+    await flush();
+    expect(screen.getByLabelText<HTMLInputElement>('Cash on delivery').checked).toBe(true);
+    unmount();
+    mockFetch({
+      '/api/cart/view': { body: { ...view, cash_on_delivery: false } },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'nagad']) },
+    });
+    render(<PaymentPage />);
+    await flush();
+    expect(screen.queryByLabelText('Cash on delivery')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>('Nagad').checked).toBe(true);
+  });
+
+  it('sends a shopper with an empty cart back to the cart', async () => {
+    mockFetch({ '/api/cart/view': { body: { ...view, cart: { items: [], psets: [], totalprice: 0 } } } });
+    render(<PaymentPage />);
+    await flush();
+    expect(navigate).toHaveBeenCalledWith('/cart');
   });
 });

@@ -1,5 +1,10 @@
 // Payment (/payment): the payment method and the terms, the amount to pay,
-// then "Place order". Cash on delivery places the order at once
+// then "Place order". A pre-booking is paid in part now, online: the shopper
+// chooses the advance between its minimum and the total (`set-paying-amount`)
+// and sees what is left to pay on delivery; cash on delivery is not offered
+// for it, nor for a cart holding a product that cannot be paid on delivery.
+// The only method left is chosen already; an empty cart sends the shopper
+// back to the cart. Cash on delivery places the order at once
 // (`cod-place-order`) and goes to the thank-you page; the online methods
 // record the choice and hand over to their gateway, as the original did
 // (SSLCommerz for cards, bKash, Nagad). The button is disabled while an order
@@ -8,7 +13,7 @@
 import { useEffect, useState } from 'react';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost, replayKey, selfToken } from '../../lib/api';
-import { discountOf, fetchCart, type CartViewResponse } from '../../lib/cart';
+import { discountOf, fetchCart, setsOf, type CartViewResponse } from '../../lib/cart';
 import { emit } from '../../lib/events';
 import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
@@ -45,10 +50,15 @@ export function PaymentPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [advance, setAdvance] = useState('');
 
   useEffect(() => {
     fetchCart()
-      .then(setView)
+      .then((v) => {
+        if (!v.cart.items.length && !setsOf(v.cart).length) return navigate('/cart');
+        setView(v);
+        if (v.prebooking) setAdvance(String(v.paying_amount ?? v.prebooking_min_amount));
+      })
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
     apiGet<PaymentGatewaysResponse>('/api/cart/get-payment-gateway', undefined, { quiet: true })
       .then((g) => {
@@ -60,10 +70,26 @@ export function PaymentPage() {
       });
   }, []);
 
+  // Cash on delivery is not for a pre-booking, nor for a cart that cannot be paid on delivery.
+  const offered = view && (view.prebooking || !view.cash_on_delivery) ? methods.filter((m) => m.id !== 'cash_on_delivery') : methods;
+  useEffect(() => {
+    if (view && offered.length === 1 && method !== offered[0].id) setMethod(offered[0].id);
+  }, [view, offered, method]);
+
+  const cart = view?.cart;
+  const total = Number(cart?.totalprice) || 0;
+  const discount = discountOf(cart);
+  const fee = Number(view?.pm?.deliveryfee) || 0;
+  const grand = Number(view?.grand_total) || Number(view?.pm?.grand_total) || total - discount + fee;
+  const due = Math.max(0, grand - (Number(advance) || 0));
+
   const place = async () => {
     const found: Record<string, string> = {};
     if (!method) found.method = 'You must select a payment method';
     if (!terms) found.terms = 'You must agree with terms';
+    const paying = Number(advance);
+    if (view?.prebooking && !(Number.isInteger(paying) && paying >= view.prebooking_min_amount && paying <= grand))
+      found.advance = `Pay between ${formatTaka(view.prebooking_min_amount)} and ${formatTaka(grand)} now.`;
     setErrors(found);
     setError('');
     if (Object.keys(found).length) return;
@@ -71,6 +97,7 @@ export function PaymentPage() {
     const token = selfToken();
     try {
       await apiPost('/api/cart/store-payment-method', { self_token: token, terms_check: true, payment_method: method }, { idempotencyKey: replayKey() });
+      if (view?.prebooking) await apiPost('/api/cart/set-paying-amount', { payingAmount: paying }, { idempotencyKey: replayKey() });
       if (method === 'cash_on_delivery') {
         const key = idempotencyKey();
         const r = await apiPost<PlaceOrderResponse>('/api/cod-place-order', { idempotency_key: key }, { idempotencyKey: key });
@@ -101,11 +128,6 @@ export function PaymentPage() {
     }
   };
 
-  const cart = view?.cart;
-  const total = Number(cart?.totalprice) || 0;
-  const discount = discountOf(cart);
-  const fee = Number(view?.pm?.deliveryfee) || 0;
-  const grand = Number(view?.pm?.grand_total) || total - discount + fee;
   return (
     <div className={styles.page}>
       {error && (
@@ -115,7 +137,7 @@ export function PaymentPage() {
       )}
       <fieldset className={styles.methods} aria-describedby={errors.method ? 'pay-method-e' : undefined}>
         <legend>Payment method</legend>
-        {methods.map((m) => (
+        {offered.map((m) => (
           <label key={m.id} className={styles.method}>
             <input type="radio" name="payment_method" value={m.id} checked={method === m.id} onChange={() => setMethod(m.id)} /> {m.label}
           </label>
@@ -154,9 +176,37 @@ export function PaymentPage() {
         )}
         <dt>Delivery</dt>
         <dd>{view ? formatTaka(fee) : '…'}</dd>
-        <dt className={styles.grand}>To pay</dt>
+        <dt className={styles.grand}>{view?.prebooking ? 'Total' : 'To pay'}</dt>
         <dd className={styles.grand}>{view ? formatTaka(grand) : '…'}</dd>
+        {view?.prebooking && (
+          <>
+            <dt>Pay now</dt>
+            <dd>{formatTaka(Number(advance) || 0)}</dd>
+            <dt>Due on delivery</dt>
+            <dd>{formatTaka(due)}</dd>
+          </>
+        )}
       </dl>
+      {view?.prebooking && (
+        <div className={styles.advance}>
+          <label htmlFor="pay-advance">Advance to pay now (taka)</label>
+          <input
+            id="pay-advance"
+            type="number"
+            inputMode="numeric"
+            min={view.prebooking_min_amount}
+            max={grand}
+            step={1}
+            value={advance}
+            aria-invalid={errors.advance ? true : undefined}
+            aria-describedby="pay-advance-hint"
+            onChange={(e) => setAdvance(e.target.value)}
+          />
+          <small id="pay-advance-hint" className={errors.advance ? forms.error : 'muted'}>
+            {errors.advance ?? `This is a pre-booking: pay at least ${formatTaka(view.prebooking_min_amount)} now, and the rest on delivery.`}
+          </small>
+        </div>
+      )}
       <p className={forms.links}>
         <a href="/checkout">Change the delivery address</a>
       </p>
