@@ -2,7 +2,7 @@
 //! of them is the default for billing and for shipping. Every read and write
 //! is scoped to the owner: another shopper's address is as good as unknown.
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Pool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
@@ -92,9 +92,11 @@ pub async fn own(pool: &Pool, user: i64, id: i64) -> ApiResult<Address> {
     found.ok_or_else(|| ApiError::not_found("Address not found"))
 }
 
-/// Saves a new address; the first one becomes both defaults. A full book is
-/// a 409. The new address's id.
-pub async fn store(conn: &mut Conn, user: i64, a: &NewAddress, now: i64) -> ApiResult<i64> {
+/// Saves a new address in one write transaction; the first one becomes both
+/// defaults. A full book is a 409. The new address's id.
+pub async fn store(pool: &Pool, user: i64, a: &NewAddress, now: i64) -> ApiResult<i64> {
+    let mut tx = begin_write(pool).await?;
+    let conn = &mut *tx;
     let count: i64 = db::query_scalar("SELECT COUNT(*) FROM address WHERE user_id = $1")
         .bind(user)
         .fetch_one(&mut *conn)
@@ -126,6 +128,7 @@ pub async fn store(conn: &mut Conn, user: i64, a: &NewAddress, now: i64) -> ApiR
     .bind(user)
     .execute(&mut *conn)
     .await?;
+    tx.commit().await?;
     Ok(id)
 }
 

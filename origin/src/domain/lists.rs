@@ -2,7 +2,7 @@
 //! and the wishlist (signed-in shoppers): each product is on a list once,
 //! listed newest first at its price now.
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Pool};
 use catalog::pricing;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -104,10 +104,10 @@ pub async fn active_product(pool: &Pool, id: i64) -> ApiResult<ProductName> {
     found.ok_or_else(|| ApiError::not_found("Product not found"))
 }
 
-/// Puts `product` on `owner`'s `list`; false when it was there already. A
-/// full compare list is a 409.
+/// Puts `product` on `owner`'s `list` in one write transaction; false when
+/// it was there already. A full compare list is a 409.
 pub async fn add(
-    conn: &mut Conn,
+    pool: &Pool,
     list: List,
     owner: &Owner,
     product: i64,
@@ -115,6 +115,8 @@ pub async fn add(
 ) -> ApiResult<bool> {
     let (owned, value) = (owner.matches("", 1), owner.key());
     let table = list.table();
+    let mut tx = begin_write(pool).await?;
+    let conn = &mut *tx;
     let have: Option<i64> = db::query_scalar(&format!(
         "SELECT id FROM {table} WHERE {owned} AND product_id = $2"
     ))
@@ -146,6 +148,7 @@ pub async fn add(
     .bind(now)
     .execute(&mut *conn)
     .await?;
+    tx.commit().await?;
     Ok(true)
 }
 

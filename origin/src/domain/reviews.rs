@@ -1,7 +1,7 @@
 //! Product reviews by shoppers: one per product, only for a product of one
 //! of their delivered orders, unpublished until the shop has checked it.
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Pool};
 use sqlx::FromRow;
 
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -49,7 +49,9 @@ pub struct NewReview {
 /// Stores the shopper's review of a product delivered to them: a 403 when
 /// none of their delivered orders holds it, a 409 when they have reviewed it
 /// already.
-pub async fn store(conn: &mut Conn, user: i64, review: &NewReview, now: i64) -> ApiResult<()> {
+pub async fn store(pool: &Pool, user: i64, review: &NewReview, now: i64) -> ApiResult<()> {
+    let mut tx = begin_write(pool).await?;
+    let conn = &mut *tx;
     let detail: Option<i64> = db::query_scalar(
         "SELECT d.id FROM order_detail d JOIN order_master o ON o.id = d.order_id \
          WHERE o.user_id = $1 AND d.product_id = $2 AND o.order_status = 'delivered' \
@@ -81,5 +83,6 @@ pub async fn store(conn: &mut Conn, user: i64, review: &NewReview, now: i64) -> 
             "You have already reviewed this product.".into(),
         ));
     }
+    tx.commit().await?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! [`TALK_LIMIT`] of both in [`TALK_WINDOW_SECS`] per shopper) and the
 //! recently-viewed list (each product once, the newest [`RECENT_KEEP`]).
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Pool};
 
 use crate::domain::identity::Owner;
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -42,15 +42,18 @@ pub async fn product_is_active(pool: &Pool, id: i64) -> sqlx::Result<bool> {
 }
 
 /// Stores a question or comment of `user` about `product`, unpublished,
-/// under the shopper's name; a 429 past [`TALK_LIMIT`]. The new row's id.
+/// under the shopper's name, in one write transaction; a 429 past
+/// [`TALK_LIMIT`]. The new row's id.
 pub async fn store(
-    conn: &mut Conn,
+    pool: &Pool,
     kind: Talk,
     user: i64,
     product: i64,
     text: &str,
     now: i64,
 ) -> ApiResult<i64> {
+    let mut tx = begin_write(pool).await?;
+    let conn = &mut *tx;
     let (recent, oldest): (i64, Option<i64>) = db::query_as(
         "SELECT COUNT(*), MIN(created_at) FROM (\
            SELECT created_at FROM product_question WHERE user_id = $1 AND created_at > $2 \
@@ -83,19 +86,17 @@ pub async fn store(
     .bind(now)
     .fetch_one(&mut *conn)
     .await?;
+    tx.commit().await?;
     Ok(id)
 }
 
 /// Records that `owner` viewed `product` now: it moves to the front of their
-/// list, which keeps the newest [`RECENT_KEEP`].
-pub async fn record_view(
-    conn: &mut Conn,
-    owner: &Owner,
-    product: i64,
-    now: i64,
-) -> sqlx::Result<()> {
+/// list, which keeps the newest [`RECENT_KEEP`] (one write transaction).
+pub async fn record_view(pool: &Pool, owner: &Owner, product: i64, now: i64) -> sqlx::Result<()> {
     let (owned, key) = (owner.matches("", 1), owner.key());
     let (user, token) = owner.ids();
+    let mut tx = begin_write(pool).await?;
+    let conn = &mut *tx;
     db::query(&format!(
         "DELETE FROM recently_viewed WHERE {owned} AND product_id = $2"
     ))
@@ -121,5 +122,6 @@ pub async fn record_view(
     .bind(RECENT_KEEP)
     .execute(&mut *conn)
     .await?;
+    tx.commit().await?;
     Ok(())
 }

@@ -9,7 +9,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use catalog::clock;
-use catalog::db::begin_write;
 
 use crate::domain::identity::Owner;
 use crate::domain::identity::{Caller, SignedIn};
@@ -164,12 +163,9 @@ async fn product_param(state: &AppState, query: ProductQuery) -> ApiResult<Liste
     })
 }
 
-/// Puts `pid` on `owner`'s `list` in one write transaction.
+/// Puts `pid` on `owner`'s `list`.
 async fn add(state: &AppState, list: List, owner: &Owner, pid: i64) -> ApiResult<bool> {
-    let mut tx = begin_write(&state.pool).await?;
-    let added = lists::add(&mut tx, list, owner, pid, clock::now_unix()).await?;
-    tx.commit().await?;
-    Ok(added)
+    lists::add(&state.pool, list, owner, pid, clock::now_unix()).await
 }
 
 /// `GET /api/common/compare`.

@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use catalog::clock;
-use catalog::db::begin_write;
 
 use crate::domain::identity::{Caller, SignedIn};
 use crate::domain::talk::{self, Talk};
@@ -93,9 +92,8 @@ async fn store(
     if !talk::product_is_active(&state.pool, product).await? {
         return Err(ApiError::not_found("Product not found"));
     }
-    let mut tx = begin_write(&state.pool).await?;
     let id = talk::store(
-        &mut tx,
+        &state.pool,
         kind,
         who.user.id,
         product,
@@ -103,7 +101,6 @@ async fn store(
         clock::now_unix(),
     )
     .await?;
-    tx.commit().await?;
     Ok(Json(TalkResponse {
         success: true,
         id,
@@ -153,8 +150,6 @@ async fn post_recent_view(
     if !talk::product_is_active(&state.pool, product).await? {
         return Err(ApiError::not_found("Product not found"));
     }
-    let mut tx = begin_write(&state.pool).await?;
-    talk::record_view(&mut tx, &owner, product, clock::now_unix()).await?;
-    tx.commit().await?;
+    talk::record_view(&state.pool, &owner, product, clock::now_unix()).await?;
     Ok(Json(SuccessResponse::OK))
 }

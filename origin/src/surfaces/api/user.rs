@@ -514,9 +514,7 @@ async fn get_address_store(
     Query(query): Query<AddressQuery>,
 ) -> ApiResult<Json<AddressStoreResponse>> {
     let address = check_address(&state, &query).await?;
-    let mut tx = begin_write(&state.pool).await?;
-    let id = addresses::store(&mut tx, who.user.id, &address, clock::now_unix()).await?;
-    tx.commit().await?;
+    let id = addresses::store(&state.pool, who.user.id, &address, clock::now_unix()).await?;
     Ok(Json(AddressStoreResponse {
         success: true,
         message: "Address saved",
@@ -744,9 +742,7 @@ async fn post_review_store(
         rating,
         comment: comment.unwrap_or_default(),
     };
-    let mut tx = begin_write(&state.pool).await?;
-    reviews::store(&mut tx, who.user.id, &review, clock::now_unix()).await?;
-    tx.commit().await?;
+    reviews::store(&state.pool, who.user.id, &review, clock::now_unix()).await?;
     Ok(Json(MessageResponse::new("Thank you for your review.")))
 }
 
