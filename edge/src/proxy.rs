@@ -3,8 +3,10 @@
 //! (`cache::key`, `cache::policy`, `cache::status`, `purge`, `ratelimit`); this file wires
 //! them to the request's life.
 
+use crate::cache::age;
+use crate::cache::date;
 use crate::cache::key::{cache_key, url_id, RouteClass};
-use crate::cache::policy::{self, RequestFacts, Verdict, VARY_ALLOWED};
+use crate::cache::policy::{self, Freshness, RequestFacts, Verdict, VARY_ALLOWED};
 use crate::cache::status::{cache_status, CacheOutcome};
 use crate::cache::storage::{MemoryHit, URL_HEADER};
 use crate::purge::Mode;
@@ -25,7 +27,7 @@ use pingora::upstreams::peer::HttpPeer;
 use pingora::{Error, ErrorSource, ErrorType, Result, RetryType};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Request headers that must never reach the origin: they would let one visitor change
 /// what the origin believes about the request (host, scheme, URL, method) without being
@@ -86,6 +88,10 @@ pub struct Ctx {
     limited: bool,
     /// The cache key, built once: by the fresh-hit path, or by Pingora's cache phase.
     key: Option<CacheKey>,
+    /// The header fields of a `304` answering this request's revalidation, for
+    /// [`stored_meta`] (Pingora hands the cache filter the stored header merged with a few
+    /// of them only).
+    not_modified: Option<Box<http::HeaderMap>>,
 }
 
 static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -150,6 +156,50 @@ fn client_headers(
     }
     resp.insert_header("x-request-id", &ctx.request_id)?;
     Ok(())
+}
+
+/// The cache meta of a storable response: its freshness counted from its epoch, the time it
+/// arrived less the age it already had then ([`age::initial_age`]), so that it is stale
+/// once its current age reaches its freshness lifetime (RFC 9111 §4.2) and every hit's
+/// `Age` is `now - epoch`. After a revalidation the age is the `304`'s and the stored
+/// `Date` is the `304`'s (or the time it arrived), as RFC 9111 §4.3.4 updates it. The stored
+/// header keeps no `Age`: each answer computes its own.
+fn stored_meta(resp: &ResponseHeader, freshness: Freshness, ctx: &mut Ctx) -> Result<CacheMeta> {
+    let now = SystemTime::now();
+    let request_time = ctx
+        .upstream_sent
+        .and_then(|sent| now.checked_sub(sent.elapsed()))
+        .unwrap_or(now);
+    let mut header = resp.clone();
+    header.remove_header(&http::header::AGE);
+    let initial_age = match ctx.not_modified.take() {
+        Some(fields) => {
+            match fields.get(http::header::DATE) {
+                Some(value) => header.insert_header(http::header::DATE, value)?,
+                None => header.insert_header(http::header::DATE, date::format(now))?,
+            }
+            age::initial_age(&fields, request_time, now)
+        }
+        None => age::initial_age(&resp.headers, request_time, now),
+    };
+    let epoch = now.checked_sub(initial_age).unwrap_or(UNIX_EPOCH);
+    let fresh_until = if freshness.ttl.is_zero() {
+        epoch
+            .checked_sub(Duration::from_secs(1))
+            .unwrap_or(UNIX_EPOCH)
+    } else {
+        epoch + freshness.ttl
+    };
+    header.insert_header(URL_HEADER, &ctx.url)?;
+    let mut meta = CacheMeta::new(
+        fresh_until,
+        now,
+        freshness.stale_while_revalidate,
+        freshness.stale_if_error,
+        header,
+    );
+    meta.set_epoch_override(epoch);
+    Ok(meta)
 }
 
 /// Take the edge's internal headers out of a response.
@@ -353,6 +403,7 @@ impl ProxyHttp for Edge {
             outcome: None,
             limited: false,
             key: None,
+            not_modified: None,
         }
     }
 
@@ -482,21 +533,7 @@ impl ProxyHttp for Edge {
             self.state.settings.max_object_bytes,
         ) {
             Verdict::Store(freshness) => {
-                let now = SystemTime::now();
-                let fresh_until = if freshness.ttl.is_zero() {
-                    now - Duration::from_secs(1)
-                } else {
-                    now + freshness.ttl
-                };
-                let mut header = resp.clone();
-                header.insert_header(URL_HEADER, &ctx.url)?;
-                Ok(RespCacheable::Cacheable(CacheMeta::new(
-                    fresh_until,
-                    now,
-                    freshness.stale_while_revalidate,
-                    freshness.stale_if_error,
-                    header,
-                )))
+                Ok(RespCacheable::Cacheable(stored_meta(resp, freshness, ctx)?))
             }
             Verdict::Refuse(reason) => {
                 ctx.refusal = Some(reason);
@@ -653,10 +690,13 @@ impl ProxyHttp for Edge {
 
     async fn upstream_response_filter(
         &self,
-        _session: &mut Session,
+        session: &mut Session,
         upstream: &mut ResponseHeader,
         ctx: &mut Ctx,
     ) -> Result<()> {
+        if upstream.status == http::StatusCode::NOT_MODIFIED && session.cache.enabled() {
+            ctx.not_modified = Some(Box::new(upstream.headers.clone()));
+        }
         if let (Some(sent), Some(index)) = (ctx.upstream_sent, ctx.origin) {
             self.state.metrics.observe_origin(
                 &self.state.pool.origins[index].addr,
@@ -676,14 +716,17 @@ impl ProxyHttp for Edge {
         let outcome = outcome_of(session);
         ctx.outcome = Some(outcome);
         let now = SystemTime::now();
-        let ttl = session
-            .cache
-            .maybe_cache_meta()
-            .map(|meta| ttl_of(meta.fresh_until(), now));
-        let ttl = match outcome {
+        let meta = match outcome {
             CacheOutcome::Bypass => None,
-            _ => ttl,
+            _ => session.cache.maybe_cache_meta(),
         };
+        let ttl = meta.map(|meta| ttl_of(meta.fresh_until(), now));
+        if let Some(meta) = meta {
+            // The current age (RFC 9111 §4.2.3), also on a miss, a revalidation or a stale
+            // answer after an error, where Pingora sets none.
+            let age = now.duration_since(meta.epoch()).unwrap_or_default();
+            resp.insert_header(http::header::AGE, age.as_secs())?;
+        }
         client_headers(resp, outcome, ttl, ctx)?;
         strip_internal(resp);
         Ok(())

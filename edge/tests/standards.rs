@@ -1,0 +1,113 @@
+//! The edge as a general-purpose shared cache by RFC 9111 (HTTP caching) and RFC 9110
+//! (semantics), in front of a real origin that is not the shop's (issue 16): `Age` and
+//! `Date` from upstream, `Expires`, hop-by-hop fields, and the hosts the edge serves.
+
+mod common;
+
+use common::*;
+use edge::cache::date;
+use std::time::{Duration, SystemTime};
+
+fn age_of(resp: &reqwest::Response) -> u64 {
+    resp.headers()["age"].to_str().unwrap().parse().unwrap()
+}
+
+/// RFC 9111 §4.2.3: the age a response already has when it arrives (its `Age`, or how long
+/// ago its `Date` was) counts toward its freshness and shows in the `Age` clients see.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn upstream_age_counts_toward_freshness_and_the_age_clients_see() {
+    let origin = Origin::start(|r| {
+        let reply = Reply::new(200, r.path().to_string());
+        match r.path() {
+            "/older-than-its-max-age" => reply
+                .header("cache-control", "max-age=3600")
+                .header("age", "7200"),
+            "/aged" => reply
+                .header("cache-control", "max-age=3600")
+                .header("age", "100"),
+            "/dated" => reply.header("cache-control", "max-age=3600").header(
+                "date",
+                &date::format(SystemTime::now() - Duration::from_secs(600)),
+            ),
+            _ => reply.header("cache-control", "max-age=60").header(
+                "date",
+                &date::format(SystemTime::now() - Duration::from_secs(120)),
+            ),
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+
+    // Two hours old with an hour of freshness: stale on arrival, never a hit.
+    let first = send(&edge.url("/older-than-its-max-age"), &[]).await;
+    assert_eq!(first.headers()["x-cache"], "MISS");
+    assert!(age_of(&first) >= 7200, "{}", age_of(&first));
+    let second = send(&edge.url("/older-than-its-max-age"), &[]).await;
+    assert_ne!(second.headers()["x-cache"], "HIT");
+    assert_eq!(origin.count_path("/older-than-its-max-age"), 2);
+
+    // A Date two minutes ago with a minute of freshness: stale as well.
+    get(&edge.url("/dated-stale")).await;
+    assert_ne!(get(&edge.url("/dated-stale")).await.1, "HIT");
+    assert_eq!(origin.count_path("/dated-stale"), 2);
+
+    // Fresh ones are hits whose Age goes on from the age they arrived with.
+    for (path, arrived_with) in [("/aged", 100), ("/dated", 600)] {
+        let miss = send(&edge.url(path), &[]).await;
+        assert_eq!(miss.headers()["x-cache"], "MISS");
+        assert!(age_of(&miss) >= arrived_with, "{path}: {}", age_of(&miss));
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        // The fast path (plain GET) and Pingora's hit path (HEAD) agree.
+        let hit = send(&edge.url(path), &[]).await;
+        let head = client().head(edge.url(path)).send().await.unwrap();
+        for resp in [&hit, &head] {
+            assert_eq!(resp.headers()["x-cache"], "HIT", "{path}");
+            let age = age_of(resp);
+            assert!(
+                (arrived_with + 1..arrived_with + 10).contains(&age),
+                "{path}: age {age}"
+            );
+        }
+        let status = hit.headers()["cache-status"].to_str().unwrap().to_string();
+        let ttl = status
+            .split("ttl=")
+            .nth(1)
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap();
+        let ttl: i64 = ttl.parse().unwrap();
+        assert!(ttl <= 3600 - arrived_with as i64, "{path}: {status}");
+        assert_eq!(origin.count_path(path), 1);
+    }
+}
+
+/// After a `304`, the age starts again from the `304`'s own `Date` and `Age`, not from
+/// the stored response's `Date` (which would make it stale again at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_revalidated_response_ages_from_the_304() {
+    let origin = Origin::start(|r| {
+        let now = date::format(SystemTime::now());
+        let reply = if r.header("if-none-match") == Some("\"v1\"") {
+            Reply::new(304, "")
+        } else {
+            Reply::new(200, "v1")
+        };
+        reply
+            .header("cache-control", "max-age=2")
+            .header("etag", "\"v1\"")
+            .header("date", &now)
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    assert_eq!(get(&edge.url("/r")).await.1, "MISS");
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let revalidated = send(&edge.url("/r"), &[]).await;
+    assert_eq!(revalidated.headers()["x-cache"], "REVALIDATED");
+    assert!(age_of(&revalidated) <= 1, "{}", age_of(&revalidated));
+    assert_eq!(revalidated.text().await.unwrap(), "v1");
+    let hit = send(&edge.url("/r"), &[]).await;
+    assert_eq!(hit.headers()["x-cache"], "HIT");
+    assert!(age_of(&hit) <= 1, "{}", age_of(&hit));
+    assert_eq!(origin.count(), 2);
+}
