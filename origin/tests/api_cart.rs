@@ -857,3 +857,75 @@ async fn stock_set_products(shop: &TestShop, set: i64) {
     .await
     .unwrap();
 }
+
+/// The typed readers keep the old answers: a name given twice in a form
+/// counts by its last value, a whole number may be written `2.0` in a body
+/// (as JSON Schema's `integer` allows), an empty or `null` placement body is
+/// no body, and a missing required parameter is a 400 naming it.
+#[tokio::test]
+async fn requests_are_read_as_their_schemas_say() {
+    let shop = TestShop::fresh().await;
+    let (pid, code, _) = plain_product(&shop, 5).await;
+    let t = "guest-typed-0001";
+    let request = axum::http::Request::builder()
+        .method("POST")
+        .uri(format!("/api/cart/add-to-cart?main_pid={pid}&qty=4"))
+        .header("SELF-TOKEN", t)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(axum::body::Body::from("qty=2"))
+        .unwrap();
+    let (status, _, body) = shop.send(request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total_qty"], 2, "the form's qty wins: {body}");
+
+    let items = |qty: Value| json!({ "items": { code.clone(): { "qty": qty } } });
+    let (status, _, body) = shop
+        .guest_post(t, "/api/cart/update", &items(json!(3.0)))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, _, view) = shop.guest_get(t, "/api/cart/view").await;
+    assert_eq!(view["cart"]["items"][0]["qty"], 3, "{view}");
+    let (status, headers, body) = shop
+        .guest_post(t, "/api/cart/update", &items(json!(2.5)))
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+
+    // Not a pre-booking: refused for what the cart is, not for how 5.0 is written.
+    let (status, headers, body) = shop
+        .guest_post(
+            t,
+            "/api/cart/set-paying-amount",
+            &json!({ "payingAmount": 5.0 }),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
+
+    // No address yet: the cart is incomplete (409), the null body is no body.
+    let (status, headers, body) = shop
+        .request(
+            "POST",
+            "/api/cod-place-order",
+            &[("SELF-TOKEN", t)],
+            Some(&Value::Null),
+        )
+        .await;
+    assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
+
+    for (uri, field) in [
+        ("/api/cart/get-delivery-charge", "district"),
+        ("/api/cart/get-delivery-charge?district=%20", "district"),
+        ("/api/cart/track-order?id=1234567890", "phone"),
+        (
+            "/api/cart/order-details?order_random=1234567890",
+            "secret_key",
+        ),
+    ] {
+        let (status, headers, body) = shop.guest_get(t, uri).await;
+        assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body["errors"][field][0],
+            format!("{field} is required"),
+            "{uri}: {body}"
+        );
+    }
+}
