@@ -95,6 +95,9 @@ pub struct SignedIn {
     pub self_token: Option<String>,
 }
 
+/// [`valid_self_token`]'s rule as a regular expression, for the API document.
+pub const SELF_TOKEN_PATTERN: &str = "^[A-Za-z0-9._-]{8,100}$";
+
 /// Letters, digits, `.`, `_` and `-`, 8 to 100 of them: what the original
 /// client made (`Date.now()` followed by a base-36 random string).
 pub fn valid_self_token(token: &str) -> bool {

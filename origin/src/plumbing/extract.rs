@@ -45,8 +45,16 @@ pub fn read_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
     let pairs = form_urlencoded::parse(query.as_bytes());
     let deserializer = serde_urlencoded::Deserializer::new(pairs);
     serde_path_to_error::deserialize(deserializer).map_err(|err| {
-        let field = err.path().to_string();
-        let cause = err.into_inner().to_string();
+        let mut field = err.path().to_string();
+        let mut cause = err.into_inner().to_string();
+        // serde names a missing field in its message, not in the path.
+        if let Some(name) = cause
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.strip_suffix('`'))
+        {
+            field = name.to_string();
+            cause = "is required".to_string();
+        }
         if field.is_empty() || field == "." {
             return ApiError::BadRequest {
                 message: format!("Invalid query parameters: {cause}"),
@@ -279,6 +287,36 @@ fn form_rejection(rejection: FormRejection) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plumbing::params::Int;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Wanted {
+        seo_url: String,
+        page: Option<Int<1, 9>>,
+    }
+
+    /// The 400's field errors: `{field: [message]}`.
+    fn problems(query: &str) -> serde_json::Value {
+        match read_query::<Wanted>(query).unwrap_err() {
+            ApiError::BadRequest { errors, .. } => serde_json::Value::Object(errors),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_query_that_does_not_fit_names_its_parameter() {
+        assert!(read_query::<Wanted>("seo_url=sofa&page=2").is_ok());
+        assert_eq!(problems("page=2")["seo_url"][0], "seo_url is required");
+        assert_eq!(
+            problems("seo_url=sofa&page=10")["page"][0],
+            "page must be between 1 and 9"
+        );
+        assert_eq!(
+            problems("seo_url=sofa&page=x")["page"][0],
+            "page must be a whole number"
+        );
+    }
 
     #[test]
     fn nul_escapes_in_json_become_replacement_characters() {

@@ -72,6 +72,15 @@ impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
                 Int::checked(i64::try_from(n).unwrap_or(i64::MAX))
             }
 
+            /// JSON Schema's integer includes `3.0`: a whole float is read too.
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+                if n.fract() == 0.0 && n >= i64::MIN as f64 && n < i64::MAX as f64 {
+                    Int::checked(n as i64)
+                } else {
+                    Err(E::custom("must be a whole number"))
+                }
+            }
+
             fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
                 match text.trim().parse::<i64>() {
                     Ok(n) => Int::checked(n),
@@ -317,6 +326,9 @@ mod tests {
         assert_eq!(n.get(), 3);
         assert!(serde_json::from_str::<Int<1, 9>>("10").is_err());
         assert!(serde_json::from_str::<Int<1, 9>>("\"4\"").is_ok());
+        assert_eq!(serde_json::from_str::<Int<1, 9>>("3.0").unwrap().get(), 3);
+        assert!(serde_json::from_str::<Int<1, 9>>("3.5").is_err());
+        assert!(serde_json::from_str::<Int<1, 9>>("1e300").is_err());
     }
 
     #[test]

@@ -249,6 +249,9 @@ impl Doc {
                 ..Default::default()
             }));
         }
+        if self.access == Access::Visitor {
+            self_token_header(op);
+        }
         let has_input = !op.parameters.is_empty() || op.request_body.is_some();
         let mut statuses = self.statuses.clone();
         if has_input {
@@ -275,11 +278,10 @@ impl Doc {
         });
         op.security = match self.access {
             Access::Public | Access::Open => Vec::new(),
+            // The guest's SELF-TOKEN is a required header (above); Bearer may come too.
             Access::Visitor => vec![
-                [("selfToken".to_string(), Vec::new())]
-                    .into_iter()
-                    .collect(),
                 [("bearer".to_string(), Vec::new())].into_iter().collect(),
+                Default::default(),
             ],
             Access::SignedIn => vec![[("bearer".to_string(), Vec::new())].into_iter().collect()],
         };
@@ -288,6 +290,46 @@ impl Doc {
         }
         t
     }
+}
+
+/// Documents the `SELF-TOKEN` header a visitor's call needs (SPEC.md §7:
+/// every request carries it), with the form the origin accepts, unless the
+/// operation lists it already. It is a name the guest makes, not a secret,
+/// so it is a parameter rather than a security scheme.
+fn self_token_header(op: &mut aide::openapi::Operation) {
+    let listed = op.parameters.iter().any(|p| match p {
+        ReferenceOr::Item(p) => p
+            .parameter_data_ref()
+            .name
+            .eq_ignore_ascii_case("self-token"),
+        ReferenceOr::Reference { .. } => false,
+    });
+    if listed {
+        return;
+    }
+    op.parameters.push(ReferenceOr::Item(Parameter::Header {
+        parameter_data: ParameterData {
+            name: "SELF-TOKEN".to_string(),
+            description: Some(
+                "The guest's own token, made once by the client and sent on every call".to_string(),
+            ),
+            required: true,
+            deprecated: None,
+            format: ParameterSchemaOrContent::Schema(SchemaObject {
+                json_schema: json_schema!({
+                    "type": "string",
+                    "pattern": crate::domain::identity::SELF_TOKEN_PATTERN,
+                }),
+                example: None,
+                external_docs: None,
+            }),
+            example: None,
+            examples: Default::default(),
+            explode: None,
+            extensions: Default::default(),
+        },
+        style: aide::openapi::HeaderStyle::Simple,
+    }));
 }
 
 /// A documented redirect: `description`, no body, the target in `Location`.
@@ -456,7 +498,6 @@ pub fn openapi(inside: Value, mut outside: Value) -> Value {
     doc["components"] = json!({
         "securitySchemes": {
             "bearer": { "type": "http", "scheme": "bearer" },
-            "selfToken": { "type": "apiKey", "in": "header", "name": "SELF-TOKEN" },
         },
         "schemas": schemas,
     });
