@@ -4,11 +4,12 @@
 //! can be revoked. An e-mail address or a mobile number belongs to one
 //! account.
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Conn, Pool};
 use sqlx::FromRow;
 
 use crate::domain::cart::MAX_QTY;
 use crate::domain::identity::{new_token, TOKEN_LIFETIME_SECS};
+use crate::plumbing::error::{ApiError, ApiResult};
 
 /// Most products on a compare list (DOMAIN.md).
 pub const MAX_COMPARE: i64 = 5;
@@ -55,7 +56,7 @@ pub async fn user_any(pool: &Pool, id: i64) -> sqlx::Result<Option<User>> {
 
 /// Whether an account uses this e-mail or mobile number (`None` matches
 /// nothing); with `except`, an account other than that one.
-pub async fn contact_taken(
+async fn contact_taken(
     conn: &mut Conn,
     email: Option<&str>,
     phone: Option<&str>,
@@ -99,7 +100,7 @@ pub struct NewUser {
 }
 
 /// Creates an account; its id.
-pub async fn create(conn: &mut Conn, user: &NewUser, now: i64) -> sqlx::Result<i64> {
+async fn create(conn: &mut Conn, user: &NewUser, now: i64) -> sqlx::Result<i64> {
     db::query_scalar(
         "INSERT INTO app_user (name, email, phone, emergency_phone, password_hash, district, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING id",
@@ -130,7 +131,7 @@ pub struct Profile {
 }
 
 /// Sets every profile field of user `id`.
-pub async fn update_profile(conn: &mut Conn, id: i64, p: &Profile, now: i64) -> sqlx::Result<()> {
+async fn update_profile(conn: &mut Conn, id: i64, p: &Profile, now: i64) -> sqlx::Result<()> {
     db::query(
         "UPDATE app_user SET name = $1, email = $2, phone = $3, emergency_phone = $4, birthday = $5, \
          gender = $6, district = $7, postcode = $8, updated_at = $9 WHERE id = $10",
@@ -175,7 +176,7 @@ pub async fn password_hash(pool: &Pool, id: i64) -> sqlx::Result<Option<String>>
 }
 
 /// Stores user `id`'s new password hash.
-pub async fn set_password(conn: &mut Conn, id: i64, hash: &str, now: i64) -> sqlx::Result<()> {
+async fn set_password(conn: &mut Conn, id: i64, hash: &str, now: i64) -> sqlx::Result<()> {
     db::query("UPDATE app_user SET password_hash = $1, updated_at = $2 WHERE id = $3")
         .bind(hash)
         .bind(now)
@@ -187,7 +188,7 @@ pub async fn set_password(conn: &mut Conn, id: i64, hash: &str, now: i64) -> sql
 
 /// Revokes every live token of user `id` but `keep` (every one when
 /// `None`); how many were revoked.
-pub async fn revoke_tokens_of(
+async fn revoke_tokens_of(
     conn: &mut Conn,
     id: i64,
     keep: Option<i64>,
@@ -216,6 +217,115 @@ pub async fn revoke_tokens_of(
         }
     };
     Ok(done.rows_affected())
+}
+
+/// Creates an account and signs it in, in one write transaction: the new
+/// token (shown once) and the user. An e-mail or mobile number another
+/// account uses is a 409; `guest`'s cart and lists come along.
+pub async fn register(
+    pool: &Pool,
+    new_user: &NewUser,
+    device: &str,
+    guest: Option<&str>,
+    now: i64,
+) -> ApiResult<(String, User)> {
+    let mut tx = begin_write(pool).await?;
+    let taken = contact_taken(
+        &mut tx,
+        new_user.email.as_deref(),
+        new_user.phone.as_deref(),
+        None,
+    )
+    .await?;
+    if taken {
+        return Err(ApiError::Conflict(
+            "An account with this e-mail or mobile number exists. Sign in instead.".into(),
+        ));
+    }
+    let id = create(&mut tx, new_user, now).await?;
+    let token = issue_token(&mut tx, id, device, now).await?;
+    if let Some(guest) = guest {
+        merge_guest(&mut tx, guest, id).await?;
+    }
+    let user = user(&mut tx, id)
+        .await?
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("new user {id} not found")))?;
+    tx.commit().await?;
+    Ok((token, user))
+}
+
+/// Signs user `id` in (their password checked already), in one write
+/// transaction: the new token (shown once) and the user; `guest`'s cart and
+/// lists come along.
+pub async fn sign_in(
+    pool: &Pool,
+    id: i64,
+    device: &str,
+    guest: Option<&str>,
+    now: i64,
+) -> ApiResult<(String, User)> {
+    let mut tx = begin_write(pool).await?;
+    let token = issue_token(&mut tx, id, device, now).await?;
+    if let Some(guest) = guest {
+        merge_guest(&mut tx, guest, id).await?;
+    }
+    let user = user(&mut tx, id)
+        .await?
+        .ok_or_else(ApiError::unauthenticated)?;
+    tx.commit().await?;
+    Ok((token, user))
+}
+
+/// Sets user `id`'s profile in one write transaction; the user as saved. An
+/// e-mail or mobile number another account uses is a 409.
+pub async fn save_profile(pool: &Pool, id: i64, profile: &Profile, now: i64) -> ApiResult<User> {
+    let mut tx = begin_write(pool).await?;
+    let taken = contact_taken(
+        &mut tx,
+        profile.email.as_deref(),
+        profile.phone.as_deref(),
+        Some(id),
+    )
+    .await?;
+    if taken {
+        return Err(ApiError::Conflict(
+            "Another account uses that e-mail or mobile number.".into(),
+        ));
+    }
+    update_profile(&mut tx, id, profile, now).await?;
+    let user = user(&mut tx, id)
+        .await?
+        .ok_or_else(ApiError::unauthenticated)?;
+    tx.commit().await?;
+    Ok(user)
+}
+
+/// Stores user `id`'s new password hash and revokes every other token
+/// (`keep` stays), in one write transaction; how many were revoked.
+pub async fn change_password(
+    pool: &Pool,
+    id: i64,
+    hash: &str,
+    keep: Option<i64>,
+    now: i64,
+) -> sqlx::Result<u64> {
+    let mut tx = begin_write(pool).await?;
+    let revoked = replace_password(&mut tx, id, hash, keep, now).await?;
+    tx.commit().await?;
+    Ok(revoked)
+}
+
+/// Stores user `id`'s new password hash and revokes every token but `keep`
+/// (every one when `None`); how many were revoked.
+pub async fn replace_password(
+    conn: &mut Conn,
+    id: i64,
+    hash: &str,
+    keep: Option<i64>,
+    now: i64,
+) -> sqlx::Result<u64> {
+    set_password(conn, id, hash, now).await?;
+    revoke_tokens_of(conn, id, keep, now).await
 }
 
 /// How many orders user `id` has, and the ids and keys of one page of them

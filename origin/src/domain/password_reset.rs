@@ -1,8 +1,9 @@
 //! Password reset links: a single-use token, stored hashed, that works for
 //! [`LINK_LIFETIME_SECS`] and only with the account's e-mail beside it.
 
-use catalog::db::{self, Conn, Pool};
+use catalog::db::{self, begin_write, Pool};
 
+use crate::domain::accounts;
 use crate::domain::identity::{hash_token, new_token};
 
 /// How long a reset link works, seconds.
@@ -53,14 +54,22 @@ pub async fn find(pool: &Pool, token: &str, email: &str, now: i64) -> sqlx::Resu
     Ok(found.map(|(id, user_id)| Link { id, user_id }))
 }
 
-/// Marks the link used; false when another call used it first.
-pub async fn use_up(conn: &mut Conn, link: Link, now: i64) -> sqlx::Result<bool> {
+/// Uses the link: the user's password becomes `hash` and every session of
+/// theirs is signed out, in one write transaction. False (and nothing
+/// changed) when another call used the link first.
+pub async fn reset(pool: &Pool, link: Link, hash: &str, now: i64) -> sqlx::Result<bool> {
+    let mut tx = begin_write(pool).await?;
     let used = db::query(
         "UPDATE password_reset SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
     )
     .bind(now)
     .bind(link.id)
-    .execute(&mut *conn)
+    .execute(&mut *tx)
     .await?;
-    Ok(used.rows_affected() > 0)
+    if used.rows_affected() == 0 {
+        return Ok(false);
+    }
+    accounts::replace_password(&mut tx, link.user_id, hash, None, now).await?;
+    tx.commit().await?;
+    Ok(true)
 }

@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
-use catalog::db::begin_write;
 
 use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
@@ -235,13 +234,7 @@ async fn post_register(
         .await?
         .map_err(ApiError::Internal)?;
     let now = clock::now_unix();
-    let mut tx = begin_write(&state.pool).await?;
     let email = (!email.is_empty()).then_some(email);
-    if accounts::contact_taken(&mut tx, email.as_deref(), phone.as_deref(), None).await? {
-        return Err(ApiError::Conflict(
-            "An account with this e-mail or mobile number exists. Sign in instead.".into(),
-        ));
-    }
     let new_user = NewUser {
         name,
         email,
@@ -250,16 +243,15 @@ async fn post_register(
         password_hash: hash,
         district,
     };
-    let id = accounts::create(&mut tx, &new_user, now).await?;
-    let token = accounts::issue_token(&mut tx, id, &device(&body.device_name), now).await?;
-    if let Some(guest) = &caller.self_token {
-        accounts::merge_guest(&mut tx, guest, id).await?;
-    }
-    let user = accounts::user(&mut tx, id)
-        .await?
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("new user {id} not found")))?;
-    tx.commit().await?;
-    tracing::info!(user = id, "account created");
+    let (token, user) = accounts::register(
+        &state.pool,
+        &new_user,
+        &device(&body.device_name),
+        caller.self_token.as_deref(),
+        now,
+    )
+    .await?;
+    tracing::info!(user = user.id, "account created");
     Ok(Json(signed_in(
         "Your account has been created.",
         token,
@@ -337,16 +329,14 @@ async fn post_login(
             "The e-mail (or mobile) or the password is not right.".into(),
         ));
     };
-    let now = clock::now_unix();
-    let mut tx = begin_write(&state.pool).await?;
-    let token = accounts::issue_token(&mut tx, id, &device(&body.device_name), now).await?;
-    if let Some(guest) = &caller.self_token {
-        accounts::merge_guest(&mut tx, guest, id).await?;
-    }
-    let user = accounts::user(&mut tx, id)
-        .await?
-        .ok_or_else(ApiError::unauthenticated)?;
-    tx.commit().await?;
+    let (token, user) = accounts::sign_in(
+        &state.pool,
+        id,
+        &device(&body.device_name),
+        caller.self_token.as_deref(),
+        clock::now_unix(),
+    )
+    .await?;
     Ok(Json(signed_in("You are signed in.", token, user)))
 }
 

@@ -15,9 +15,7 @@ use serde::Deserialize;
 use serde_json::Map;
 
 use catalog::clock;
-use catalog::db::begin_write;
 
-use crate::domain::accounts;
 use crate::domain::mail::Mail;
 use crate::domain::password_reset;
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -168,13 +166,9 @@ async fn post_reset(
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?
         .map_err(ApiError::Internal)?;
-    let mut tx = begin_write(&state.pool).await?;
-    if !password_reset::use_up(&mut tx, link, now).await? {
+    if !password_reset::reset(&state.pool, link, &hash, now).await? {
         return Err(invalid());
     }
-    accounts::set_password(&mut tx, link.user_id, &hash, now).await?;
-    accounts::revoke_tokens_of(&mut tx, link.user_id, None, now).await?;
-    tx.commit().await?;
     Ok(Json(MessageResponse::new(
         "Your password has been reset. Sign in with the new one.",
     )))

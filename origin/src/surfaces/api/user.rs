@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use catalog::clock;
-use catalog::db::begin_write;
 
 use crate::domain::accounts;
 use crate::domain::addresses::{self, DefaultKind, NewAddress};
@@ -257,24 +256,8 @@ async fn post_user_update(
         district: district.and_then(|d| none_if_empty(&d)),
         postcode: none_if_empty(postcode),
     };
-    let mut tx = begin_write(&state.pool).await?;
-    let taken = accounts::contact_taken(
-        &mut tx,
-        profile.email.as_deref(),
-        profile.phone.as_deref(),
-        Some(who.user.id),
-    )
-    .await?;
-    if taken {
-        return Err(ApiError::Conflict(
-            "Another account uses that e-mail or mobile number.".into(),
-        ));
-    }
-    accounts::update_profile(&mut tx, who.user.id, &profile, clock::now_unix()).await?;
-    let user = accounts::user(&mut tx, who.user.id)
-        .await?
-        .ok_or_else(ApiError::unauthenticated)?;
-    tx.commit().await?;
+    let user =
+        accounts::save_profile(&state.pool, who.user.id, &profile, clock::now_unix()).await?;
     Ok(Json(UserUpdateResponse {
         success: true,
         message: "Your profile has been updated.",
@@ -340,12 +323,14 @@ async fn post_change_password(
         ));
     };
     let hash = hash.map_err(ApiError::Internal)?;
-    let now = clock::now_unix();
-    let mut tx = begin_write(&state.pool).await?;
-    accounts::set_password(&mut tx, who.user.id, &hash, now).await?;
-    let others =
-        accounts::revoke_tokens_of(&mut tx, who.user.id, Some(who.user.token_id), now).await?;
-    tx.commit().await?;
+    let others = accounts::change_password(
+        &state.pool,
+        who.user.id,
+        &hash,
+        Some(who.user.token_id),
+        clock::now_unix(),
+    )
+    .await?;
     Ok(Json(ChangePasswordResponse {
         success: true,
         message: "Your password has been changed.",
