@@ -164,8 +164,13 @@ fn client_headers(
 /// `Age` is `now - epoch`. After a revalidation the age is the `304`'s and the stored
 /// `Date` is the `304`'s (or the time it arrived), as RFC 9111 §4.3.4 updates it. The stored
 /// header keeps no `Age`: each answer computes its own.
-fn stored_meta(resp: &ResponseHeader, freshness: Freshness, ctx: &mut Ctx) -> Result<CacheMeta> {
-    let now = SystemTime::now();
+/// `now` is when the response arrived.
+fn stored_meta(
+    resp: &ResponseHeader,
+    freshness: Freshness,
+    now: SystemTime,
+    ctx: &mut Ctx,
+) -> Result<CacheMeta> {
     let request_time = ctx
         .upstream_sent
         .and_then(|sent| now.checked_sub(sent.elapsed()))
@@ -523,6 +528,7 @@ impl ProxyHttp for Edge {
         resp: &ResponseHeader,
         ctx: &mut Ctx,
     ) -> Result<RespCacheable> {
+        let now = SystemTime::now();
         let facts = RequestFacts {
             authorization: session.req_header().headers.contains_key("authorization"),
         };
@@ -531,10 +537,11 @@ impl ProxyHttp for Edge {
             &resp.headers,
             facts,
             self.state.settings.max_object_bytes,
+            now,
         ) {
-            Verdict::Store(freshness) => {
-                Ok(RespCacheable::Cacheable(stored_meta(resp, freshness, ctx)?))
-            }
+            Verdict::Store(freshness) => Ok(RespCacheable::Cacheable(stored_meta(
+                resp, freshness, now, ctx,
+            )?)),
             Verdict::Refuse(reason) => {
                 ctx.refusal = Some(reason);
                 Ok(RespCacheable::Uncacheable(NoCacheReason::Custom(reason)))

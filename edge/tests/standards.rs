@@ -111,3 +111,48 @@ async fn a_revalidated_response_ages_from_the_304() {
     assert!(age_of(&hit) <= 1, "{}", age_of(&hit));
     assert_eq!(origin.count(), 2);
 }
+
+/// RFC 9111 §5.3: without `max-age`/`s-maxage`, `Expires` gives the freshness; an invalid
+/// one (`0`) means already stale.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn expires_gives_freshness_without_max_age() {
+    let origin = Origin::start(|r| {
+        let now = SystemTime::now();
+        let reply = Reply::new(200, r.path().to_string());
+        match r.path() {
+            "/expires-in-an-hour" => reply
+                .header("date", &date::format(now))
+                .header("expires", &date::format(now + Duration::from_secs(3600))),
+            "/public-expires" => reply
+                .header("cache-control", "public")
+                .header("expires", &date::format(now + Duration::from_secs(3600))),
+            "/expired" => reply
+                .header("date", &date::format(now))
+                .header("expires", &date::format(now - Duration::from_secs(60))),
+            _ => reply.header("expires", "0"),
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    for path in ["/expires-in-an-hour", "/public-expires"] {
+        assert_eq!(get(&edge.url(path)).await.1, "MISS", "{path}");
+        let hit = send(&edge.url(path), &[]).await;
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{path}");
+        let status = hit.headers()["cache-status"].to_str().unwrap().to_string();
+        let ttl = status
+            .split("ttl=")
+            .nth(1)
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap();
+        let ttl: i64 = ttl.parse().unwrap();
+        assert!((3590..=3600).contains(&ttl), "{path}: {status}");
+        assert_eq!(origin.count_path(path), 1, "{path}");
+    }
+    for path in ["/expired", "/invalid-expires"] {
+        get(&edge.url(path)).await;
+        assert_ne!(get(&edge.url(path)).await.1, "HIT", "{path}");
+        assert_eq!(origin.count_path(path), 2, "{path}");
+    }
+}

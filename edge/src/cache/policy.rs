@@ -5,10 +5,17 @@
 //! in the governing header, answers a request with `Authorization` without being
 //! explicitly public, has `Vary: *` or varies on a header outside the allow-list, is larger
 //! than the maximum object size, or has no explicit freshness (no heuristic caching).
+//!
+//! Explicit freshness is `max-age`/`s-maxage` of the governing header, or else, when
+//! `CDN-Cache-Control` is absent, `Expires` (RFC 9111 §5.3): its lifetime is `Expires`
+//! less `Date` (or the time the response arrived), and an invalid `Expires` (`0`, several
+//! of them) means already stale. The lifetime counts from the response's epoch, which
+//! takes its age on arrival into account (`cache::age`).
 
+use crate::cache::date;
 use http::HeaderMap;
 use pingora::cache::cache_control::{CacheControl, InterpretCacheControl};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// Request headers a response may vary on and still be stored. `Accept-Encoding` is already
 /// part of the key, as the preferred coding; `Origin` is what the origin's CORS answers
@@ -21,7 +28,7 @@ const STORABLE_STATUS: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 410];
 /// How long a stored response is fresh, and its stale windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Freshness {
-    /// Time to live from now.
+    /// The freshness lifetime (RFC 9111 §4.2.1), from the response's epoch.
     pub ttl: Duration,
     /// `stale-while-revalidate` window after expiry, in seconds.
     pub stale_while_revalidate: u32,
@@ -45,12 +52,14 @@ pub struct RequestFacts {
     pub authorization: bool,
 }
 
-/// Decide whether a response may be stored (see the module doc for the rules).
+/// Decide whether a response that arrived at `received` may be stored (see the module doc
+/// for the rules).
 pub fn decide(
     status: u16,
     headers: &HeaderMap,
     request: RequestFacts,
     max_object_bytes: usize,
+    received: SystemTime,
 ) -> Verdict {
     if !STORABLE_STATUS.contains(&status) {
         return Verdict::Refuse("status");
@@ -80,14 +89,13 @@ pub fn decide(
         return Verdict::Refuse("private");
     }
     let governing = cdn_cc.as_ref().or(browser_cc.as_ref());
-    let Some(cc) = governing else {
-        return Verdict::Refuse("no-freshness");
-    };
-    if cc.private() || cc.no_store() {
-        return Verdict::Refuse("private");
-    }
-    if cc.no_cache() {
-        return Verdict::Refuse("no-cache");
+    if let Some(cc) = governing {
+        if cc.private() || cc.no_store() {
+            return Verdict::Refuse("private");
+        }
+        if cc.no_cache() {
+            return Verdict::Refuse("no-cache");
+        }
     }
     if request.authorization {
         let public = |cc: &Option<CacheControl>| {
@@ -98,10 +106,15 @@ pub fn decide(
             return Verdict::Refuse("authorization");
         }
     }
-    let ttl = if cdn_cc.is_some() {
-        cc.max_age().ok().flatten().map(u64::from)
-    } else {
-        cc.fresh_duration().map(|d| d.as_secs())
+    let ttl = match (&cdn_cc, governing) {
+        (Some(cdn), _) => cdn
+            .max_age()
+            .ok()
+            .flatten()
+            .map(|secs| Duration::from_secs(secs.into())),
+        (None, cc) => cc
+            .and_then(|cc| cc.fresh_duration())
+            .or_else(|| expires_lifetime(headers, received)),
     };
     let Some(ttl) = ttl else {
         return Verdict::Refuse("no-freshness");
@@ -109,10 +122,31 @@ pub fn decide(
     let window =
         |d: Option<Duration>| d.map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX));
     Verdict::Store(Freshness {
-        ttl: Duration::from_secs(ttl),
-        stale_while_revalidate: window(cc.serve_stale_while_revalidate_duration()),
-        stale_if_error: window(cc.serve_stale_if_error_duration()),
+        ttl: Duration::from_secs(ttl.as_secs()),
+        stale_while_revalidate: window(
+            governing.and_then(|cc| cc.serve_stale_while_revalidate_duration()),
+        ),
+        stale_if_error: window(governing.and_then(|cc| cc.serve_stale_if_error_duration())),
     })
+}
+
+/// The freshness lifetime `Expires` gives (RFC 9111 §4.2.1, §5.3): `Expires` less `Date`,
+/// or less `received` without a valid `Date`; zero (already stale) for an `Expires` in the
+/// past, an invalid one or more than one. `None` without `Expires`.
+fn expires_lifetime(headers: &HeaderMap, received: SystemTime) -> Option<Duration> {
+    let mut fields = headers.get_all(http::header::EXPIRES).iter();
+    let first = fields.next()?;
+    if fields.next().is_some() {
+        return Some(Duration::ZERO);
+    }
+    let Some(expires) = date::parse(first.as_bytes()) else {
+        return Some(Duration::ZERO);
+    };
+    let date = headers
+        .get(http::header::DATE)
+        .and_then(|v| date::parse(v.as_bytes()))
+        .unwrap_or(received);
+    Some(expires.duration_since(date).unwrap_or_default())
 }
 
 /// `Vary: *` or a header outside [`VARY_ALLOWED`] makes a response unstorable.
@@ -163,7 +197,7 @@ mod tests {
     };
 
     fn store(h: &HeaderMap) -> Freshness {
-        match decide(200, h, ANON, 1 << 20) {
+        match decide(200, h, ANON, 1 << 20, SystemTime::now()) {
             Verdict::Store(f) => f,
             Verdict::Refuse(why) => panic!("refused: {why}"),
         }
@@ -245,25 +279,74 @@ mod tests {
                 );
             }
             assert_eq!(
-                decide(200, &h, ANON, 1 << 20),
+                decide(200, &h, ANON, 1 << 20, SystemTime::now()),
                 Verdict::Refuse(why),
                 "{pairs:?}"
             );
         }
         let ok = headers(&[("cache-control", "max-age=60")]);
-        assert_eq!(decide(500, &ok, ANON, 1 << 20), Verdict::Refuse("status"));
+        assert_eq!(
+            decide(500, &ok, ANON, 1 << 20, SystemTime::now()),
+            Verdict::Refuse("status")
+        );
+    }
+
+    #[test]
+    fn expires_without_max_age() {
+        let now = SystemTime::now();
+        let at = |secs: u64| date::format(now + Duration::from_secs(secs));
+        let (date_now, in_an_hour) = (at(0), at(3600));
+        let ttl = |pairs: &[(&'static str, &str)]| {
+            let mut h = HeaderMap::new();
+            for (n, v) in pairs {
+                h.append(*n, v.parse().unwrap());
+            }
+            match decide(200, &h, ANON, 1 << 20, now) {
+                Verdict::Store(f) => Some(f.ttl.as_secs()),
+                Verdict::Refuse(_) => None,
+            }
+        };
+        // Expires less Date; less the arrival time without a Date.
+        assert_eq!(
+            ttl(&[("expires", &in_an_hour), ("date", &date_now)]),
+            Some(3600)
+        );
+        assert!(ttl(&[("expires", &in_an_hour)]).is_some_and(|t| (3599..=3600).contains(&t)));
+        assert_eq!(
+            ttl(&[("expires", &in_an_hour), ("cache-control", "public")]),
+            ttl(&[("expires", &in_an_hour)])
+        );
+        // max-age and s-maxage win over Expires.
+        let with_max_age = [("expires", &*in_an_hour), ("cache-control", "max-age=60")];
+        assert_eq!(ttl(&with_max_age), Some(60));
+        // Invalid, past or repeated: stored, already stale.
+        assert_eq!(ttl(&[("expires", "0")]), Some(0));
+        assert_eq!(ttl(&[("expires", &at(0)), ("date", &in_an_hour)]), Some(0));
+        assert_eq!(
+            ttl(&[("expires", &in_an_hour), ("expires", &in_an_hour)]),
+            Some(0)
+        );
+        // CDN-Cache-Control governs alone; no-store still refuses.
+        assert_eq!(
+            ttl(&[("expires", &in_an_hour), ("cdn-cache-control", "public")]),
+            None
+        );
+        assert_eq!(
+            ttl(&[("expires", &in_an_hour), ("cache-control", "no-store")]),
+            None
+        );
     }
 
     #[test]
     fn authorization_needs_explicit_public() {
         let plain = headers(&[("cache-control", "max-age=60")]);
         assert_eq!(
-            decide(200, &plain, AUTH, 1 << 20),
+            decide(200, &plain, AUTH, 1 << 20, SystemTime::now()),
             Verdict::Refuse("authorization")
         );
         let public = headers(&[("cache-control", "public, max-age=60")]);
         assert!(matches!(
-            decide(200, &public, AUTH, 1 << 20),
+            decide(200, &public, AUTH, 1 << 20, SystemTime::now()),
             Verdict::Store(_)
         ));
     }
