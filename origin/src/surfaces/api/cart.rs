@@ -25,7 +25,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::domain::orders;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_is_none, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, Int, Text};
 use crate::state::AppState;
 use crate::surfaces::api::answers::MessageResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -125,13 +125,15 @@ async fn get_view(State(state): State<AppState>, caller: Caller) -> ApiResult<Js
 struct RemoveQuery {
     /// The line's product code.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     pcode: Option<Text<1, MAX_PARAM_LEN>>,
     /// The line's product id.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     pid: Option<Id>,
     /// A set's items as pid:code joined by commas.
     #[serde(default, deserialize_with = "blank_is_none")]
-    #[schemars(extend("pattern" = PID_CODES_PATTERN))]
+    #[schemars(extend("pattern" = PID_CODES_PATTERN), transform = blank_allowed)]
     pid_codes: Option<Text<1, MAX_PARAM_LEN>>,
 }
 

@@ -16,7 +16,7 @@ use crate::domain::identity::Caller;
 use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_is_none, required, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Text};
 use crate::plumbing::validate;
 use crate::state::AppState;
 use crate::surfaces::api::cart::{
@@ -81,7 +81,7 @@ pub fn place_order_router() -> ApiRouter {
 struct CheckoutQuery {
     /// The coupon the shopper applied, or false.
     #[serde(default, deserialize_with = "blank_is_none")]
-    #[schemars(extend("pattern" = COUPON_PATTERN))]
+    #[schemars(extend("pattern" = COUPON_PATTERN), transform = blank_allowed)]
     coupon: Option<Text<1, MAX_PARAM_LEN>>,
 }
 

@@ -22,7 +22,7 @@ use crate::domain::cart;
 use crate::domain::identity::Caller;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{read_query, Fields, Query};
-use crate::plumbing::params::{blank_is_none, Int};
+use crate::plumbing::params::{blank_allowed, blank_is_none, Int};
 use crate::state::AppState;
 
 /// The parameters of `GET|POST /api/cart/add-to-cart`: a product
@@ -32,18 +32,23 @@ use crate::state::AppState;
 struct AddQuery {
     /// The product's id.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     main_pid: Option<Id>,
     /// Units, 1-99 (default 1).
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     qty: Option<Int<1, { cart::MAX_QTY }>>,
     /// One of the product's variations.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     variation_id: Option<Id>,
     /// A product set's id, to add the whole set.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     pset_id: Option<Id>,
     /// A fabric of that set.
     #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
     fabric_id: Option<Id>,
 }
 
