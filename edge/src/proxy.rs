@@ -60,6 +60,20 @@ const INTERNAL_RESPONSE_HEADERS: [HeaderName; 4] = [
     HeaderName::from_static(URL_HEADER),
 ];
 
+/// Hop-by-hop response fields (RFC 9110 §7.6.1): for one connection only, so neither
+/// stored nor forwarded. `Transfer-Encoding` is not stored either ([`stored_meta`]); on a
+/// response on its way through, Pingora re-frames the client's connection by it.
+const HOP_BY_HOP: [HeaderName; 8] = [
+    http::header::CONNECTION,
+    HeaderName::from_static("keep-alive"),
+    HeaderName::from_static("proxy-connection"),
+    http::header::TE,
+    http::header::UPGRADE,
+    http::header::PROXY_AUTHENTICATE,
+    http::header::PROXY_AUTHORIZATION,
+    http::header::TRAILER,
+];
+
 /// The edge's proxy logic.
 pub struct Edge {
     /// Everything shared.
@@ -177,6 +191,7 @@ fn stored_meta(
         .unwrap_or(now);
     let mut header = resp.clone();
     header.remove_header(&http::header::AGE);
+    header.remove_header(&http::header::TRANSFER_ENCODING);
     let initial_age = match ctx.not_modified.take() {
         Some(fields) => {
             match fields.get(http::header::DATE) {
@@ -205,6 +220,34 @@ fn stored_meta(
     );
     meta.set_epoch_override(epoch);
     Ok(meta)
+}
+
+/// Take the hop-by-hop fields out of an origin's response: those [`HOP_BY_HOP`] names and
+/// those its `Connection` names (except the framing fields, which Pingora still needs to
+/// delimit the body). A `101` keeps them: they are its switch of protocols.
+fn strip_hop_by_hop(resp: &mut ResponseHeader) {
+    if resp.status == http::StatusCode::SWITCHING_PROTOCOLS {
+        return;
+    }
+    if resp.headers.contains_key(http::header::CONNECTION) {
+        let named: Vec<HeaderName> = resp
+            .headers
+            .get_all(http::header::CONNECTION)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+            .filter(|name| {
+                *name != http::header::CONTENT_LENGTH && *name != http::header::TRANSFER_ENCODING
+            })
+            .collect();
+        for name in &named {
+            resp.remove_header(name);
+        }
+    }
+    for name in &HOP_BY_HOP {
+        resp.remove_header(name);
+    }
 }
 
 /// Take the edge's internal headers out of a response.
@@ -701,6 +744,7 @@ impl ProxyHttp for Edge {
         upstream: &mut ResponseHeader,
         ctx: &mut Ctx,
     ) -> Result<()> {
+        strip_hop_by_hop(upstream);
         if upstream.status == http::StatusCode::NOT_MODIFIED && session.cache.enabled() {
             ctx.not_modified = Some(Box::new(upstream.headers.clone()));
         }
@@ -838,6 +882,31 @@ mod tests {
         assert!(req("GET", false) && req("HEAD", false) && req("OPTIONS", false));
         assert!(req("POST", true));
         assert!(!req("POST", false) && !req("PUT", false) && !req("DELETE", true));
+    }
+
+    #[test]
+    fn hop_by_hop_fields_go() {
+        let mut resp = ResponseHeader::build(200, None).unwrap();
+        for (name, value) in [
+            ("connection", "keep-alive, X-Hop, content-length"),
+            ("connection", "x-other"),
+            ("x-hop", "1"),
+            ("x-other", "2"),
+            ("keep-alive", "timeout=5"),
+            ("proxy-connection", "keep-alive"),
+            ("te", "trailers"),
+            ("upgrade", "h2c"),
+            ("proxy-authenticate", "Basic"),
+            ("trailer", "x-sum"),
+            ("content-length", "3"),
+            ("x-end", "kept"),
+        ] {
+            resp.append_header(name, value).unwrap();
+        }
+        strip_hop_by_hop(&mut resp);
+        let mut left: Vec<&str> = resp.headers.keys().map(|n| n.as_str()).collect();
+        left.sort();
+        assert_eq!(left, ["content-length", "x-end"]);
     }
 
     #[test]

@@ -185,3 +185,50 @@ async fn a_hit_keeps_the_stored_date() {
     assert_eq!(hit.headers()["date"], dated.as_str());
     assert!(age_of(&hit) >= 600);
 }
+
+/// RFC 9110 §7.6.1: hop-by-hop fields, and those the origin's `Connection` names, are
+/// neither stored nor forwarded to clients.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn hop_by_hop_fields_are_neither_stored_nor_forwarded() {
+    let origin = Origin::start(|_| {
+        Reply::page("x", "home")
+            .header("connection", "keep-alive, X-Hop")
+            .header("x-hop", "1")
+            .header("keep-alive", "timeout=5")
+            .header("proxy-connection", "keep-alive")
+            .header("te", "trailers")
+            .header("upgrade", "h2c")
+            .header("proxy-authenticate", "Basic realm=\"x\"")
+            .header("proxy-authorization", "Basic eDp5")
+            .header("trailer", "x-checksum")
+            .header("x-end", "kept")
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let miss = send(&edge.url("/h"), &[]).await;
+    let hit = send(&edge.url("/h"), &[]).await;
+    let head = client().head(edge.url("/h")).send().await.unwrap();
+    for (resp, outcome) in [(&miss, "MISS"), (&hit, "HIT"), (&head, "HIT")] {
+        assert_eq!(resp.headers()["x-cache"], outcome);
+        for name in [
+            "x-hop",
+            "keep-alive",
+            "proxy-connection",
+            "te",
+            "upgrade",
+            "proxy-authenticate",
+            "proxy-authorization",
+            "trailer",
+        ] {
+            assert!(
+                resp.headers().get(name).is_none(),
+                "{outcome}: {name} reached the client"
+            );
+        }
+        if let Some(connection) = resp.headers().get("connection") {
+            assert_eq!(connection, "keep-alive", "{outcome}");
+        }
+        assert_eq!(resp.headers()["x-end"], "kept", "{outcome}");
+    }
+    assert_eq!(origin.count(), 1);
+}
