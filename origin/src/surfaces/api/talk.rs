@@ -19,7 +19,7 @@ use crate::plumbing::validate;
 use crate::state::AppState;
 use crate::surfaces::api::answers::SuccessResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::user::MAX_ID;
+use crate::surfaces::api::user::{Whole, MAX_WHOLE};
 
 /// Longest question or comment, characters.
 pub const TALK_MAX_LEN: usize = 1000;
@@ -53,8 +53,8 @@ pub fn router() -> ApiRouter {
 #[derive(Debug, Deserialize, JsonSchema)]
 struct TalkBody {
     /// The product's id.
-    #[schemars(required, range(min = 1, max = MAX_ID))]
-    product_id: Option<i64>,
+    #[schemars(required, range(min = 1, max = MAX_WHOLE))]
+    product_id: Option<Whole>,
     /// The question or comment, 5-1000 characters (also read as `comment`).
     #[serde(alias = "comment")]
     #[schemars(required, length(min = 5, max = 1000), pattern(r"\S"))]
@@ -88,7 +88,7 @@ async fn store(
             format!("Write 5 to {TALK_MAX_LEN} characters."),
         ));
     };
-    let product = body.product_id.unwrap_or_default();
+    let product = body.product_id.map_or(0, |p| p.0);
     if !talk::product_is_active(&state.pool, product).await? {
         return Err(ApiError::not_found("Product not found"));
     }
@@ -134,8 +134,8 @@ async fn post_comment(
 struct ViewBody {
     /// The product's id (also read as `product_id`).
     #[serde(alias = "product_id")]
-    #[schemars(required, range(min = 1, max = MAX_ID))]
-    pid: Option<i64>,
+    #[schemars(required, range(min = 1, max = MAX_WHOLE))]
+    pid: Option<Whole>,
 }
 
 /// `POST /api/product/recent-view` with `{pid}`: newest first, each product
@@ -146,7 +146,7 @@ async fn post_recent_view(
     Body(body): Body<ViewBody>,
 ) -> ApiResult<Json<SuccessResponse>> {
     let owner = caller.owner()?;
-    let product = body.pid.unwrap_or_default();
+    let product = body.pid.map_or(0, |p| p.0);
     if !talk::product_is_active(&state.pool, product).await? {
         return Err(ApiError::not_found("Product not found"));
     }

@@ -35,6 +35,8 @@ pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
 pub const ORDERS_PER_PAGE: i64 = 20;
 /// The largest id a parameter may name.
 pub const MAX_ID: i64 = i64::MAX / 2;
+/// The largest id a JSON body may name: [`Whole`]'s bound, 2^53 - 1.
+pub const MAX_WHOLE: i64 = 9_007_199_254_740_991;
 /// A mobile number as the schema states it (the check also takes spaces,
 /// dashes and `+88`, see [`validate::bd_mobile`]).
 pub const MOBILE_PATTERN: &str = "^01[3-9][0-9]{8}$";
@@ -44,6 +46,62 @@ pub const MOBILE_OR_EMPTY_PATTERN: &str = "^(01[3-9][0-9]{8})?$";
 /// something before one `@`, a domain with a dot that neither starts nor
 /// ends it, no spaces; at most 254 characters.
 pub const EMAIL_PATTERN: &str = r"^\s*[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]\s*$";
+/// A whole number in a JSON body: `5` or `5.0` (JSON Schema's `integer`
+/// takes both; serde's `i64` only the first). Bounds go on the field
+/// (`#[schemars(range(...))]`) and are checked by the handler, which words
+/// the error. Local until `plumbing::params` has a body counterpart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Whole(pub i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WholeVisitor;
+
+        impl serde::de::Visitor<'_> for WholeVisitor {
+            type Value = Whole;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number")
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Whole, E> {
+                Ok(Whole(n))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Whole, E> {
+                i64::try_from(n)
+                    .map(Whole)
+                    .map_err(|_| E::custom("a whole number too large"))
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Whole, E> {
+                // Exactly representable wholes only: |n| < 2^53.
+                if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+                    Ok(Whole(n as i64))
+                } else {
+                    Err(E::custom("a whole number"))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(WholeVisitor)
+    }
+}
+
+impl JsonSchema for Whole {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Whole".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        i64::json_schema(generator)
+    }
+}
+
 /// [`EMAIL_PATTERN`], or nothing.
 pub const EMAIL_OR_EMPTY_PATTERN: &str = r"^\s*([^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.])?\s*$";
 
@@ -117,6 +175,10 @@ pub fn router() -> ApiRouter {
 /// schema states each field's form; keeping neither an e-mail nor a mobile
 /// is refused too.
 #[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("anyOf" = [
+    { "required": ["email"], "properties": { "email": { "pattern": EMAIL_PATTERN } } },
+    { "required": ["phone"], "properties": { "phone": { "pattern": MOBILE_PATTERN } } },
+]))]
 struct ProfileBody {
     /// 2-100 characters.
     #[schemars(required, length(min = 2, max = 100), pattern(r"\S"))]
@@ -689,11 +751,11 @@ async fn get_reviews(
 struct ReviewBody {
     /// The product's id (also read as `pid`).
     #[serde(alias = "pid")]
-    #[schemars(required, range(min = 1, max = MAX_ID))]
-    product_id: Option<i64>,
+    #[schemars(required, range(min = 1, max = MAX_WHOLE))]
+    product_id: Option<Whole>,
     /// 1-5 stars.
     #[schemars(required, range(min = 1, max = 5))]
-    rating: Option<i64>,
+    rating: Option<Whole>,
     /// 10-2000 characters.
     #[schemars(required, length(min = 10, max = 2000), pattern(r"\S"))]
     comment: Option<String>,
@@ -707,7 +769,7 @@ async fn post_review_store(
     Body(body): Body<ReviewBody>,
 ) -> ApiResult<Json<MessageResponse>> {
     let mut errors = Map::new();
-    let rating = body.rating.unwrap_or_default();
+    let rating = body.rating.map_or(0, |r| r.0);
     if !(1..=5).contains(&rating) {
         bad(&mut errors, "rating", "A rating is 1 to 5 stars.");
     }
@@ -715,7 +777,7 @@ async fn post_review_store(
     if comment.is_none() {
         bad(&mut errors, "comment", "A review is 10 to 2000 characters.");
     }
-    let product_id = body.product_id.unwrap_or_default();
+    let product_id = body.product_id.map_or(0, |p| p.0);
     if product_id <= 0 {
         bad(&mut errors, "product_id", "product_id is required");
     }
