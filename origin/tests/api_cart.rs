@@ -633,6 +633,14 @@ async fn a_cash_on_delivery_order_takes_stock_empties_the_cart_and_can_be_read_b
     assert_eq!(status, StatusCode::OK, "{tracked}");
     assert_eq!(tracked["order_masters"]["order_status"], "placed");
     assert_eq!(tracked["order_details"][0]["product"]["product_code"], code);
+    // Tracking shows the money: each line's price, the delivery charge, the
+    // total, what is paid and (by difference) what is due; no address.
+    assert_eq!(tracked["order_details"][0]["local_purchase_price"], price);
+    assert_eq!(tracked["order_masters"]["total_amount"], 2 * price);
+    assert_eq!(tracked["order_masters"]["delivery_fee"], delivery);
+    assert_eq!(tracked["order_masters"]["grand_total"], 2 * price + delivery);
+    assert_eq!(tracked["order_masters"]["amount_paid"], 0);
+    assert!(tracked["order_masters"].get("address").is_none());
     let (status, headers, body) = shop
         .get(&format!(
             "/api/cart/track-order?id={number}&phone=01999999999"

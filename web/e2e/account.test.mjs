@@ -115,6 +115,17 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await page.goto('/user/orders');
   await page.getByText(`Order ${orderNumber}`).waitFor();
 
+  // The order's own page, from the list: its lines, and cash on delivery
+  // leaves the whole total due on delivery.
+  await page.getByText(`Order ${orderNumber}`).click();
+  await page.getByRole('link', { name: 'Order details' }).click();
+  await page.waitForURL('**/order?**');
+  await page.getByRole('heading', { name: `Order ${orderNumber}` }).waitFor();
+  await page.getByRole('table').getByText(first.title).waitFor();
+  const total = await page.locator('dt:text-is("Total") + dd').textContent();
+  assert.equal(await page.locator('dt:text-is("Due on delivery") + dd').textContent(), total);
+  assert.match(total ?? '', /^৳[\d,]+$/);
+
   // A wrong password is refused with a message, and nothing else goes wrong.
   await page.getByRole('navigation', { name: 'My account' }).getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL((u) => u.pathname === '/');

@@ -110,7 +110,11 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   assert.equal(await idField.inputValue(), orderNumber);
   await page.getByRole('button', { name: 'Track order' }).click();
   await page.getByRole('heading', { name: `Order ${orderNumber}` }).waitFor();
-  await page.getByText(title).waitFor();
+  await page.getByRole('link', { name: title }).first().waitFor();
+  // The money, not only the lines: cash on delivery leaves the total due.
+  const total = await page.locator('dt:text-is("Total") + dd').textContent();
+  assert.match(total ?? '', /^৳[\d,]+$/);
+  assert.equal(await page.locator('dt:text-is("Due on delivery") + dd').textContent(), total);
 
   // A wrong phone finds nothing, and says so.
   watcher.expect(/\/api\/cart\/track-order/);

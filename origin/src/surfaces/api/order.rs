@@ -95,7 +95,8 @@ pub struct TrackOrderResponse {
 }
 
 /// What tracking shows of an order's head (less than the thank-you page:
-/// the caller proved only the number and the mobile).
+/// the caller proved only the number and the mobile, so no address): its
+/// state and its money, what is paid and what is due.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct TrackedOrder {
     pub order_random: String,
@@ -104,7 +105,15 @@ pub struct TrackedOrder {
     pub customer_name: String,
     pub order_status: String,
     pub payment_term_status: String,
+    /// Taka: the lines before discount and delivery.
+    pub total_amount: i64,
+    pub coupon_code: Option<String>,
+    pub coupon_discount: i64,
+    pub delivery_fee: i64,
     pub grand_total: i64,
+    /// Taka paid so far (a pre-booking's advance, or all of it online);
+    /// the rest is due on delivery.
+    pub amount_paid: i64,
 }
 
 /// `GET /api/cart/track-order?id=&phone=`.
@@ -129,7 +138,12 @@ async fn get_track_order(
             customer_name: head.customer_name,
             order_status: head.order_status,
             payment_term_status: head.payment_term_status,
+            total_amount: head.total_amount,
+            coupon_code: head.coupon_code,
+            coupon_discount: head.coupon_discount,
+            delivery_fee: head.delivery_fee,
             grand_total: head.grand_total,
+            amount_paid: head.amount_paid,
         },
         order_details: details,
     }))

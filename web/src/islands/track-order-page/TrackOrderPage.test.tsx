@@ -24,8 +24,29 @@ describe('track-order-page', () => {
       '/api/cart/track-order': {
         body: {
           success: true,
-          order_masters: { order_status: 'placed', payment_term_status: 'COD', order_date: '2026-05-01', customer_name: 'Rina', order_random: 'R1001' },
-          order_details: [{ qty: 2, product: { seo_url: 'akij-chair', title: 'Akij Chair', product_code: 'CHR-1' } }],
+          order_masters: {
+            order_status: 'placed',
+            payment_term_status: 'COD',
+            order_date: '2026-05-01',
+            customer_name: 'Rina',
+            order_random: 'R1001',
+            total_amount: 120000,
+            coupon_discount: 0,
+            delivery_fee: 1500,
+            grand_total: 121500,
+            amount_paid: 0,
+          },
+          order_details: [
+            {
+              qty: 2,
+              name: 'Akij Chair',
+              seo_url: 'akij-chair',
+              product_code: 'CHR-1',
+              local_purchase_price: 60000,
+              total_purchase_price: 120000,
+              product: { seo_url: 'akij-chair', title: 'Akij Chair', product_code: 'CHR-1' },
+            },
+          ],
         },
       },
     });
@@ -37,6 +58,10 @@ describe('track-order-page', () => {
     expect(screen.getByRole('heading', { name: 'Order R1001' })).toBeTruthy();
     expect(document.querySelector('dl')!.textContent).toBe('StatusPlacedPaymentCODOrdered on2026-05-01NameRina');
     expect(screen.getByRole('link', { name: 'Akij Chair' }).getAttribute('href')).toBe('/product/akij-chair');
+    // Each line's price, the delivery charge, the total, paid and due (not "1 ×").
+    const row = screen.getByRole('link', { name: 'Akij Chair' }).closest('tr')!;
+    expect([...row.querySelectorAll('td')].slice(1).map((td) => td.textContent)).toEqual(['৳60,000', '2', '৳1,20,000']);
+    expect(document.querySelectorAll('dl')[1].textContent).toBe('Subtotal৳1,20,000Delivery৳1,500Total৳1,21,500Paid৳0Due on delivery৳1,21,500');
   });
 
   it('says when no order matches (the original answered [] for the order)', async () => {

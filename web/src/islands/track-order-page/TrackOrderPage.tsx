@@ -1,11 +1,12 @@
 // Track an order (/page/track-order): the order number and the phone it was
 // placed with (both needed, as the API asks), then the order's status,
-// payment status, date and products.
+// payment status and date, each line with its price, the delivery charge,
+// the total, what is paid and what is due.
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
+import { OrderSummary } from '../../components/OrderSummary';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet } from '../../lib/api';
-import { imageUrl } from '../../lib/image';
 import { checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './TrackOrderPage.module.css';
 import type { TrackOrderResponse } from './types';
@@ -90,21 +91,7 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
               </>
             )}
           </dl>
-          <ul>
-            {found.details.map((d, i) => (
-              <li key={i}>
-                {d.first_image?.full_size_directory && (
-                  <img src={imageUrl(d.first_image.full_size_directory, 100)} width="48" height="48" alt="" loading="lazy" />
-                )}
-                <span>
-                  {d.product?.seo_url ? <a href={`/product/${d.product.seo_url}`}>{d.product.title}</a> : d.product?.title}
-                  <small>
-                    {d.product?.product_code ?? d.product_code} · {d.qty ?? 1} ×
-                  </small>
-                </span>
-              </li>
-            ))}
-          </ul>
+          <OrderSummary head={found.master} lines={found.details} />
         </section>
       )}
     </div>
