@@ -6,9 +6,15 @@
 
 use std::sync::OnceLock;
 
-use axum::extract::State;
+use aide::generate::GenContext;
+use aide::openapi::{
+    HeaderStyle, Operation, Parameter, ParameterData, ParameterSchemaOrContent, ReferenceOr,
+    SchemaObject,
+};
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
 use axum::Json;
-use schemars::JsonSchema;
+use schemars::{json_schema, JsonSchema};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -16,8 +22,8 @@ use catalog::clock;
 
 use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
-use crate::domain::identity::TOKEN_LIFETIME_SECS;
 use crate::domain::identity::{Caller, SignedIn};
+use crate::domain::identity::{SELF_TOKEN_PATTERN, TOKEN_LIFETIME_SECS};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
 use crate::plumbing::validate;
@@ -54,6 +60,51 @@ pub fn router() -> ApiRouter {
             get_user,
             Doc::signed_in("The signed-in shopper: {user}"),
         )
+}
+
+/// Documents the `SELF-TOKEN` header of register and login as optional: a
+/// guest who sends one brings their cart and lists along, one who sends none
+/// signs in all the same. It reads nothing ([`Caller`] reads the header), and
+/// the document lists it so the visitor's required one is not added.
+struct OptionalSelfToken;
+
+impl<S: Send + Sync> FromRequestParts<S> for OptionalSelfToken {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(_: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(OptionalSelfToken)
+    }
+}
+
+impl aide::OperationInput for OptionalSelfToken {
+    fn operation_input(_: &mut GenContext, operation: &mut Operation) {
+        operation
+            .parameters
+            .push(ReferenceOr::Item(Parameter::Header {
+                parameter_data: ParameterData {
+                    name: "SELF-TOKEN".to_string(),
+                    description: Some(
+                        "The guest's own token, if any: their cart and lists come along"
+                            .to_string(),
+                    ),
+                    required: false,
+                    deprecated: None,
+                    format: ParameterSchemaOrContent::Schema(SchemaObject {
+                        json_schema: json_schema!({
+                            "type": "string",
+                            "pattern": SELF_TOKEN_PATTERN,
+                        }),
+                        example: None,
+                        external_docs: None,
+                    }),
+                    example: None,
+                    examples: Default::default(),
+                    explode: None,
+                    extensions: Default::default(),
+                },
+                style: HeaderStyle::Simple,
+            }));
+    }
 }
 
 /// A new account. The schema states each field's form; besides, an e-mail
@@ -144,6 +195,7 @@ fn device(name: &str) -> String {
 /// `POST /api/auth/register`.
 async fn post_register(
     State(state): State<AppState>,
+    _: OptionalSelfToken,
     caller: Caller,
     Body(body): Body<RegisterBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
@@ -299,6 +351,7 @@ fn decoy_hash() -> &'static str {
 /// `POST /api/auth/login` with `{email (or a mobile number), password}`.
 async fn post_login(
     State(state): State<AppState>,
+    _: OptionalSelfToken,
     caller: Caller,
     Body(body): Body<LoginBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
