@@ -64,6 +64,14 @@ pub struct Config {
     /// Rate-limit window in seconds.
     #[arg(long, env = "EDGE_RATE_WINDOW", default_value_t = 60)]
     pub rate_window: u64,
+    /// Host names served, comma-separated; other `Host` values get 421 without reaching
+    /// the origin or the cache. `*`: every host. Default: the host of --site-url,
+    /// `localhost` and `127.0.0.1`.
+    #[arg(long, env = "EDGE_HOSTS", value_delimiter = ',')]
+    pub hosts: Vec<String>,
+    /// The shop's public address (the origin's SITE_URL): its host is served by default.
+    #[arg(long, env = "SITE_URL")]
+    pub site_url: Option<String>,
     /// Worker threads per listener (0: one per CPU).
     #[arg(long, env = "EDGE_THREADS", default_value_t = 0)]
     pub threads: usize,

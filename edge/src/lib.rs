@@ -3,7 +3,7 @@
 //! [`run`] wires the parts: the cache (`cache::storage` with an LRU eviction manager, a
 //! cache lock and a predictor), the proxy (`proxy::Edge`), the origin pool with health
 //! checks (`upstream`), purges and their broadcast to peers (`purge`, `peers`), rate
-//! limits (`ratelimit`), metrics and the ops dashboard on the admin listener (`metrics`,
+//! limits (`ratelimit`), the hosts served (`hosts`), metrics and the ops dashboard on the admin listener (`metrics`,
 //! `admin`, `dashboard`), with the cluster's figures fetched from the peers (`cluster`).
 
 pub mod admin;
@@ -11,6 +11,7 @@ pub mod cache;
 pub mod cluster;
 pub mod config;
 pub mod dashboard;
+pub mod hosts;
 pub mod metrics;
 pub mod peers;
 pub mod proxy;
@@ -49,6 +50,8 @@ pub struct Settings {
     pub origin_timeout: Duration,
     /// The purge bearer token.
     pub purge_token: Option<String>,
+    /// The hosts served.
+    pub hosts: hosts::Hosts,
 }
 
 /// Everything shared by the listeners and background tasks, created once and leaked.
@@ -104,6 +107,7 @@ impl State {
                 lock_timeout,
                 origin_timeout: Duration::from_secs(config.origin_timeout.max(1)),
                 purge_token: config.purge_token.clone(),
+                hosts: hosts::Hosts::new(&config.hosts, config.site_url.as_deref())?,
             },
             storage,
             eviction,

@@ -313,6 +313,7 @@ fn replay_safe(req: &RequestHeader) -> bool {
 /// The body of an error the edge generates: JSON for the API, a small page otherwise.
 fn error_body(route: RouteClass, status: u16) -> (&'static str, String) {
     let message = match status {
+        421 => "This shop does not answer for that host name.",
         429 => "Too many attempts. Please wait a moment and try again.",
         503 => "The shop is busy or down for maintenance. Please try again shortly.",
         504 => "The shop took too long to answer. Please try again.",
@@ -472,6 +473,10 @@ impl ProxyHttp for Edge {
         // revalidation through `cache_hit_filter`; a fresh hit needs neither.
         if ctx.subrequest {
             return Ok(false);
+        }
+        if !self.state.settings.hosts.serves(host_of(req)) {
+            self.respond(session, ctx, 421, &[]).await?;
+            return Ok(true);
         }
         if !ratelimit::is_limited(&req.method, path) {
             return self.serve_fresh(session, ctx).await;

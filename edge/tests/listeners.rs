@@ -56,6 +56,9 @@ async fn tls_listener_speaks_http2_and_shares_the_cache() {
             cert.to_str().unwrap(),
             "--tls-key",
             key.to_str().unwrap(),
+            // The host both requests name (issue 16: other hosts get 421).
+            "--site-url",
+            "https://shop.test",
         ],
     )
     .await;

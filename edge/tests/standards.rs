@@ -232,3 +232,51 @@ async fn hop_by_hop_fields_are_neither_stored_nor_forwarded() {
     }
     assert_eq!(origin.count(), 1);
 }
+
+/// Issue 16, item 11: only the shop's own hosts are served; another `Host` gets 421 without
+/// reaching the origin or the cache. `--hosts '*'` serves any host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn only_the_shops_hosts_are_served() {
+    let origin = Origin::start(|r| Reply::page(r.path().to_string(), "home")).await;
+    let edge = Edge::start(&[origin.url()], &["--site-url", "https://Shop.Test"]).await;
+    let port = edge.port;
+    let shop = format!("shop.test:{port}");
+    let local = format!("localhost:{port}");
+    // The site's host and loopback (as the tests, scripts and load tests reach it); each
+    // host has its own entries.
+    assert_eq!(
+        send(&edge.url("/p/1"), &[("host", &shop)]).await.status(),
+        200
+    );
+    let hit = send(&edge.url("/p/1"), &[("host", &shop)]).await;
+    assert_eq!(hit.headers()["x-cache"], "HIT");
+    assert_eq!(
+        send(&edge.url("/p/1"), &[("host", &local)]).await.status(),
+        200
+    );
+    assert_eq!(get(&edge.url("/p/1")).await.0, 200);
+    assert_eq!(origin.count(), 3);
+
+    // Anything else: 421, neither a hit of a stored page nor a fill of a new one.
+    for path in ["/p/1", "/p/2", "/api/home"] {
+        let resp = send(&edge.url(path), &[("host", "evil.test")]).await;
+        assert_eq!(resp.status(), 421, "{path}");
+        assert_eq!(resp.headers()["cache-control"], "no-store");
+    }
+    let api = send(&edge.url("/api/home"), &[("host", "evil.test")]).await;
+    assert!(api.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/json"));
+    assert_eq!(origin.count(), 3);
+    assert_eq!(edge.stats().await["cache"]["items"], 3);
+
+    // An explicit list replaces the default; `*` serves every host.
+    let listed = Edge::start(&[origin.url()], &["--hosts", "m.shop.test,shop.test"]).await;
+    let url = listed.url("/p/3");
+    assert_eq!(send(&url, &[("host", "m.shop.test")]).await.status(), 200);
+    assert_eq!(send(&url, &[("host", "localhost")]).await.status(), 421);
+    let any = Edge::start(&[origin.url()], &["--hosts", "*"]).await;
+    let resp = send(&any.url("/p/4"), &[("host", "evil.test")]).await;
+    assert_eq!(resp.status(), 200);
+}
