@@ -22,8 +22,8 @@ use catalog::clock;
 
 use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
+use crate::domain::identity::TOKEN_LIFETIME_SECS;
 use crate::domain::identity::{Caller, SignedIn};
-use crate::domain::identity::{SELF_TOKEN_PATTERN, TOKEN_LIFETIME_SECS};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
 use crate::plumbing::validate;
@@ -68,6 +68,9 @@ pub fn router() -> ApiRouter {
 /// the document lists it so the visitor's required one is not added.
 struct OptionalSelfToken;
 
+/// [`crate::domain::identity::SELF_TOKEN_PATTERN`], or blank, spaces around.
+const OPTIONAL_SELF_TOKEN_PATTERN: &str = r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$";
+
 impl<S: Send + Sync> FromRequestParts<S> for OptionalSelfToken {
     type Rejection = std::convert::Infallible;
 
@@ -90,9 +93,10 @@ impl aide::OperationInput for OptionalSelfToken {
                     required: false,
                     deprecated: None,
                     format: ParameterSchemaOrContent::Schema(SchemaObject {
+                        // Blank counts as absent (the caller reads it trimmed).
                         json_schema: json_schema!({
                             "type": "string",
-                            "pattern": SELF_TOKEN_PATTERN,
+                            "pattern": OPTIONAL_SELF_TOKEN_PATTERN,
                         }),
                         example: None,
                         external_docs: None,
