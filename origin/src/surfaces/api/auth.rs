@@ -68,8 +68,10 @@ pub fn router() -> ApiRouter {
 /// the document lists it so the visitor's required one is not added.
 struct OptionalSelfToken;
 
-/// [`crate::domain::identity::SELF_TOKEN_PATTERN`], or blank, spaces around.
-const OPTIONAL_SELF_TOKEN_PATTERN: &str = r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$";
+/// [`crate::domain::identity::SELF_TOKEN_PATTERN`] or blank, spaces
+/// around; or any value with a character that is not visible ASCII, which
+/// an HTTP header cannot carry as text and the caller reads as none.
+const OPTIONAL_SELF_TOKEN_PATTERN: &str = r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$|[^\t\x20-\x7e]";
 
 impl<S: Send + Sync> FromRequestParts<S> for OptionalSelfToken {
     type Rejection = std::convert::Infallible;
