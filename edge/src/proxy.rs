@@ -103,8 +103,8 @@ pub struct Ctx {
     /// The cache key, built once: by the fresh-hit path, or by Pingora's cache phase.
     key: Option<CacheKey>,
     /// The header fields of a `304` answering this request's revalidation, for
-    /// [`stored_meta`] (Pingora hands the cache filter the stored header merged with a few
-    /// of them only).
+    /// [`updated_by_304`] (Pingora hands the cache filter the stored header merged with a
+    /// few of them only).
     not_modified: Option<Box<http::HeaderMap>>,
 }
 
@@ -172,13 +172,50 @@ fn client_headers(
     Ok(())
 }
 
+/// Fields a `304` does not update in the stored header (RFC 9111 §3.2): the stored body's
+/// length and framing, and `Vary`, because the object stays filed under its old variance
+/// (Pingora keeps it over a `304`). Hop-by-hop fields are gone already.
+const KEPT_OVER_304: [HeaderName; 3] = [
+    http::header::CONTENT_LENGTH,
+    http::header::TRANSFER_ENCODING,
+    http::header::VARY,
+];
+
+/// The stored header updated by a `304` (RFC 9111 §3.2, §4.3.4): every field the `304`
+/// carries replaces the stored one, except [`KEPT_OVER_304`]. Without a `Date` of its own
+/// the `304` is dated `now`, when it arrived (RFC 9110 §6.6.1), so the stored `Date` and
+/// the age counted from it are the revalidation's.
+fn updated_by_304(
+    stored: &ResponseHeader,
+    fields: &http::HeaderMap,
+    now: SystemTime,
+) -> Result<ResponseHeader> {
+    let mut header = stored.clone();
+    let mut previous: Option<&HeaderName> = None;
+    for (name, value) in fields {
+        if KEPT_OVER_304.contains(name) {
+            continue;
+        }
+        // A name's values come one after another: the first replaces, the rest append.
+        if previous == Some(name) {
+            header.append_header(name.clone(), value)?;
+        } else {
+            header.insert_header(name.clone(), value)?;
+        }
+        previous = Some(name);
+    }
+    if !fields.contains_key(http::header::DATE) {
+        header.insert_header(http::header::DATE, date::format(now))?;
+    }
+    Ok(header)
+}
+
 /// The cache meta of a storable response: its freshness counted from its epoch, the time it
 /// arrived less the age it already had then ([`age::initial_age`]), so that it is stale
 /// once its current age reaches its freshness lifetime (RFC 9111 §4.2) and every hit's
-/// `Age` is `now - epoch`. After a revalidation the age is the `304`'s and the stored
-/// `Date` is the `304`'s (or the time it arrived), as RFC 9111 §4.3.4 updates it. The stored
-/// header keeps no `Age`: each answer computes its own.
-/// `now` is when the response arrived.
+/// `Age` is `now - epoch`. After a revalidation the header is [`updated_by_304`], so the age
+/// is the `304`'s. The stored header keeps no `Age` (each answer computes its own) and no
+/// `Transfer-Encoding`. `now` is when the response arrived.
 fn stored_meta(
     resp: &ResponseHeader,
     freshness: Freshness,
@@ -189,19 +226,10 @@ fn stored_meta(
         .upstream_sent
         .and_then(|sent| now.checked_sub(sent.elapsed()))
         .unwrap_or(now);
+    let initial_age = age::initial_age(&resp.headers, request_time, now);
     let mut header = resp.clone();
     header.remove_header(&http::header::AGE);
     header.remove_header(&http::header::TRANSFER_ENCODING);
-    let initial_age = match ctx.not_modified.take() {
-        Some(fields) => {
-            match fields.get(http::header::DATE) {
-                Some(value) => header.insert_header(http::header::DATE, value)?,
-                None => header.insert_header(http::header::DATE, date::format(now))?,
-            }
-            age::initial_age(&fields, request_time, now)
-        }
-        None => age::initial_age(&resp.headers, request_time, now),
-    };
     let epoch = now.checked_sub(initial_age).unwrap_or(UNIX_EPOCH);
     let fresh_until = if freshness.ttl.is_zero() {
         epoch
@@ -577,6 +605,15 @@ impl ProxyHttp for Edge {
         ctx: &mut Ctx,
     ) -> Result<RespCacheable> {
         let now = SystemTime::now();
+        // A revalidation: Pingora's merge of the 304 copies a few fields; all of them count.
+        let updated;
+        let resp = match ctx.not_modified.take() {
+            Some(fields) => {
+                updated = updated_by_304(resp, &fields, now)?;
+                &updated
+            }
+            None => resp,
+        };
         let facts = RequestFacts {
             authorization: session.req_header().headers.contains_key("authorization"),
         };

@@ -280,3 +280,42 @@ async fn only_the_shops_hosts_are_served() {
     let resp = send(&any.url("/p/4"), &[("host", "evil.test")]).await;
     assert_eq!(resp.status(), 200);
 }
+
+/// RFC 9111 §3.2, §4.3.4: every header field of a `304` replaces the stored one (Pingora's
+/// merge copies only a few), and clients see the updated fields.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_304_updates_every_stored_header_field() {
+    let origin = Origin::start(|r| {
+        if r.header("if-none-match") == Some("\"v1\"") {
+            Reply::new(304, "")
+                .header("cache-control", "max-age=600")
+                .header("etag", "\"v1\"")
+                .header("x-version", "2")
+                .header("x-added", "by the 304")
+                .header("surrogate-key", "product:2")
+        } else {
+            Reply::new(200, "body")
+                .header("cache-control", "max-age=1")
+                .header("etag", "\"v1\"")
+                .header("x-version", "1")
+                .header("surrogate-key", "product:1")
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    assert_eq!(get(&edge.url("/u")).await.1, "MISS");
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let revalidated = send(&edge.url("/u"), &[]).await;
+    let hit = send(&edge.url("/u"), &[]).await;
+    for (resp, outcome) in [(revalidated, "REVALIDATED"), (hit, "HIT")] {
+        assert_eq!(resp.headers()["x-cache"], outcome);
+        assert_eq!(resp.headers()["x-version"], "2", "{outcome}");
+        assert_eq!(resp.headers()["x-added"], "by the 304", "{outcome}");
+        assert_eq!(resp.headers()["content-length"], "4", "{outcome}");
+        assert_eq!(resp.text().await.unwrap(), "body");
+    }
+    assert_eq!(origin.count(), 2);
+    // The tags are the 304's as well: a purge of the new one reaches the object.
+    let purged = edge.purge(serde_json::json!({"tags": ["product:2"]})).await;
+    assert_eq!(purged["matched"], 1, "{purged}");
+}
