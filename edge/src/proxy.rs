@@ -220,7 +220,7 @@ fn stored_meta(
     resp: &ResponseHeader,
     freshness: Freshness,
     now: SystemTime,
-    ctx: &mut Ctx,
+    ctx: &Ctx,
 ) -> Result<CacheMeta> {
     let request_time = ctx
         .upstream_sent
