@@ -524,3 +524,23 @@ async fn logging_out_ends_only_the_session_used() {
     assert_eq!(status, StatusCode::OK, "another shopper's session lives");
     assert_eq!(them["user"]["email"], RAHIM.0);
 }
+
+/// Register and login take a guest's SELF-TOKEN when there is one but need
+/// none: the document says so (an optional header), not the visitor's
+/// required one.
+#[tokio::test]
+async fn register_and_login_document_an_optional_self_token() {
+    let shop = TestShop::open().await;
+    let (_, _, doc) = shop.get("/api/openapi.json").await;
+    for path in ["/api/auth/register", "/api/auth/login"] {
+        let params = doc["paths"][path]["post"]["parameters"]
+            .as_array()
+            .expect("parameters");
+        let tokens: Vec<&serde_json::Value> = params
+            .iter()
+            .filter(|p| p["name"] == "SELF-TOKEN")
+            .collect();
+        assert_eq!(tokens.len(), 1, "{path}: {params:?}");
+        assert_ne!(tokens[0]["required"], true, "{path}");
+    }
+}

@@ -147,3 +147,27 @@ async fn recently_viewed_is_per_visitor_newest_first_and_follows_sign_in() {
         .await;
     assert_eq!(mine["products"][0]["id"], a);
 }
+
+/// JSON Schema's `integer` takes `5.0`; the recent-view body reads it as 5
+/// (the contract run's finding: a whole float was a 400).
+#[tokio::test]
+async fn a_whole_number_written_as_a_float_is_read_as_the_number() {
+    let shop = TestShop::fresh().await;
+    let (pid, _) = active_product(&shop, 2).await;
+    let (status, _, answer) = shop
+        .guest_post(
+            "guest-talk-float",
+            "/api/product/recent-view",
+            &json!({ "pid": pid as f64 }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, headers, answer) = shop
+        .guest_post(
+            "guest-talk-float",
+            "/api/product/recent-view",
+            &json!({ "pid": 2.5 }),
+        )
+        .await;
+    assert_api_error(status, &headers, &answer, StatusCode::BAD_REQUEST);
+}

@@ -335,3 +335,45 @@ async fn subscribing_twice_is_one_subscription() {
         .await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
 }
+
+/// The address calls' typed parameters: a missing or malformed one is a
+/// 400 naming it, in the words the hand-read parameters had.
+#[tokio::test]
+async fn address_parameters_are_typed_and_named_when_wrong() {
+    let shop = TestShop::fresh().await;
+    let token = login(&shop, DEMO).await;
+    for (uri, field, message) in [
+        (
+            "/api/user/get-default-address?type=home",
+            "type",
+            "type is billing or shipping",
+        ),
+        ("/api/user/get-default-address", "type", "type is required"),
+        (
+            "/api/user/set-default-address?type=billing",
+            "id",
+            "id is required",
+        ),
+        (
+            "/api/user/set-default-address?type=billing&id=0",
+            "id",
+            "id must be between 1 and 4611686018427387903",
+        ),
+        (
+            "/api/user/address-update?name=Rahim",
+            "id",
+            "id is required",
+        ),
+        (
+            "/api/user/orders?page=0",
+            "page",
+            "page must be between 1 and 10000",
+        ),
+    ] {
+        let (status, body) = call(&shop, &token, "GET", uri, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert_eq!(body["errors"][field][0], message, "{uri}: {body}");
+    }
+    let (status, body) = call(&shop, &token, "GET", "/api/user/orders?page=", None).await;
+    assert_eq!(status, StatusCode::OK, "a blank page is the first: {body}");
+}

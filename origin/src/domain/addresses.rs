@@ -4,7 +4,7 @@
 
 use catalog::db::{self, begin_write, Pool};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::{de, Deserialize, Deserializer, Serialize};
 use sqlx::FromRow;
 
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -42,12 +42,24 @@ pub struct NewAddress {
     pub thana: String,
 }
 
-/// Which default an address can be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+/// Which default an address can be: `billing` or `shipping`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DefaultKind {
     Billing,
     Shipping,
+}
+
+/// Read by hand for the words of its error: a parameter `type` that is
+/// neither reads "type is billing or shipping", as it always has.
+impl<'de> Deserialize<'de> for DefaultKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match String::deserialize(deserializer)?.as_str() {
+            "billing" => Ok(DefaultKind::Billing),
+            "shipping" => Ok(DefaultKind::Shipping),
+            _ => Err(de::Error::custom("is billing or shipping")),
+        }
+    }
 }
 
 impl DefaultKind {
