@@ -4,7 +4,7 @@
 // number on the thank-you page and track the order with it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE, clickAddToCart, data, expectCartCount, fill, launch, mobile, open } from './lib.mjs';
+import { BASE, clickAddToCart, data, definition, expectCartCount, fill, launch, mobile, open } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -112,9 +112,9 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   await page.getByRole('heading', { name: `Order ${orderNumber}` }).waitFor();
   await page.getByRole('link', { name: title }).first().waitFor();
   // The money, not only the lines: cash on delivery leaves the total due.
-  const total = await page.locator('dt:text-is("Total") + dd').textContent();
+  const total = await definition(page, 'Total');
   assert.match(total ?? '', /^৳[\d,]+$/);
-  assert.equal(await page.locator('dt:text-is("Due on delivery") + dd').textContent(), total);
+  assert.equal(await definition(page, 'Due on delivery'), total);
 
   // A wrong phone finds nothing, and says so.
   watcher.expect(/\/api\/cart\/track-order/);

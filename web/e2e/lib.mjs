@@ -158,3 +158,12 @@ export async function fill(page, label, value) {
   await field.click();
   await field.pressSequentially(value, { delay: 0 });
 }
+
+/** The text of the `<dd>` after the `<dt>` that reads `term` (the first such pair shown). */
+export async function definition(page, term) {
+  const dd = page
+    .locator('dt', { hasText: new RegExp(`^${term}$`) })
+    .first()
+    .locator('xpath=following-sibling::dd[1]');
+  return (await dd.textContent())?.trim();
+}
