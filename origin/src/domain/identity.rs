@@ -98,6 +98,12 @@ pub struct SignedIn {
 /// [`valid_self_token`]'s rule as a regular expression, for the API document.
 pub const SELF_TOKEN_PATTERN: &str = "^[A-Za-z0-9._-]{8,100}$";
 
+/// The same, where the token may be left out: a valid token or blank,
+/// spaces around; or any value with a character that is not visible ASCII,
+/// which a header cannot carry as text and the caller reads as none.
+pub const SELF_TOKEN_OR_NONE_PATTERN: &str =
+    r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$|[^\t\x20-\x7e]";
+
 /// Letters, digits, `.`, `_` and `-`, 8 to 100 of them: what the original
 /// client made (`Date.now()` followed by a base-36 random string).
 pub fn valid_self_token(token: &str) -> bool {

@@ -776,7 +776,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's recently viewed products, newest first */
+        /** The caller's recently viewed products, newest first; none without a SELF-TOKEN */
         get: operations["get_product_recent_views_product"];
         put?: never;
         post?: never;
@@ -1093,23 +1093,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/cart/checkout-address": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Starts checkout: re-checks the coupon and answers the totals */
-        get: operations["get_cart_checkout_address"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/cart/coupon-apply": {
         parameters: {
             query?: never;
@@ -1121,6 +1104,23 @@ export interface paths {
         put?: never;
         /** Applies a coupon to the cart: {success, message, data, discount} */
         post: operations["post_cart_coupon_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cart/checkout-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts checkout: re-checks the coupon and answers the totals */
+        get: operations["get_cart_checkout_address"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1195,6 +1195,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cart/get-payment-gateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which payment methods are on */
+        get: operations["get_cart_get_payment_gateway"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cart/order-details": {
         parameters: {
             query?: never;
@@ -1221,23 +1238,6 @@ export interface paths {
         };
         /** An order by its number and the mobile it was placed with */
         get: operations["get_cart_track_order"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/cart/get-payment-gateway": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Which payment methods are on */
-        get: operations["get_cart_get_payment_gateway"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1731,7 +1731,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** bKash checkout: not available (503) */
+        /** bKash checkout: not built, always 503 */
         post: operations["post_bkash_create"];
         delete?: never;
         options?: never;
@@ -1864,16 +1864,10 @@ export interface components {
     schemas: {
         /** @description The parameters of `GET /api/home/sliders`. */
         SlidersQuery: {
-            /**
-             * Format: int64
-             * @description 0 the main banner (default), 1 the featured strip.
-             */
-            type?: number | null;
-            /**
-             * Format: int64
-             * @description 0 all (default), 1 desktop, 2 mobile.
-             */
-            device?: number | null;
+            /** @description 0 the main banner (default), 1 the featured strip. */
+            type?: number | "";
+            /** @description 0 all (default), 1 desktop, 2 mobile. */
+            device?: number | "";
         };
         /** @description The answer of `GET /api/home/sliders`. */
         SlidersResponse: {
@@ -2099,6 +2093,16 @@ export interface components {
             fi_qty: number;
             product: components["schemas"]["ProductCard"];
         };
+        /** @description The parameters of `GET /api/home/tag-gallary`. */
+        TagGallaryQuery: {
+            /**
+             * @description A category's seo_url, for its tiles instead of the home tiles (empty
+             *      is none).
+             */
+            seo_url?: string | null;
+            /** @description Pages of 10 home tiles to include (default 1). */
+            page?: number | "";
+        };
         /** @description The answer of `GET /api/home/tag-gallary` (the original's spelling). */
         TagGallaryResponse: {
             /** @description The gallery's tabs: categories that have tiles of their own. */
@@ -2124,6 +2128,11 @@ export interface components {
             term_url: string;
             image_url: string;
         };
+        /** @description The parameter of `news-events` and `blog-posts`. */
+        PostsQuery: {
+            /** @description Posts to return (default 10). */
+            limit?: number | "";
+        };
         /** @description The answer of `GET /api/home/news-events` and `GET /api/home/blog-posts`. */
         PostsResponse: {
             /** @description The newest posts, at most `limit`. */
@@ -2145,6 +2154,11 @@ export interface components {
         PostsDataInfo: {
             /** Format: int64 */
             total_count: number;
+        };
+        /** @description The parameter of `GET /api/home/blog-details`. */
+        BlogDetailsQuery: {
+            /** @description The post's seo_url. */
+            seo_url: string;
         };
         /** @description The answer of `GET /api/home/blog-details`. */
         BlogDetailsResponse: {
@@ -2224,6 +2238,11 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The parameter of `GET /api/common/main-search-product`. */
+        SearchQuery: {
+            /** @description What the shopper typed; none (or empty) gives empty lists. */
+            keyword?: string | null;
+        };
         /** @description The answer of `GET /api/common/main-search-product`. */
         SearchResponse: {
             /** @description The matching products, best first. */
@@ -2276,6 +2295,11 @@ export interface components {
         FooterColumn: {
             title: string;
             data: components["schemas"]["Link"][];
+        };
+        /** @description The parameter of `GET /api/common/flash-sales`. */
+        PageQuery: {
+            /** @description Page number (default 1). */
+            page?: number | "";
         };
         /** @description The answer of `GET /api/common/flash-sales`. */
         FlashSalePageResponse: {
@@ -2356,6 +2380,13 @@ export interface components {
             aliases: string[];
             delivery_zone: string;
         };
+        /** @description The parameters of `showrooms` and `showroom-chatbuy`. */
+        PointsQuery: {
+            /** @description A district's name, Bangla name or alias; all when absent or empty. */
+            district?: string | null;
+            /** @description A thana within the district; all when absent or empty. */
+            thana?: string | null;
+        };
         /** @description The answer of `GET /api/common/showrooms`. */
         ShowroomsResponse: {
             /** @description Active showrooms, by district and title. */
@@ -2382,6 +2413,14 @@ export interface components {
             latitude?: number | null;
             /** Format: double */
             longitude?: number | null;
+        };
+        /** @description The parameter of `GET /api/common/page`. */
+        PageIdQuery: {
+            /**
+             * Format: int64
+             * @description The page's id.
+             */
+            id: number;
         };
         /** @description The answer of `GET /api/common/page`. */
         PageResponse: {
@@ -2436,6 +2475,11 @@ export interface components {
             /** @description Active chat-to-buy points, by district and title. */
             chatbuy: components["schemas"]["Showroom"][];
         };
+        /** @description The parameter of `GET /api/common/widget`. */
+        WidgetQuery: {
+            /** @description The widget's id (default 22). */
+            id?: number | "";
+        };
         /** @description The answer of `GET /api/common/widget`. */
         WidgetResponse: {
             /** @description The widget, active or not (the client reads `is_active`). */
@@ -2450,11 +2494,14 @@ export interface components {
         SeoParams: {
             /**
              * @description Its id, a positive whole number; the original client sends it as a
-             *      number or as a string, so either is read (hence any JSON here).
+             *      number or as a string, so either is read.
              */
-            post_id: unknown;
-            /** @description `product`, `category`, `page` or `post`. */
-            post_type: string;
+            post_id: number | string;
+            /**
+             * @description `product`, `category`, `page` or `post`.
+             * @enum {string}
+             */
+            post_type: "product" | "category" | "page" | "post";
         };
         /** @description The answer of `POST /api/common/get-seo-content`. */
         SeoContentResponse: {
@@ -2515,6 +2562,14 @@ export interface components {
             field_label: string;
             value: string;
         };
+        /** @description The parameter of the calls that add or remove one product. */
+        ProductQuery: {
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            pid: number;
+        };
         /**
          * @description The answer of `GET /api/common/add-to-compare` and
          *      `GET /api/user/add-to-wishlist`.
@@ -2539,6 +2594,11 @@ export interface components {
          */
         SuccessResponse: {
             success: boolean;
+        };
+        /** @description The parameters of `info`, `sub-category`, `filters` and `tag-gallery`. */
+        CategoryQuery: {
+            /** @description The category's seo_url (`products` for the whole shop). */
+            seo_url: string;
         };
         /** @description The answer of `GET /api/category/info`. */
         CategoryInfoResponse: {
@@ -2621,6 +2681,13 @@ export interface components {
              * @description Active products in it and its descendants.
              */
             products_count: number;
+        };
+        /** @description The parameters of `GET /api/category/recommended`. */
+        RecommendedQuery: {
+            /** @description The category's seo_url (`products` for the whole shop). */
+            seo_url: string;
+            /** @description Page number (default 1). */
+            page?: number | "";
         };
         /** @description The answer of `GET /api/category/products` and `GET /api/category/recommended`. */
         CategoryProductsResponse: {
@@ -2779,6 +2846,18 @@ export interface components {
             term_url: string;
             image_url: string;
         };
+        /** @description The parameters of `GET /api/category/product-set`. */
+        ProductSetQuery: {
+            /** @description The category's seo_url (`products` for the whole shop). */
+            seo_url: string;
+            /**
+             * @description Lowest set price, taka (default 0); above `price_max` the two are
+             *      read the other way round.
+             */
+            price_min?: number | "";
+            /** @description Highest set price, taka (default no limit). */
+            price_max?: number | "";
+        };
         /** @description The answer of `GET /api/category/product-set`. */
         CategoryProductSetsResponse: {
             /**
@@ -2801,6 +2880,45 @@ export interface components {
              * @description Σ qty × the price a shopper pays now, taka.
              */
             price_all: number;
+        };
+        /**
+         * @description The parameters of `GET /api/category/products` with fixed names. The
+         *      attribute filters `filterby_{attribute}` are read from the query's pairs
+         *      ([`ListingParams::checked`]): their names are the category's data
+         *      (`category/filters`), which a document of fixed parameters cannot list.
+         */
+        ProductsQuery: {
+            /** @description The category's seo_url (`products` for the whole shop). */
+            seo_url: string;
+            /** @description Words to search for; the matches are ranked by the search index. */
+            keyword?: string | null;
+            /** @description Page number (default 1). */
+            page?: number | "";
+            /** @description Products a page (default 16; above 60 read as 60). */
+            per_page?: number | "";
+            /** @description The original client's name for per_page (per_page wins). */
+            sort_show?: number | "";
+            /** @description The order (default newest first). */
+            sort_by?: ("title_asc" | "title_desc" | "price_asc" | "price_desc" | "date_desc" | "popularity") | "";
+            /**
+             * @description Lowest price a shopper pays now, taka; above `price_max` the two are
+             *      read the other way round.
+             */
+            price_min?: number | "";
+            /** @description Highest price a shopper pays now, taka. */
+            price_max?: number | "";
+            /**
+             * @description Sub-category ids joined by `|` (OR), each within this category. The
+             *      attribute filters are read too: `filterby_{attribute}=slug|slug`, value
+             *      slugs of one attribute (OR within one parameter, AND across them), as
+             *      `category/filters` lists them.
+             */
+            filterby_category?: string | null;
+        };
+        /** @description The parameter of the calls about one product. */
+        ProductQuery2: {
+            /** @description The product's seo_url. */
+            seo_url: string;
         };
         /** @description The answer of `GET /api/product/info` and `GET /api/product/simple-info`. */
         ProductResponse: {
@@ -2983,6 +3101,16 @@ export interface components {
             /** @description Up to 10 products of the same sub-category, nearest price first. */
             similar_products: components["schemas"]["ProductCard"][];
         };
+        /** @description The parameters of `question-index` and `comment-index`. */
+        TalkQuery: {
+            /** @description The product's seo_url. */
+            seo_url: string;
+            /**
+             * @description How many to return (default 8 questions or 3 comments; above 50 read
+             *      as 50).
+             */
+            limit?: number | "";
+        };
         /** @description The answer of `GET /api/product/question-index`. */
         QuestionsResponse: {
             /** @description The newest published questions, each with its answers. */
@@ -3016,6 +3144,11 @@ export interface components {
             time: string;
             /** Format: int64 */
             created_at: number;
+        };
+        /** @description The parameter of the calls about one product set. */
+        SetQuery: {
+            /** @description The product set's slug. */
+            slug: string;
         };
         /** @description The answer of `GET /api/product/product-set-products`. */
         SetProductsResponse: {
@@ -3143,15 +3276,11 @@ export interface components {
         };
         /** @description A question or a comment. */
         TalkBody: {
-            /**
-             * @description The question or comment, 5-1000 characters (also read as `comment`).
-             * @default
-             */
+            /** @description The question or comment, 5-1000 characters (also read as `comment`). */
             description: string;
             /**
              * Format: int64
              * @description The product's id.
-             * @default 0
              */
             product_id: number;
         };
@@ -3166,13 +3295,23 @@ export interface components {
             /** @description When it will be shown. */
             message: string;
         };
+        /** @description A product viewed. */
         ViewBody: {
             /**
              * Format: int64
              * @description The product's id (also read as `product_id`).
-             * @default 0
              */
             pid: number;
+        };
+        /** @description The parameters of `GET /api/interior/all`. */
+        AllQuery: {
+            /**
+             * @description An interior category's seo_url, for its galleries and its
+             *      sub-categories'; all when absent or empty.
+             */
+            seo_url?: string | null;
+            /** @description Page number (default 1). */
+            page?: number | "";
         };
         /** @description The answer of `GET /api/interior/all`. */
         InteriorsResponse: {
@@ -3265,10 +3404,23 @@ export interface components {
             name: string;
             seo_url: string;
         };
+        /** @description The parameter of `GET /api/interior/show`. */
+        ShowQuery: {
+            /** @description The interior's slug. */
+            slug: string;
+        };
         /** @description The answer of `GET /api/interior/show`. */
         InteriorResponse: {
             /** @description The gallery with its photos. */
             interior: components["schemas"]["Interior"];
+        };
+        /** @description The parameter of `GET /api/interior/category`. */
+        CategoryQuery2: {
+            /**
+             * @description The parent interior category's seo_url (the root, `interiors`, when
+             *      absent or empty).
+             */
+            seo_url?: string | null;
         };
         /** @description The answer of `GET /api/interior/category`. */
         InteriorCategoriesResponse: {
@@ -3500,6 +3652,23 @@ export interface components {
             address?: string | null;
         };
         /**
+         * @description The parameters of `GET|POST /api/cart/add-to-cart`: a product
+         *      (`main_pid`, `qty`, `variation_id`) or a product set (`pset_id`,
+         *      `fabric_id`); one of `main_pid` and `pset_id` is required.
+         */
+        AddQuery: {
+            /** @description The product's id. */
+            main_pid?: number | "";
+            /** @description Units, 1-99 (default 1). */
+            qty?: number | "";
+            /** @description One of the product's variations. */
+            variation_id?: number | "";
+            /** @description A product set's id, to add the whole set. */
+            pset_id?: number | "";
+            /** @description A fabric of that set. */
+            fabric_id?: number | "";
+        };
+        /**
          * @description The JSON answer of `GET|POST /api/cart/add-to-cart`: the cart's new size,
          *      and what was added.
          */
@@ -3555,6 +3724,19 @@ export interface components {
             /** Format: int64 */
             fabric_id?: number | null;
         };
+        /**
+         * @description The parameters of `GET /api/cart/remove-cart-item`: a line (`pcode`,
+         *      optionally `pid`) or a product set (`pid_codes`); one of `pcode` and
+         *      `pid_codes` is required.
+         */
+        RemoveQuery: {
+            /** @description The line's product code. */
+            pcode?: string | "";
+            /** @description The line's product id. */
+            pid?: number | "";
+            /** @description A set's items as pid:code joined by commas. */
+            pid_codes?: string | "";
+        };
         /** @description `{success: true, message}`: a call done, in words for the shopper. */
         MessageResponse: {
             success: boolean;
@@ -3563,7 +3745,7 @@ export interface components {
         /** @description New quantities. */
         UpdateBody: {
             /** @description Lines keyed by product code. */
-            items?: {
+            items: {
                 [key: string]: components["schemas"]["UpdateLine"];
             };
         };
@@ -3606,7 +3788,7 @@ export interface components {
         };
         CouponBody: {
             /**
-             * @description The coupon code.
+             * @description The coupon code: letters, digits, `-` and `_`.
              * @default
              */
             coupon: string;
@@ -3657,6 +3839,16 @@ export interface components {
             apply_id?: number | null;
             comment: string;
         };
+        /** @description The parameters of `GET /api/cart/checkout-address`. */
+        CheckoutQuery: {
+            /** @description The coupon the shopper applied, or false. */
+            coupon?: string | "";
+        };
+        /** @description The parameters of `GET /api/cart/get-delivery-charge`. */
+        DeliveryChargeQuery: {
+            /** @description A district's name (or 'Dhaka' / 'Outside Dhaka'). */
+            district: string;
+        };
         /** @description The answer of `GET /api/cart/get-delivery-charge`. */
         DeliveryChargeResponse: {
             success: boolean;
@@ -3695,7 +3887,7 @@ export interface components {
              */
             mobile: string;
             /**
-             * @description Another 11-digit mobile.
+             * @description Another 11-digit mobile, not `mobile`.
              * @default
              */
             emergency_mobile: string;
@@ -3736,13 +3928,14 @@ export interface components {
             /**
              * @description cash_on_delivery, debitcredit, mobilebanking, bkash or nagad.
              * @default null
+             * @enum {string|null}
              */
-            payment_method: string | null;
+            payment_method: "cash_on_delivery" | "debitcredit" | "mobilebanking" | "bkash" | "nagad" | null;
             /**
              * @description The shopper accepts the terms: true, 1, "true", "1" or "on".
              * @default null
              */
-            terms_check: unknown;
+            terms_check: true | number | ("true" | "1" | "on");
         };
         PayingBody: {
             /**
@@ -3764,6 +3957,28 @@ export interface components {
             prebooking_min_amount: number;
             /** Format: int64 */
             grand_total: number;
+        };
+        /**
+         * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
+         *      are on.
+         */
+        PaymentGatewaysResponse: {
+            cash_on_delivery: components["schemas"]["Gateway"];
+            debitcredit: components["schemas"]["Gateway"];
+            mobile_banking: components["schemas"]["Gateway"];
+            bkash: components["schemas"]["Gateway"];
+            nagad: components["schemas"]["Gateway"];
+        };
+        /** @description Whether a payment method may be chosen. */
+        Gateway: {
+            active: boolean;
+        };
+        /** @description The parameters of `GET /api/cart/order-details`. */
+        OrderDetailsQuery: {
+            /** @description The order number. */
+            order_random: string;
+            /** @description The order's key. */
+            secret_key: string;
         };
         /** @description The answer of `GET /api/cart/order-details`: the whole order. */
         OrderDetailsResponse: {
@@ -3860,6 +4075,13 @@ export interface components {
             sub_title: string;
             product_code: string;
         };
+        /** @description The parameters of `GET /api/cart/track-order`. */
+        TrackOrderQuery: {
+            /** @description The order number. */
+            id: string;
+            /** @description The mobile number used for the order. */
+            phone: string;
+        };
         /** @description The answer of `GET /api/cart/track-order`: where an order stands. */
         TrackOrderResponse: {
             success: boolean;
@@ -3868,7 +4090,8 @@ export interface components {
         };
         /**
          * @description What tracking shows of an order's head (less than the thank-you page:
-         *      the caller proved only the number and the mobile).
+         *      the caller proved only the number and the mobile, so no address): its
+         *      state and its money, what is paid and what is due.
          */
         TrackedOrder: {
             order_random: string;
@@ -3877,30 +4100,32 @@ export interface components {
             customer_name: string;
             order_status: string;
             payment_term_status: string;
+            /**
+             * Format: int64
+             * @description Taka: the lines before discount and delivery.
+             */
+            total_amount: number;
+            coupon_code?: string | null;
+            /** Format: int64 */
+            coupon_discount: number;
+            /** Format: int64 */
+            delivery_fee: number;
             /** Format: int64 */
             grand_total: number;
+            /**
+             * Format: int64
+             * @description Taka paid so far (a pre-booking's advance, or all of it online);
+             *      the rest is due on delivery.
+             */
+            amount_paid: number;
         };
         /**
-         * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
-         *      are on.
+         * @description A new account. The schema states each field's form; besides, an e-mail
+         *      or a mobile number is needed, the emergency number must differ from the
+         *      mobile, and a confirmation sent must be the same as the password.
          */
-        PaymentGatewaysResponse: {
-            cash_on_delivery: components["schemas"]["Gateway"];
-            debitcredit: components["schemas"]["Gateway"];
-            mobile_banking: components["schemas"]["Gateway"];
-            bkash: components["schemas"]["Gateway"];
-            nagad: components["schemas"]["Gateway"];
-        };
-        /** @description Whether a payment method may be chosen. */
-        Gateway: {
-            active: boolean;
-        };
-        /** @description A new account. */
         RegisterBody: {
-            /**
-             * @description 2-100 characters.
-             * @default
-             */
+            /** @description 2-100 characters. */
             name: string;
             /**
              * @description E-mail (this or telephone is required).
@@ -3913,7 +4138,7 @@ export interface components {
              */
             telephone: string;
             /**
-             * @description Another mobile.
+             * @description Another mobile, not the same as `telephone`.
              * @default
              */
             emergency_contact_number: string;
@@ -3922,10 +4147,7 @@ export interface components {
              * @default
              */
             district: string;
-            /**
-             * @description 8-128 characters.
-             * @default
-             */
+            /** @description 8-128 characters. */
             password: string;
             /**
              * @description The same password again.
@@ -3934,14 +4156,18 @@ export interface components {
             password_confirmation: string | null;
             /**
              * @description Accepts the terms: must be `true`.
-             * @default null
+             * @constant
              */
-            agree: unknown;
+            agree: true;
             /**
              * @description Names the token (`web_browser` when absent).
              * @default
              */
             device_name: string;
+        } | {
+            email: unknown;
+        } | {
+            telephone: unknown;
         };
         /** @description The answer of `POST /api/auth/register` and `login`: the shopper, signed in. */
         SignedInResponse: {
@@ -3984,16 +4210,11 @@ export interface components {
             district?: string | null;
             postcode?: string | null;
         };
+        /** @description A sign-in. */
         LoginBody: {
-            /**
-             * @description E-mail or mobile number (also read as `phone` or `login`).
-             * @default
-             */
+            /** @description E-mail or mobile number (also read as `phone` or `login`). */
             email: string;
-            /**
-             * @description The password.
-             * @default
-             */
+            /** @description The password. */
             password: string;
             /**
              * @description Names the token (`web_browser` when absent).
@@ -4012,56 +4233,65 @@ export interface components {
             /** @description The providers configured: `google`, `facebook`, both or none. */
             providers: string[];
         };
+        /** @description The query a provider sends the browser back with. */
         CallbackQuery: {
-            /** @default  */
-            code: string;
-            /** @default  */
-            state: string;
-            /** @default  */
-            error: string;
-        };
-        /** @description A profile: every field is set to what is sent (empty clears it). */
-        ProfileBody: {
+            /** @description The authorization code (required unless `error` is set). */
+            code?: string | null;
+            /** @description The state sent to the provider (required unless `error` is set). */
+            state?: string | null;
             /**
-             * @description 2-100 characters.
+             * @description Set when the shopper declined at the provider.
              * @default
              */
+            error: string;
+        };
+        /**
+         * @description A profile: every field is set to what is sent (empty clears it). The
+         *      schema states each field's form; keeping neither an e-mail nor a mobile
+         *      is refused too.
+         */
+        ProfileBody: {
+            /** @description 2-100 characters. */
             name: string;
             /**
-             * @description E-mail (keep this or phone).
+             * @description E-mail (keep this or phone); empty clears it.
              * @default
              */
             email: string;
             /**
-             * @description 11-digit mobile.
+             * @description 11-digit mobile; empty clears it.
              * @default
              */
             phone: string;
             /**
-             * @description Another mobile (also read as `emergency_mobile`).
+             * @description Another mobile (also read as `emergency_mobile`); empty clears it.
              * @default
              */
             emergency_phone: string;
             /**
-             * @description YYYY-MM-DD.
+             * @description YYYY-MM-DD, a past date after 1900; empty clears it.
              * @default
              */
             birthday: string;
             /**
-             * @description male, female or other.
+             * @description male, female or other; empty clears it.
              * @default
              */
             gender: string;
             /**
-             * @description Home district.
+             * @description Home district; empty clears it.
              * @default
              */
             district: string;
             /**
-             * @description 4 digits.
+             * @description 4 digits; empty clears it.
              * @default
              */
             postcode: string;
+        } | {
+            email: unknown;
+        } | {
+            phone: unknown;
         };
         /** @description The answer of `POST /api/user/user-update`: the profile as saved. */
         UserUpdateResponse: {
@@ -4069,22 +4299,14 @@ export interface components {
             message: string;
             user: components["schemas"]["UserProfile"];
         };
+        /** @description A new password for a signed-in shopper. */
         PasswordBody: {
-            /**
-             * @description The current password.
-             * @default
-             */
+            /** @description The current password. */
             old_password: string;
-            /**
-             * @description The new password, 8-128 characters.
-             * @default
-             */
+            /** @description The new password, 8-128 characters. */
             password: string;
-            /**
-             * @description The new password again.
-             * @default null
-             */
-            password_confirmation: string | null;
+            /** @description The new password again: the two must be the same. */
+            password_confirmation: string;
         };
         /** @description The answer of `POST /api/user/change-password`. */
         ChangePasswordResponse: {
@@ -4127,6 +4349,27 @@ export interface components {
             district: string;
             thana: string;
         };
+        /**
+         * @description The parameters of `GET /api/user/address-store`: an address, checked by
+         *      [`check_address`] (every field at once, each error in words).
+         */
+        AddressQuery: {
+            /** @description Who receives, 3-100 characters. */
+            name: string;
+            /** @description 11-digit mobile, `01XXXXXXXXX`. */
+            phone: string;
+            /** @description 5-500 characters. */
+            address: string;
+            /** @description One of the 64 districts (a 400 otherwise). */
+            district: string;
+            /**
+             * @description Division: documented for the original client, which sends it; the
+             *      division is taken from the district.
+             */
+            region?: string | null;
+            /** @description Thana or upazila, at most 100 characters. */
+            thana?: string | null;
+        };
         /** @description The answer of `GET /api/user/address-store`. */
         AddressStoreResponse: {
             success: boolean;
@@ -4137,11 +4380,66 @@ export interface components {
              */
             id: number;
         };
+        /**
+         * @description The parameters of `GET /api/user/address-update`: which address, and
+         *      what it becomes.
+         */
+        AddressUpdateQuery: {
+            /**
+             * Format: int64
+             * @description The address's id.
+             */
+            id: number;
+            /** @description Who receives, 3-100 characters. */
+            name: string;
+            /** @description 11-digit mobile, `01XXXXXXXXX`. */
+            phone: string;
+            /** @description 5-500 characters. */
+            address: string;
+            /** @description One of the 64 districts (a 400 otherwise). */
+            district: string;
+            /**
+             * @description Division: documented for the original client, which sends it; the
+             *      division is taken from the district.
+             */
+            region?: string | null;
+            /** @description Thana or upazila, at most 100 characters. */
+            thana?: string | null;
+        };
+        /** @description The parameters of `GET /api/user/get-default-address`. */
+        DefaultQuery: {
+            /**
+             * @description billing or shipping.
+             * @enum {string}
+             */
+            type: "billing" | "shipping";
+        };
         /** @description The answer of `GET /api/user/get-default-address`. */
         DefaultAddressResponse: {
             success: boolean;
             /** @description [] when there is none */
             address: components["schemas"]["Address"] | unknown[];
+        };
+        /** @description The parameters of `GET /api/user/set-default-address`. */
+        SetDefaultQuery: {
+            /**
+             * @description billing or shipping.
+             * @enum {string}
+             */
+            type: "billing" | "shipping";
+            /**
+             * Format: int64
+             * @description The address's id.
+             */
+            id: number;
+        };
+        /** @description The parameters of `GET /api/user/orders`. */
+        OrdersQuery: {
+            /**
+             * Format: int64
+             * @description Page number (default 1).
+             */
+            page?: number | null;
         };
         /** @description The answer of `GET /api/user/orders`: one page of the shopper's orders. */
         OrdersResponse: {
@@ -4244,60 +4542,55 @@ export interface components {
             sub_title: string;
             sku: string;
         };
+        /** @description A review of a delivered product. */
         ReviewBody: {
             /**
              * Format: int64
              * @description The product's id (also read as `pid`).
-             * @default 0
              */
             product_id: number;
             /**
              * Format: int64
              * @description 1-5 stars.
-             * @default 0
              */
             rating: number;
-            /**
-             * @description 10-2000 characters.
-             * @default
-             */
+            /** @description 10-2000 characters. */
             comment: string;
         };
+        /** @description An address for the newsletter. */
         SubscribeBody: {
-            /**
-             * @description The e-mail address.
-             * @default
-             */
+            /** @description The e-mail address. */
             email: string;
         };
+        /** @description Who forgot their password. */
         ForgotBody: {
-            /**
-             * @description The account's e-mail.
-             * @default
-             */
+            /** @description The account's e-mail. */
             email: string;
         };
+        /**
+         * @description A new password, with the link's token and e-mail. An unknown, used or
+         *      expired link is a 400 naming `token`.
+         */
         ResetBody: {
-            /**
-             * @description From the link.
-             * @default
-             */
+            /** @description From the link. */
             token: string;
-            /**
-             * @description From the link.
-             * @default
-             */
+            /** @description From the link. */
             email: string;
-            /**
-             * @description The new password, 8-128 characters.
-             * @default
-             */
+            /** @description The new password, 8-128 characters. */
             password: string;
+            /** @description The same again. */
+            password_confirmation: string;
+        };
+        /**
+         * @description The body of `POST /api/cod-place-order`, which may be left out (or
+         *      `null`).
+         */
+        PlaceBody: {
             /**
-             * @description The same again.
+             * @description As the `Idempotency-Key` header (which wins when both are sent).
              * @default null
              */
-            password_confirmation: string | null;
+            idempotency_key: string | null;
         };
         /** @description The answer of `POST /api/cod-place-order`: the order placed. */
         PlaceOrderResponse: {
@@ -4316,11 +4609,103 @@ export interface components {
              */
             replayed: boolean;
         };
+        /** @description The query of `GET /api/nagad/pay-via-ajax`. */
+        NagadPayQuery: {
+            /** @description The guest's token (SELF-TOKEN). */
+            token: string;
+        };
+        /** @description `GET /api/nagad/pay-via-ajax`: where to send the shopper. */
+        NagadPayResponse: {
+            success: boolean;
+            /** @description Nagad's page to send the shopper to. */
+            url: string;
+            /** @description The order being paid. */
+            order_random: string;
+        };
+        /** @description The query of `GET /api/nagad/receive-nagad-data`. */
+        NagadReturnQuery: {
+            /** @description Nagad's payment reference. */
+            payment_ref_id: string;
+        };
         /** @description The answer of `GET /api/health`. */
         HealthResponse: {
             success: boolean;
             /** @description Always `ok`: a database that does not answer makes it a 500. */
             status: string;
+        };
+        /** @description The query of `POST /sslcommerz/pay-via-ajax`. */
+        SslPayQuery: {
+            /** @description The guest's token (or the SELF-TOKEN header). */
+            self_token?: string | null;
+        };
+        /** @description The body of `POST /sslcommerz/pay-via-ajax`, which may also be empty. */
+        SslPayBody: {
+            /** @description Where the shopper pays from: `website` (the default); not read. */
+            device?: string | null;
+            /** @description 1 to ask for card instalments (a number, or a number in text). */
+            emi_option?: components["schemas"]["NumberOrText"] | null;
+            /** @description The most instalments wanted (a number, or a number in text). */
+            emi_max_inst_option?: components["schemas"]["NumberOrText"] | null;
+        };
+        /** @description A number the original client sends either as a JSON number or as text. */
+        NumberOrText: number | string;
+        /**
+         * @description `POST /sslcommerz/pay-via-ajax` and `existing-order-pay`: where to send
+         *      the shopper.
+         */
+        SslcommerzPayResponse: {
+            success: boolean;
+            /** @description Always `success` (the original's flag). */
+            status: string;
+            /** @description The gateway's page to send the shopper to. */
+            data: string;
+            /** @description The gateway's logo: empty. */
+            logo: string;
+            /** @description The order being paid. */
+            order_random: string;
+            /**
+             * Format: int64
+             * @description The most card instalments offered, when asked for and every product
+             *      of the order allows them.
+             */
+            emi?: number | null;
+            message: string;
+        };
+        /** @description The query of `POST /sslcommerz/existing-order-pay`. */
+        ExistingOrderQuery: {
+            /**
+             * Format: int64
+             * @description The order's id (at most 2^53 - 1, the largest whole number a JSON
+             *      reader keeps exactly).
+             */
+            order_id: number;
+            /** @description The guest's token (or the SELF-TOKEN header). */
+            self_token?: string | null;
+        };
+        /**
+         * @description What the card gateway posts back (a form, as SSLCommerz sends; JSON is
+         *      read too). Only `tran_id` and `val_id` are read: the outcome is asked of
+         *      the gateway, never taken from the post.
+         */
+        GatewayPost: {
+            /** @description The attempt's transaction id. */
+            tran_id: string;
+            /**
+             * @description The gateway's validation id; one longer than 100 characters is ignored.
+             * @default
+             */
+            val_id: string;
+            /**
+             * @description VALID, FAILED or CANCELLED: not read.
+             * @default
+             */
+            status: string;
+        };
+        /** @description `POST /sslcommerz/ipn`: what the gateway's notification did. */
+        SslcommerzIpnResponse: {
+            success: boolean;
+            /** @description Whether the attempt is paid (validated by the gateway). */
+            paid: boolean;
         };
     };
     responses: never;
@@ -4335,9 +4720,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description 0 the main banner (default), 1 the featured strip. */
-                type?: number;
+                type?: number | "";
                 /** @description 0 all (default), 1 desktop, 2 mobile. */
-                device?: number;
+                device?: number | "";
             };
             header?: never;
             path?: never;
@@ -4528,10 +4913,13 @@ export interface operations {
     get_home_tag_gallary: {
         parameters: {
             query?: {
-                /** @description A category's tiles instead of the home tiles */
+                /**
+                 * @description A category's seo_url, for its tiles instead of the home tiles (empty
+                 *      is none).
+                 */
                 seo_url?: string;
-                /** @description Pages of 10 tiles to include (default 1) */
-                page?: number;
+                /** @description Pages of 10 home tiles to include (default 1). */
+                page?: number | "";
             };
             header?: never;
             path?: never;
@@ -4580,8 +4968,8 @@ export interface operations {
     get_home_news_events: {
         parameters: {
             query?: {
-                /** @description Posts to return (1-100, default 10) */
-                limit?: number;
+                /** @description Posts to return (default 10). */
+                limit?: number | "";
             };
             header?: never;
             path?: never;
@@ -4621,8 +5009,8 @@ export interface operations {
     get_home_blog_posts: {
         parameters: {
             query?: {
-                /** @description Posts to return (1-100, default 10) */
-                limit?: number;
+                /** @description Posts to return (default 10). */
+                limit?: number | "";
             };
             header?: never;
             path?: never;
@@ -4662,7 +5050,7 @@ export interface operations {
     get_home_blog_details: {
         parameters: {
             query: {
-                /** @description The post's seo_url */
+                /** @description The post's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -4799,7 +5187,7 @@ export interface operations {
     get_common_main_search_product: {
         parameters: {
             query?: {
-                /** @description What the shopper typed; none gives empty lists */
+                /** @description What the shopper typed; none (or empty) gives empty lists. */
                 keyword?: string;
             };
             header?: never;
@@ -4959,8 +5347,8 @@ export interface operations {
     get_common_flash_sales: {
         parameters: {
             query?: {
-                /** @description Page number (default 1) */
-                page?: number;
+                /** @description Page number (default 1). */
+                page?: number | "";
             };
             header?: never;
             path?: never;
@@ -5029,9 +5417,9 @@ export interface operations {
     get_common_showrooms: {
         parameters: {
             query?: {
-                /** @description A district's name; all when absent */
+                /** @description A district's name, Bangla name or alias; all when absent or empty. */
                 district?: string;
-                /** @description A thana within the district */
+                /** @description A thana within the district; all when absent or empty. */
                 thana?: string;
             };
             header?: never;
@@ -5081,7 +5469,7 @@ export interface operations {
     get_common_page: {
         parameters: {
             query: {
-                /** @description The page's id */
+                /** @description The page's id. */
                 id: number;
             };
             header?: never;
@@ -5189,9 +5577,9 @@ export interface operations {
     get_common_showroom_chatbuy: {
         parameters: {
             query?: {
-                /** @description A district's name; all when absent */
+                /** @description A district's name, Bangla name or alias; all when absent or empty. */
                 district?: string;
-                /** @description A thana within the district */
+                /** @description A thana within the district; all when absent or empty. */
                 thana?: string;
             };
             header?: never;
@@ -5241,8 +5629,8 @@ export interface operations {
     get_common_widget: {
         parameters: {
             query?: {
-                /** @description The widget's id (default 22) */
-                id?: number;
+                /** @description The widget's id (default 22). */
+                id?: number | "";
             };
             header?: never;
             path?: never;
@@ -5343,7 +5731,10 @@ export interface operations {
     get_common_compare: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5393,10 +5784,13 @@ export interface operations {
     get_common_add_to_compare: {
         parameters: {
             query: {
-                /** @description The product's id */
+                /** @description The product's id. */
                 pid: number;
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5464,10 +5858,13 @@ export interface operations {
     get_common_remove_compare: {
         parameters: {
             query: {
-                /** @description The product's id */
+                /** @description The product's id. */
                 pid: number;
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5526,7 +5923,7 @@ export interface operations {
     get_category_info: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
             };
             header?: never;
@@ -5576,7 +5973,7 @@ export interface operations {
     get_category_sub_category: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
             };
             header?: never;
@@ -5626,10 +6023,10 @@ export interface operations {
     get_category_recommended: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
-                /** @description Page number (default 1) */
-                page?: number;
+                /** @description Page number (default 1). */
+                page?: number | "";
             };
             header?: never;
             path?: never;
@@ -5678,7 +6075,7 @@ export interface operations {
     get_category_filters: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
             };
             header?: never;
@@ -5728,7 +6125,7 @@ export interface operations {
     get_category_tag_gallery: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
             };
             header?: never;
@@ -5778,12 +6175,15 @@ export interface operations {
     get_category_product_set: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
-                /** @description Lowest set price, taka */
-                price_min?: number;
-                /** @description Highest set price, taka */
-                price_max?: number;
+                /**
+                 * @description Lowest set price, taka (default 0); above `price_max` the two are
+                 *      read the other way round.
+                 */
+                price_min?: number | "";
+                /** @description Highest set price, taka (default no limit). */
+                price_max?: number | "";
             };
             header?: never;
             path?: never;
@@ -5832,26 +6232,32 @@ export interface operations {
     get_category_products: {
         parameters: {
             query: {
-                /** @description The category's seo_url (`products` for the whole shop) */
+                /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
-                /** @description Words to search for */
+                /** @description Words to search for; the matches are ranked by the search index. */
                 keyword?: string;
-                /** @description Page number (default 1) */
-                page?: number;
-                /** @description Products a page (capped) */
-                per_page?: number;
-                /** @description The original client's name for per_page */
-                sort_show?: number;
-                /** @description title_asc, title_desc, price_asc, price_desc, date_desc or popularity */
-                sort_by?: string;
-                /** @description Lowest price, taka */
-                price_min?: number;
-                /** @description Highest price, taka */
-                price_max?: number;
-                /** @description Sub-category ids joined by | */
+                /** @description Page number (default 1). */
+                page?: number | "";
+                /** @description Products a page (default 16; above 60 read as 60). */
+                per_page?: number | "";
+                /** @description The original client's name for per_page (per_page wins). */
+                sort_show?: number | "";
+                /** @description The order (default newest first). */
+                sort_by?: ("title_asc" | "title_desc" | "price_asc" | "price_desc" | "date_desc" | "popularity") | "";
+                /**
+                 * @description Lowest price a shopper pays now, taka; above `price_max` the two are
+                 *      read the other way round.
+                 */
+                price_min?: number | "";
+                /** @description Highest price a shopper pays now, taka. */
+                price_max?: number | "";
+                /**
+                 * @description Sub-category ids joined by `|` (OR), each within this category. The
+                 *      attribute filters are read too: `filterby_{attribute}=slug|slug`, value
+                 *      slugs of one attribute (OR within one parameter, AND across them), as
+                 *      `category/filters` lists them.
+                 */
                 filterby_category?: string;
-                /** @description Value slugs of one attribute joined by | (OR within, AND across attributes) */
-                "filterby_{attribute}"?: string;
             };
             header?: never;
             path?: never;
@@ -5877,7 +6283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No published category has this seo_url */
+            /** @description No published category has this seo_url, or a filter names a category outside it or an attribute or value that does not exist */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5900,7 +6306,7 @@ export interface operations {
     get_product_simple_info: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -5950,7 +6356,7 @@ export interface operations {
     get_product_info: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6000,7 +6406,7 @@ export interface operations {
     get_product_images: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6050,7 +6456,7 @@ export interface operations {
     get_product_360degreeImages: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6100,7 +6506,7 @@ export interface operations {
     get_product_similar_products: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6150,7 +6556,7 @@ export interface operations {
     get_product_same_category_products: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6203,7 +6609,7 @@ export interface operations {
     get_product_goes_well_with: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6256,7 +6662,7 @@ export interface operations {
     get_product_other_also_see: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6309,7 +6715,10 @@ export interface operations {
     get_product_recent_views_product: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6359,10 +6768,13 @@ export interface operations {
     get_product_question_index: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
-                /** @description How many to return (capped) */
-                limit?: number;
+                /**
+                 * @description How many to return (default 8 questions or 3 comments; above 50 read
+                 *      as 50).
+                 */
+                limit?: number | "";
             };
             header?: never;
             path?: never;
@@ -6411,10 +6823,13 @@ export interface operations {
     get_product_comment_index: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
-                /** @description How many to return (capped) */
-                limit?: number;
+                /**
+                 * @description How many to return (default 8 questions or 3 comments; above 50 read
+                 *      as 50).
+                 */
+                limit?: number | "";
             };
             header?: never;
             path?: never;
@@ -6463,7 +6878,7 @@ export interface operations {
     get_product_product_set_products: {
         parameters: {
             query: {
-                /** @description The product set's slug */
+                /** @description The product set's slug. */
                 slug: string;
             };
             header?: never;
@@ -6513,7 +6928,7 @@ export interface operations {
     get_product_product_set_info: {
         parameters: {
             query: {
-                /** @description The product set's slug */
+                /** @description The product set's slug. */
                 slug: string;
             };
             header?: never;
@@ -6563,7 +6978,7 @@ export interface operations {
     get_product_product_set_fabrics: {
         parameters: {
             query: {
-                /** @description The product set's slug */
+                /** @description The product set's slug. */
                 slug: string;
             };
             header?: never;
@@ -6613,7 +7028,7 @@ export interface operations {
     get_product_product_set_additional_info: {
         parameters: {
             query: {
-                /** @description The product set's slug */
+                /** @description The product set's slug. */
                 slug: string;
             };
             header?: never;
@@ -6663,7 +7078,7 @@ export interface operations {
     get_product_product_variation: {
         parameters: {
             query: {
-                /** @description The product's seo_url */
+                /** @description The product's seo_url. */
                 seo_url: string;
             };
             header?: never;
@@ -6853,10 +7268,14 @@ export interface operations {
     post_product_recent_view: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
+        /** @description A product viewed. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ViewBody"];
@@ -6916,10 +7335,13 @@ export interface operations {
     get_interior_all: {
         parameters: {
             query?: {
-                /** @description An interior category; all when absent */
+                /**
+                 * @description An interior category's seo_url, for its galleries and its
+                 *      sub-categories'; all when absent or empty.
+                 */
                 seo_url?: string;
-                /** @description Page number (default 1) */
-                page?: number;
+                /** @description Page number (default 1). */
+                page?: number | "";
             };
             header?: never;
             path?: never;
@@ -6968,7 +7390,7 @@ export interface operations {
     get_interior_show: {
         parameters: {
             query: {
-                /** @description The interior's slug */
+                /** @description The interior's slug. */
                 slug: string;
             };
             header?: never;
@@ -7018,7 +7440,10 @@ export interface operations {
     get_interior_category: {
         parameters: {
             query?: {
-                /** @description The parent interior category (default the root, interiors) */
+                /**
+                 * @description The parent interior category's seo_url (the root, `interiors`, when
+                 *      absent or empty).
+                 */
                 seo_url?: string;
             };
             header?: never;
@@ -7068,7 +7493,10 @@ export interface operations {
     get_cart_view: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7118,18 +7546,21 @@ export interface operations {
     get_cart_add_to_cart: {
         parameters: {
             query?: {
-                /** @description The product's id */
-                main_pid?: number;
-                /** @description Units, 1-99 (default 1) */
-                qty?: number;
-                /** @description One of the product's variations */
-                variation_id?: number;
-                /** @description A product set's id, to add the whole set */
-                pset_id?: number;
-                /** @description A fabric of that set */
-                fabric_id?: number;
+                /** @description The product's id. */
+                main_pid?: number | "";
+                /** @description Units, 1-99 (default 1). */
+                qty?: number | "";
+                /** @description One of the product's variations. */
+                variation_id?: number | "";
+                /** @description A product set's id, to add the whole set. */
+                pset_id?: number | "";
+                /** @description A fabric of that set. */
+                fabric_id?: number | "";
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7206,18 +7637,21 @@ export interface operations {
     post_cart_add_to_cart: {
         parameters: {
             query?: {
-                /** @description The product's id */
-                main_pid?: number;
-                /** @description Units, 1-99 (default 1) */
-                qty?: number;
-                /** @description One of the product's variations */
-                variation_id?: number;
-                /** @description A product set's id, to add the whole set */
-                pset_id?: number;
-                /** @description A fabric of that set */
-                fabric_id?: number;
+                /** @description The product's id. */
+                main_pid?: number | "";
+                /** @description Units, 1-99 (default 1). */
+                qty?: number | "";
+                /** @description One of the product's variations. */
+                variation_id?: number | "";
+                /** @description A product set's id, to add the whole set. */
+                pset_id?: number | "";
+                /** @description A fabric of that set. */
+                fabric_id?: number | "";
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7294,14 +7728,17 @@ export interface operations {
     get_cart_remove_cart_item: {
         parameters: {
             query?: {
-                /** @description The line's product code */
-                pcode?: string;
-                /** @description The line's product id */
-                pid?: number;
-                /** @description A set's items as pid:code joined by commas */
-                pid_codes?: string;
+                /** @description The line's product code. */
+                pcode?: string | "";
+                /** @description The line's product id. */
+                pid?: number | "";
+                /** @description A set's items as pid:code joined by commas. */
+                pid_codes?: string | "";
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7357,7 +7794,10 @@ export interface operations {
     post_cart_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7436,7 +7876,10 @@ export interface operations {
     get_cart_count_notification: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7480,81 +7923,13 @@ export interface operations {
             };
         };
     };
-    get_cart_checkout_address: {
-        parameters: {
-            query?: {
-                /** @description The coupon the shopper applied, or false */
-                coupon?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /**
-             * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
-             *      `store-payment-method`: the caller's cart priced now.
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CartResponse"];
-                };
-            };
-            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not signed in, or the Bearer token is unknown or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such coupon */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The cart is empty, or the coupon does not hold for it */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     post_cart_coupon_apply: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7620,13 +7995,90 @@ export interface operations {
             };
         };
     };
+    get_cart_checkout_address: {
+        parameters: {
+            query?: {
+                /** @description The coupon the shopper applied, or false. */
+                coupon?: string | "";
+            };
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The answer of `GET /api/cart/view`, and of `checkout-address` and
+             *      `store-payment-method`: the caller's cart priced now.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the Bearer token is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such coupon */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty, or the coupon does not hold for it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_cart_get_delivery_charge: {
         parameters: {
             query: {
-                /** @description A district's name (or 'Dhaka' / 'Outside Dhaka') */
+                /** @description A district's name (or 'Dhaka' / 'Outside Dhaka'). */
                 district: string;
             };
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7673,7 +8125,10 @@ export interface operations {
     post_cart_checkout_delivery_address: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7733,7 +8188,10 @@ export interface operations {
     post_cart_store_payment_method: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7805,7 +8263,10 @@ export interface operations {
     post_cart_set_paying_amount: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7862,12 +8323,44 @@ export interface operations {
             };
         };
     };
+    get_cart_get_payment_gateway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
+             *      are on.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentGatewaysResponse"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_cart_order_details: {
         parameters: {
             query: {
-                /** @description The order number */
+                /** @description The order number. */
                 order_random: string;
-                /** @description The order's key */
+                /** @description The order's key. */
                 secret_key: string;
             };
             header?: never;
@@ -7917,9 +8410,9 @@ export interface operations {
     get_cart_track_order: {
         parameters: {
             query: {
-                /** @description The order number */
+                /** @description The order number. */
                 id: string;
-                /** @description The mobile number used for the order */
+                /** @description The mobile number used for the order. */
                 phone: string;
             };
             header?: never;
@@ -7966,46 +8459,21 @@ export interface operations {
             };
         };
     };
-    get_cart_get_payment_gateway: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /**
-             * @description The answer of `GET /api/cart/get-payment-gateway`: which payment methods
-             *      are on.
-             */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentGatewaysResponse"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     post_auth_register: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        /** @description A new account. */
+        /**
+         * @description A new account. The schema states each field's form; besides, an e-mail
+         *      or a mobile number is needed, the emergency number must differ from the
+         *      mobile, and a confirmation sent must be the same as the password.
+         */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RegisterBody"];
@@ -8062,10 +8530,14 @@ export interface operations {
     post_auth_login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
+        /** @description A sign-in. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LoginBody"];
@@ -8236,12 +8708,33 @@ export interface operations {
     get_auth_social_google_redirect: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description To the provider's consent page, with a fresh `social_state` cookie (Set-Cookie) */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description This shop does not offer that provider */
             404: {
                 headers: {
@@ -8265,16 +8758,31 @@ export interface operations {
     get_auth_social_google_callback: {
         parameters: {
             query?: {
+                /** @description The authorization code (required unless `error` is set). */
                 code?: string;
+                /** @description The state sent to the provider (required unless `error` is set). */
                 state?: string;
+                /** @description Set when the shopper declined at the provider. */
                 error?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -8307,12 +8815,33 @@ export interface operations {
     get_auth_social_facebook_redirect: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description To the provider's consent page, with a fresh `social_state` cookie (Set-Cookie) */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description This shop does not offer that provider */
             404: {
                 headers: {
@@ -8336,16 +8865,31 @@ export interface operations {
     get_auth_social_facebook_callback: {
         parameters: {
             query?: {
+                /** @description The authorization code (required unless `error` is set). */
                 code?: string;
+                /** @description The state sent to the provider (required unless `error` is set). */
                 state?: string;
+                /** @description Set when the shopper declined at the provider. */
                 error?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -8382,7 +8926,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A profile: every field is set to what is sent (empty clears it). */
+        /**
+         * @description A profile: every field is set to what is sent (empty clears it). The
+         *      schema states each field's form; keeping neither an e-mail nor a mobile
+         *      is refused too.
+         */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProfileBody"];
@@ -8443,6 +8991,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A new password for a signed-in shopper. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PasswordBody"];
@@ -8537,17 +9086,20 @@ export interface operations {
     get_user_address_store: {
         parameters: {
             query: {
-                /** @description Who receives, 3-100 characters */
+                /** @description Who receives, 3-100 characters. */
                 name: string;
-                /** @description 11-digit mobile */
+                /** @description 11-digit mobile, `01XXXXXXXXX`. */
                 phone: string;
-                /** @description 5-500 characters */
+                /** @description 5-500 characters. */
                 address: string;
-                /** @description One of the 64 districts */
+                /** @description One of the 64 districts (a 400 otherwise). */
                 district: string;
-                /** @description Division (taken from the district when absent) */
+                /**
+                 * @description Division: documented for the original client, which sends it; the
+                 *      division is taken from the district.
+                 */
                 region?: string;
-                /** @description Thana or upazila */
+                /** @description Thana or upazila, at most 100 characters. */
                 thana?: string;
             };
             header?: never;
@@ -8606,20 +9158,23 @@ export interface operations {
     get_user_address_update: {
         parameters: {
             query: {
-                /** @description Who receives, 3-100 characters */
-                name: string;
-                /** @description 11-digit mobile */
-                phone: string;
-                /** @description 5-500 characters */
-                address: string;
-                /** @description One of the 64 districts */
-                district: string;
-                /** @description Division (taken from the district when absent) */
-                region?: string;
-                /** @description Thana or upazila */
-                thana?: string;
-                /** @description The address's id */
+                /** @description The address's id. */
                 id: number;
+                /** @description Who receives, 3-100 characters. */
+                name: string;
+                /** @description 11-digit mobile, `01XXXXXXXXX`. */
+                phone: string;
+                /** @description 5-500 characters. */
+                address: string;
+                /** @description One of the 64 districts (a 400 otherwise). */
+                district: string;
+                /**
+                 * @description Division: documented for the original client, which sends it; the
+                 *      division is taken from the district.
+                 */
+                region?: string;
+                /** @description Thana or upazila, at most 100 characters. */
+                thana?: string;
             };
             header?: never;
             path?: never;
@@ -8677,8 +9232,8 @@ export interface operations {
     get_user_get_default_address: {
         parameters: {
             query: {
-                /** @description billing or shipping */
-                type: string;
+                /** @description billing or shipping. */
+                type: "billing" | "shipping";
             };
             header?: never;
             path?: never;
@@ -8727,9 +9282,9 @@ export interface operations {
     get_user_set_default_address: {
         parameters: {
             query: {
-                /** @description billing or shipping */
-                type: string;
-                /** @description The address's id */
+                /** @description billing or shipping. */
+                type: "billing" | "shipping";
+                /** @description The address's id. */
                 id: number;
             };
             header?: never;
@@ -8791,7 +9346,7 @@ export interface operations {
     get_user_orders: {
         parameters: {
             query?: {
-                /** @description Page number (default 1) */
+                /** @description Page number (default 1). */
                 page?: number;
             };
             header?: never;
@@ -8892,6 +9447,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description A review of a delivered product. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ReviewBody"];
@@ -8961,6 +9517,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description An address for the newsletter. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscribeBody"];
@@ -9049,7 +9606,7 @@ export interface operations {
     get_user_add_to_wishlist: {
         parameters: {
             query: {
-                /** @description The product's id */
+                /** @description The product's id. */
                 pid: number;
             };
             header?: never;
@@ -9111,7 +9668,7 @@ export interface operations {
     get_user_remove_wishlist: {
         parameters: {
             query: {
-                /** @description The product's id */
+                /** @description The product's id. */
                 pid: number;
             };
             header?: never;
@@ -9177,6 +9734,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Who forgot their password. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ForgotBody"];
@@ -9228,6 +9786,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /**
+         * @description A new password, with the link's token and e-mail. An unknown, used or
+         *      expired link is a 400 naming `token`.
+         */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ResetBody"];
@@ -9266,16 +9828,22 @@ export interface operations {
     post_cod_place_order: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description A retry with the same key returns the first order */
                 "Idempotency-Key"?: string;
+                /** @description The guest's own token, made once by the client and sent on every call */
+                "SELF-TOKEN": string;
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /**
+         * @description The body of `POST /api/cod-place-order`, which may be left out (or
+         *      `null`).
+         */
+        requestBody?: {
             content: {
-                "application/octet-stream": unknown;
+                "application/json": components["schemas"]["PlaceBody"];
             };
         };
         responses: {
@@ -9338,21 +9906,25 @@ export interface operations {
     get_nagad_pay_via_ajax: {
         parameters: {
             query: {
-                /** @description The guest's token (SELF-TOKEN) */
+                /** @description The guest's token (SELF-TOKEN). */
                 token: string;
             };
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description `GET /api/nagad/pay-via-ajax`: where to send the shopper. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["NagadPayResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -9373,8 +9945,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The cart is empty, incomplete, no longer in stock or not to be paid by Nagad */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This payment method is not configured, or its gateway cannot be reached or refused the payment (or buying is switched off for a while) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9387,7 +9977,7 @@ export interface operations {
     get_nagad_receive_nagad_data: {
         parameters: {
             query: {
-                /** @description Nagad's payment reference */
+                /** @description Nagad's payment reference. */
                 payment_ref_id: string;
             };
             header?: never;
@@ -9396,6 +9986,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description To /nagad-thank-you?order_random&order_key when Nagad confirms the payment, else to /fail?data=<reason> */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -9407,6 +10006,15 @@ export interface operations {
             };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nagad is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9423,17 +10031,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description The guest's token */
-                    token?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
-            400: {
+            /** @description Server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9441,8 +10042,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Server error */
-            500: {
+            /** @description bKash is not built yet: this shop cannot take bKash payments */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9484,25 +10085,32 @@ export interface operations {
     post_sslcommerz_pay_via_ajax: {
         parameters: {
             query?: {
-                /** @description The guest's token (or the SELF-TOKEN header) */
+                /** @description The guest's token (or the SELF-TOKEN header). */
                 self_token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/octet-stream": unknown;
+                "application/json": components["schemas"]["SslPayBody"];
             };
         };
         responses: {
+            /**
+             * @description `POST /sslcommerz/pay-via-ajax` and `existing-order-pay`: where to send
+             *      the shopper.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SslcommerzPayResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -9523,8 +10131,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The cart is empty, incomplete, no longer in stock or not to be paid by card */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This payment method is not configured, or its gateway cannot be reached or refused the payment (or buying is switched off for a while) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9537,23 +10163,33 @@ export interface operations {
     post_sslcommerz_existing_order_pay: {
         parameters: {
             query: {
-                /** @description The order's id */
+                /**
+                 * @description The order's id (at most 2^53 - 1, the largest whole number a JSON
+                 *      reader keeps exactly).
+                 */
                 order_id: number;
-                /** @description The guest's token (or the SELF-TOKEN header) */
+                /** @description The guest's token (or the SELF-TOKEN header). */
                 self_token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /**
+             * @description `POST /sslcommerz/pay-via-ajax` and `existing-order-pay`: where to send
+             *      the shopper.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SslcommerzPayResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -9574,8 +10210,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The caller has no order with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is paid in full or not waiting for a payment */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This payment method is not configured, or its gateway cannot be reached or refused the payment (or buying is switched off for a while) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9594,10 +10257,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": unknown;
+                "application/x-www-form-urlencoded": components["schemas"]["GatewayPost"];
+                "application/json": components["schemas"]["GatewayPost"];
             };
         };
         responses: {
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -9609,6 +10282,15 @@ export interface operations {
             };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The card gateway is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9627,10 +10309,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": unknown;
+                "application/x-www-form-urlencoded": components["schemas"]["GatewayPost"];
+                "application/json": components["schemas"]["GatewayPost"];
             };
         };
         responses: {
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -9642,6 +10334,15 @@ export interface operations {
             };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The card gateway is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9660,10 +10361,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": unknown;
+                "application/x-www-form-urlencoded": components["schemas"]["GatewayPost"];
+                "application/json": components["schemas"]["GatewayPost"];
             };
         };
         responses: {
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
                 headers: {
@@ -9675,6 +10386,15 @@ export interface operations {
             };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The card gateway is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9693,16 +10413,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": unknown;
+                "application/x-www-form-urlencoded": components["schemas"]["GatewayPost"];
+                "application/json": components["schemas"]["GatewayPost"];
             };
         };
         responses: {
+            /** @description `POST /sslcommerz/ipn`: what the gateway's notification did. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SslcommerzIpnResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -9714,8 +10436,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The gateway does not confirm this transaction */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The card gateway is not configured, or could not confirm the payment yet */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

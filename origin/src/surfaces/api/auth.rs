@@ -6,15 +6,9 @@
 
 use std::sync::OnceLock;
 
-use aide::generate::GenContext;
-use aide::openapi::{
-    HeaderStyle, Operation, Parameter, ParameterData, ParameterSchemaOrContent, ReferenceOr,
-    SchemaObject,
-};
-use axum::extract::{FromRequestParts, State};
-use axum::http::request::Parts;
+use axum::extract::State;
 use axum::Json;
-use schemars::{json_schema, JsonSchema};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -42,12 +36,14 @@ pub fn router() -> ApiRouter {
             "/register",
             post_register,
             Doc::visitor("Creates an account and signs in: {success, token, user}")
+                .self_token_optional()
                 .answers(409, "An account with this e-mail or mobile number exists"),
         )
         .post(
             "/login",
             post_login,
             Doc::visitor("Signs in: {success, token, token_type, expires_in, user}")
+                .self_token_optional()
                 .answers(401, "The e-mail (or mobile) or the password is not right"),
         )
         .post(
@@ -60,57 +56,6 @@ pub fn router() -> ApiRouter {
             get_user,
             Doc::signed_in("The signed-in shopper: {user}"),
         )
-}
-
-/// Documents the `SELF-TOKEN` header of register and login as optional: a
-/// guest who sends one brings their cart and lists along, one who sends none
-/// signs in all the same. It reads nothing ([`Caller`] reads the header), and
-/// the document lists it so the visitor's required one is not added.
-struct OptionalSelfToken;
-
-/// [`crate::domain::identity::SELF_TOKEN_PATTERN`] or blank, spaces
-/// around; or any value with a character that is not visible ASCII, which
-/// an HTTP header cannot carry as text and the caller reads as none.
-const OPTIONAL_SELF_TOKEN_PATTERN: &str = r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$|[^\t\x20-\x7e]";
-
-impl<S: Send + Sync> FromRequestParts<S> for OptionalSelfToken {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(_: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(OptionalSelfToken)
-    }
-}
-
-impl aide::OperationInput for OptionalSelfToken {
-    fn operation_input(_: &mut GenContext, operation: &mut Operation) {
-        operation
-            .parameters
-            .push(ReferenceOr::Item(Parameter::Header {
-                parameter_data: ParameterData {
-                    name: "SELF-TOKEN".to_string(),
-                    description: Some(
-                        "The guest's own token, if any: their cart and lists come along"
-                            .to_string(),
-                    ),
-                    required: false,
-                    deprecated: None,
-                    format: ParameterSchemaOrContent::Schema(SchemaObject {
-                        // Blank counts as absent (the caller reads it trimmed).
-                        json_schema: json_schema!({
-                            "type": "string",
-                            "pattern": OPTIONAL_SELF_TOKEN_PATTERN,
-                        }),
-                        example: None,
-                        external_docs: None,
-                    }),
-                    example: None,
-                    examples: Default::default(),
-                    explode: None,
-                    extensions: Default::default(),
-                },
-                style: HeaderStyle::Simple,
-            }));
-    }
 }
 
 /// A new account. The schema states each field's form; besides, an e-mail
@@ -201,7 +146,6 @@ fn device(name: &str) -> String {
 /// `POST /api/auth/register`.
 async fn post_register(
     State(state): State<AppState>,
-    _: OptionalSelfToken,
     caller: Caller,
     Body(body): Body<RegisterBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
@@ -357,7 +301,6 @@ fn decoy_hash() -> &'static str {
 /// `POST /api/auth/login` with `{email (or a mobile number), password}`.
 async fn post_login(
     State(state): State<AppState>,
-    _: OptionalSelfToken,
     caller: Caller,
     Body(body): Body<LoginBody>,
 ) -> ApiResult<Json<SignedInResponse>> {

@@ -69,6 +69,9 @@ pub struct Doc {
     params: Vec<Param>,
     statuses: Vec<(u16, &'static str)>,
     redirects: Vec<(u16, &'static str)>,
+    /// A visitor's call that works without `SELF-TOKEN` (or reads the token
+    /// from elsewhere) documents the header as optional.
+    self_token_optional: bool,
 }
 
 impl Doc {
@@ -80,6 +83,7 @@ impl Doc {
             params: Vec::new(),
             statuses: Vec::new(),
             redirects: Vec::new(),
+            self_token_optional: false,
         }
     }
 
@@ -97,6 +101,14 @@ impl Doc {
             access: Access::Visitor,
             ..Doc::public(summary)
         }
+    }
+
+    /// A visitor's call that works without the `SELF-TOKEN` header: signing
+    /// in (a guest's token only brings their things along), or a call that
+    /// reads the token from its query.
+    pub fn self_token_optional(mut self) -> Doc {
+        self.self_token_optional = true;
+        self
     }
 
     /// An operation that needs a signed-in shopper.
@@ -250,7 +262,7 @@ impl Doc {
             }));
         }
         if self.access == Access::Visitor {
-            self_token_header(op);
+            self_token_header(op, !self.self_token_optional);
         }
         let has_input = !op.parameters.is_empty() || op.request_body.is_some();
         let mut statuses = self.statuses.clone();
@@ -292,11 +304,12 @@ impl Doc {
     }
 }
 
-/// Documents the `SELF-TOKEN` header a visitor's call needs (SPEC.md §7:
-/// every request carries it), with the form the origin accepts, unless the
-/// operation lists it already. It is a name the guest makes, not a secret,
-/// so it is a parameter rather than a security scheme.
-fn self_token_header(op: &mut aide::openapi::Operation) {
+/// Documents the `SELF-TOKEN` header of a visitor's call (SPEC.md §7: every
+/// request carries it), `required` or not, with the form the origin accepts,
+/// unless the operation lists it already. It is a name the guest makes, not a
+/// secret, so it is a parameter rather than a security scheme.
+fn self_token_header(op: &mut aide::openapi::Operation, required: bool) {
+    use crate::domain::identity::{SELF_TOKEN_OR_NONE_PATTERN, SELF_TOKEN_PATTERN};
     let listed = op.parameters.iter().any(|p| match p {
         ReferenceOr::Item(p) => p
             .parameter_data_ref()
@@ -307,18 +320,28 @@ fn self_token_header(op: &mut aide::openapi::Operation) {
     if listed {
         return;
     }
+    let pattern = if required {
+        SELF_TOKEN_PATTERN
+    } else {
+        SELF_TOKEN_OR_NONE_PATTERN
+    };
     op.parameters.push(ReferenceOr::Item(Parameter::Header {
         parameter_data: ParameterData {
             name: "SELF-TOKEN".to_string(),
             description: Some(
-                "The guest's own token, made once by the client and sent on every call".to_string(),
+                if required {
+                    "The guest's own token, made once by the client and sent on every call"
+                } else {
+                    "The guest's own token, if any (the call works without it)"
+                }
+                .to_string(),
             ),
-            required: true,
+            required,
             deprecated: None,
             format: ParameterSchemaOrContent::Schema(SchemaObject {
                 json_schema: json_schema!({
                     "type": "string",
-                    "pattern": crate::domain::identity::SELF_TOKEN_PATTERN,
+                    "pattern": pattern,
                 }),
                 example: None,
                 external_docs: None,

@@ -103,6 +103,7 @@ pub fn sslcommerz_router() -> ApiRouter {
             Doc::visitor(
                 "Places the cart for a card payment: {status: success, data: <gateway page>}",
             )
+            .self_token_optional()
             .answers(
                 409,
                 "The cart is empty, incomplete, no longer in stock or not to be paid by card",
@@ -113,6 +114,7 @@ pub fn sslcommerz_router() -> ApiRouter {
             "/existing-order-pay",
             post_ssl_existing,
             Doc::visitor("Pays what is left of the caller's own order: {status, data}")
+                .self_token_optional()
                 .answers(404, "The caller has no order with that id")
                 .answers(
                     409,
@@ -154,6 +156,7 @@ pub fn nagad_router() -> ApiRouter {
             "/pay-via-ajax",
             get_nagad_pay,
             Doc::visitor("Places the cart for a Nagad payment: {url}")
+                .self_token_optional()
                 .answers(
                     409,
                     "The cart is empty, incomplete, no longer in stock or not to be paid by Nagad",
@@ -178,7 +181,7 @@ pub fn bkash_router() -> ApiRouter {
     ApiRouter::new().post(
         "/create",
         post_bkash_create,
-        Doc::visitor("bKash checkout: not built, always 503").answers(
+        Doc::open("bKash checkout: not built, always 503").answers(
             503,
             "bKash is not built yet: this shop cannot take bKash payments",
         ),

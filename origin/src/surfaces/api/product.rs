@@ -87,7 +87,10 @@ pub fn router() -> ApiRouter {
         .get(
             "/recent-views-product",
             get_recent_views,
-            Doc::visitor("The caller's recently viewed products, newest first"),
+            Doc::visitor(
+                "The caller's recently viewed products, newest first; none without a SELF-TOKEN",
+            )
+            .self_token_optional(),
         )
         .get(
             "/question-index",

@@ -45,6 +45,7 @@ pub fn router() -> ApiRouter {
     let not_configured = "This shop does not offer that provider";
     let redirect = |summary| {
         Doc::visitor(summary)
+            .self_token_optional()
             .redirects(
                 303,
                 "To the provider's consent page, with a fresh `social_state` cookie (Set-Cookie)",
@@ -53,6 +54,7 @@ pub fn router() -> ApiRouter {
     };
     let callback = |summary| {
         Doc::visitor(summary)
+            .self_token_optional()
             .redirects(
                 303,
                 "To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in \
