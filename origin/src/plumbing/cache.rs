@@ -173,8 +173,8 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
         .map_or(EDGE_TTL, |t| t.0);
     // A 304 revalidates a public page: it carries the same headers; a
     // permanent redirect is as public as the page it leads to.
-    let is_success = response.status().is_success()
-        || matches!(response.status().as_u16(), 301 | 304 | 308);
+    let is_success =
+        response.status().is_success() || matches!(response.status().as_u16(), 301 | 304 | 308);
     let headers = response.headers_mut();
     match public {
         Some(public) if is_success => {

@@ -107,6 +107,70 @@ impl<const MIN: i64, const MAX: i64> JsonSchema for Int<MIN, MAX> {
     }
 }
 
+/// Largest id accepted in a parameter or body (ids are positive).
+pub const MAX_ID: i64 = i64::MAX / 2;
+
+/// An id in a parameter.
+pub type Id = Int<1, MAX_ID>;
+
+/// The largest whole number a JSON number (a double) holds exactly, 2^53 - 1:
+/// the top of a body's whole-number field.
+pub const MAX_WHOLE: i64 = 9_007_199_254_740_991;
+
+/// A whole number in a JSON body, as the schema's `integer` allows it:
+/// `3` or `3.0` (a number with a fraction is refused). Its bounds are
+/// checked by the handler, whose message names the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Whole(pub i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WholeVisitor;
+
+        impl Visitor<'_> for WholeVisitor {
+            type Value = Whole;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Whole, E> {
+                Ok(Whole(n))
+            }
+
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Whole, E> {
+                i64::try_from(n)
+                    .map(Whole)
+                    .map_err(|_| E::custom("must be a whole number"))
+            }
+
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Whole, E> {
+                if n.fract() == 0.0 && n.abs() <= MAX_WHOLE as f64 {
+                    Ok(Whole(n as i64))
+                } else {
+                    Err(E::custom("must be a whole number"))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(WholeVisitor)
+    }
+}
+
+impl JsonSchema for Whole {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        "Whole".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "integer", "format": "int64" })
+    }
+}
+
 /// Text of `MIN..=MAX` characters once trimmed (the trimmed text is kept).
 /// With `MIN` 1 the parameter is required and may not be blank.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -329,6 +393,21 @@ mod tests {
         assert_eq!(serde_json::from_str::<Int<1, 9>>("3.0").unwrap().get(), 3);
         assert!(serde_json::from_str::<Int<1, 9>>("3.5").is_err());
         assert!(serde_json::from_str::<Int<1, 9>>("1e300").is_err());
+    }
+
+    #[test]
+    fn a_body_whole_is_a_json_integer_written_either_way() {
+        assert_eq!(serde_json::from_str::<Whole>("3").unwrap(), Whole(3));
+        assert_eq!(
+            serde_json::from_str::<Whole>("-494.0").unwrap(),
+            Whole(-494)
+        );
+        assert!(serde_json::from_str::<Whole>("2.5").is_err());
+        assert!(
+            serde_json::from_str::<Whole>("\"3\"").is_err(),
+            "text is not a JSON integer"
+        );
+        assert!(serde_json::from_str::<Whole>("9007199254740993.0").is_err());
     }
 
     #[test]

@@ -32,15 +32,14 @@ use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 mod add;
 mod answer;
-mod input;
 
+pub(crate) use crate::plumbing::params::{Id, Whole};
 pub use add::{AddToCartAnswer, AddToCartResponse, Added, AddedLine, AddedSet};
 pub(crate) use answer::cart_answer;
 pub use answer::{
     CartAddress, CartContents, CartCoupon, CartLine, CartLineItem, CartLineProduct, CartResponse,
     CartSet, CartSetInfo, PaymentChoice, VariationInfo,
 };
-pub(crate) use input::{Id, Whole};
 
 /// A coupon code as the schema states it (see [`coupon::valid_code`]).
 pub(crate) const COUPON_PATTERN: &str = "^[A-Za-z0-9_-]{1,40}$";

@@ -21,7 +21,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as JsonBody, Query};
-use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, required, Id, Int, Text, MAX_ID};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::{
@@ -32,11 +32,7 @@ use crate::surfaces::api::home::{
 const FLASH_PER_PAGE: i64 = 30;
 /// Most products `common/top-offers` lists.
 const TOP_OFFERS_LIMIT: i64 = 100;
-/// Largest id accepted for pages, widgets and SEO lookups.
-const MAX_ID: i64 = i64::MAX / 2;
 
-/// A page's, widget's or SEO lookup's id.
-type Id = Int<1, MAX_ID>;
 /// An optional text parameter (empty is none).
 type OptText = Option<Text<0, MAX_PARAM_LEN>>;
 

@@ -15,11 +15,10 @@ use crate::domain::identity::{Caller, SignedIn};
 use crate::domain::lists::{self, List};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::Int;
+use crate::plumbing::params::{Int, MAX_ID};
 use crate::state::AppState;
 use crate::surfaces::api::answers::SuccessResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::user::MAX_ID;
 
 pub use crate::domain::lists::ListedAttribute;
 

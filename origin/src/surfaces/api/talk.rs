@@ -15,11 +15,11 @@ use crate::domain::identity::{Caller, SignedIn};
 use crate::domain::talk::{self, Talk};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
+use crate::plumbing::params::{Whole, MAX_WHOLE};
 use crate::plumbing::validate;
 use crate::state::AppState;
 use crate::surfaces::api::answers::SuccessResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::user::{Whole, MAX_WHOLE};
 
 /// Longest question or comment, characters.
 pub const TALK_MAX_LEN: usize = 1000;

@@ -22,7 +22,7 @@ use crate::domain::orders::{OrderHead, OrderLine};
 use crate::domain::reviews::{self, NewReview};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_is_none, Int};
+use crate::plumbing::params::{blank_is_none, required, Int, Whole, MAX_ID, MAX_WHOLE};
 use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
 use crate::state::AppState;
@@ -33,10 +33,6 @@ pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
 
 /// Orders per page of `user/orders`.
 pub const ORDERS_PER_PAGE: i64 = 20;
-/// The largest id a parameter may name.
-pub const MAX_ID: i64 = i64::MAX / 2;
-/// The largest id a JSON body may name: [`Whole`]'s bound, 2^53 - 1.
-pub const MAX_WHOLE: i64 = 9_007_199_254_740_991;
 /// A mobile number as the schema states it (the check also takes spaces,
 /// dashes and `+88`, see [`validate::bd_mobile`]).
 pub const MOBILE_PATTERN: &str = "^01[3-9][0-9]{8}$";
@@ -46,62 +42,6 @@ pub const MOBILE_OR_EMPTY_PATTERN: &str = "^(01[3-9][0-9]{8})?$";
 /// something before one `@`, a domain with a dot that neither starts nor
 /// ends it, no spaces; at most 254 characters.
 pub const EMAIL_PATTERN: &str = r"^\s*[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]\s*$";
-/// A whole number in a JSON body: `5` or `5.0` (JSON Schema's `integer`
-/// takes both; serde's `i64` only the first). Bounds go on the field
-/// (`#[schemars(range(...))]`) and are checked by the handler, which words
-/// the error. Local until `plumbing::params` has a body counterpart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Whole(pub i64);
-
-impl<'de> Deserialize<'de> for Whole {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct WholeVisitor;
-
-        impl serde::de::Visitor<'_> for WholeVisitor {
-            type Value = Whole;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a whole number")
-            }
-
-            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Whole, E> {
-                Ok(Whole(n))
-            }
-
-            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Whole, E> {
-                i64::try_from(n)
-                    .map(Whole)
-                    .map_err(|_| E::custom("a whole number too large"))
-            }
-
-            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Whole, E> {
-                // Exactly representable wholes only: |n| < 2^53.
-                if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-                    Ok(Whole(n as i64))
-                } else {
-                    Err(E::custom("a whole number"))
-                }
-            }
-        }
-
-        deserializer.deserialize_any(WholeVisitor)
-    }
-}
-
-impl JsonSchema for Whole {
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Whole".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        i64::json_schema(generator)
-    }
-}
-
 /// [`EMAIL_PATTERN`], or nothing.
 pub const EMAIL_OR_EMPTY_PATTERN: &str = r"^\s*([^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.])?\s*$";
 
@@ -498,12 +438,6 @@ struct SetDefaultQuery {
     /// The address's id.
     #[schemars(required)]
     id: Option<Int<1, MAX_ID>>,
-}
-
-/// A required parameter, declared `#[schemars(required)] name: Option<T>`:
-/// absent is a 400 naming it. (Local until `plumbing::params` has one.)
-fn required<T>(value: Option<T>, name: &str) -> ApiResult<T> {
-    value.ok_or_else(|| ApiError::invalid(name, format!("{name} is required")))
 }
 
 /// The address sent, checked: every field's error at once.

@@ -17,11 +17,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::answer::{variation_info, VariationInfo};
-use super::input::Id;
 use crate::domain::cart;
 use crate::domain::identity::Caller;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{read_query, Fields, Query};
+use crate::plumbing::params::Id;
 use crate::plumbing::params::{blank_allowed, blank_is_none, Int};
 use crate::state::AppState;
 
