@@ -130,7 +130,6 @@ pub fn plain_text(html: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
-
     #[test]
     fn widths_round_up_to_25_and_50_when_small_then_to_hundreds() {
         assert_eq!(responsive_width(0), 25);

@@ -638,7 +638,10 @@ async fn a_cash_on_delivery_order_takes_stock_empties_the_cart_and_can_be_read_b
     assert_eq!(tracked["order_details"][0]["local_purchase_price"], price);
     assert_eq!(tracked["order_masters"]["total_amount"], 2 * price);
     assert_eq!(tracked["order_masters"]["delivery_fee"], delivery);
-    assert_eq!(tracked["order_masters"]["grand_total"], 2 * price + delivery);
+    assert_eq!(
+        tracked["order_masters"]["grand_total"],
+        2 * price + delivery
+    );
     assert_eq!(tracked["order_masters"]["amount_paid"], 0);
     assert!(tracked["order_masters"].get("address").is_none());
     let (status, headers, body) = shop
