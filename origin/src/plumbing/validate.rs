@@ -2,6 +2,18 @@
 
 use serde_json::{json, Map, Value};
 
+/// [`bd_mobile`]'s numbers as the API document states them: `01XXXXXXXXX`,
+/// optionally after `88` or `+88` (the check also takes spaces and dashes).
+pub const MOBILE_PATTERN: &str = r"^(\+?88)?01[3-9][0-9]{8}$";
+/// [`MOBILE_PATTERN`], or nothing.
+pub const MOBILE_OR_EMPTY_PATTERN: &str = r"^((\+?88)?01[3-9][0-9]{8})?$";
+/// An e-mail address as [`email`] takes it (around it, spaces): something
+/// before one `@`, a domain with a dot that neither starts nor ends it, no
+/// spaces; at most 254 characters.
+pub const EMAIL_PATTERN: &str = r"^\s*[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]\s*$";
+/// [`EMAIL_PATTERN`], or nothing.
+pub const EMAIL_OR_EMPTY_PATTERN: &str = r"^\s*([^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.])?\s*$";
+
 /// A Bangladeshi mobile number as `01XXXXXXXXX` (11 digits, operator digit
 /// 3-9), from what people type: `+880 1712-345678`, `8801712345678`,
 /// `01712 345678`. `None` when it is not one.
@@ -71,6 +83,14 @@ pub fn check_new_password(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_documented_mobile_forms_are_all_taken() {
+        // The forms MOBILE_PATTERN documents: bare, after 88, after +88.
+        for typed in ["01712345678", "8801712345678", "+8801712345678"] {
+            assert_eq!(bd_mobile(typed).as_deref(), Some("01712345678"), "{typed}");
+        }
+    }
 
     #[test]
     fn mobiles_are_normalised_to_eleven_digits() {

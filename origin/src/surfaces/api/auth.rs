@@ -22,12 +22,12 @@ use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
 use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
+use crate::plumbing::validate::{
+    EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
+};
 use crate::state::AppState;
 use crate::surfaces::api::answers::{MessageResponse, UserProfile};
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::user::{
-    EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
-};
 
 /// Routes under `/api/auth`.
 pub fn router() -> ApiRouter {

@@ -2,7 +2,8 @@
 //! (`/api/cart/view`, its answer in [`answer`]), putting products and sets in
 //! ([`add`]) and taking them out, quantities, the coupon, and the header's
 //! counts. Checkout lives in [`super::checkout`], the order read back in
-//! [`super::order`]; the three read their input with [`input`]'s types.
+//! [`super::order`]; the three read their input with
+//! [`crate::plumbing::params`]' types.
 //! Every answer is the caller's own (guest by SELF-TOKEN, or signed in), so
 //! none is cached. Unlike the original, failures are 4xx JSON errors with a
 //! message a shopper can act on, prices are never trusted from the client,
@@ -25,7 +26,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::domain::orders;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_allowed, blank_is_none, Int, Text};
+use crate::plumbing::params::{blank_allowed, blank_is_none, Id, Int, Text, Whole};
 use crate::state::AppState;
 use crate::surfaces::api::answers::MessageResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -33,7 +34,6 @@ use crate::surfaces::api::doc::{ApiRouter, Doc};
 mod add;
 mod answer;
 
-pub(crate) use crate::plumbing::params::{Id, Whole};
 pub use add::{AddToCartAnswer, AddToCartResponse, Added, AddedLine, AddedSet};
 pub(crate) use answer::cart_answer;
 pub use answer::{

@@ -16,14 +16,15 @@ use crate::domain::identity::Caller;
 use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
+use crate::plumbing::params::Whole;
 use crate::plumbing::params::{blank_allowed, blank_is_none, required, Text};
 use crate::plumbing::validate;
+use crate::plumbing::validate::MOBILE_PATTERN;
 use crate::state::AppState;
 use crate::surfaces::api::cart::{
-    apply_coupon, cart_answer, load, priced, CartResponse, Whole, COUPON_PATTERN,
+    apply_coupon, cart_answer, load, priced, CartResponse, COUPON_PATTERN,
 };
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::order::MOBILE_PATTERN;
 use crate::surfaces::api::payment;
 
 mod place;

@@ -13,13 +13,9 @@ use crate::domain::orders::{self, OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
 use crate::plumbing::params::{required, Text};
-use crate::plumbing::validate;
+use crate::plumbing::validate::{self, MOBILE_PATTERN};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-
-/// A Bangladeshi mobile as the schema states it: `01XXXXXXXXX`, optionally
-/// after `88` or `+88` ([`validate::bd_mobile`] also takes spaces and dashes).
-pub const MOBILE_PATTERN: &str = r"^(\+?88)?01[3-9][0-9]{8}$";
 
 /// Order routes under `/api/cart`.
 pub fn router() -> ApiRouter {

@@ -23,10 +23,10 @@ use crate::plumbing::extract::Json as Body;
 use crate::plumbing::ratelimit;
 use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
+use crate::plumbing::validate::EMAIL_PATTERN;
 use crate::state::AppState;
 use crate::surfaces::api::answers::MessageResponse;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
-use crate::surfaces::api::user::EMAIL_PATTERN;
 
 pub use crate::domain::password_reset::LINK_LIFETIME_SECS;
 /// Links one address (or one client) may be sent per hour.

@@ -23,8 +23,10 @@ use crate::domain::reviews::{self, NewReview};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
 use crate::plumbing::params::{blank_is_none, required, Int, Whole, MAX_ID, MAX_WHOLE};
-use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
+use crate::plumbing::validate::{
+    self, EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
+};
 use crate::state::AppState;
 use crate::surfaces::api::answers::{ById, MessageResponse, OrEmpty, SuccessResponse, UserProfile};
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -33,17 +35,6 @@ pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
 
 /// Orders per page of `user/orders`.
 pub const ORDERS_PER_PAGE: i64 = 20;
-/// A mobile number as the schema states it (the check also takes spaces,
-/// dashes and `+88`, see [`validate::bd_mobile`]).
-pub const MOBILE_PATTERN: &str = "^01[3-9][0-9]{8}$";
-/// [`MOBILE_PATTERN`], or nothing.
-pub const MOBILE_OR_EMPTY_PATTERN: &str = "^(01[3-9][0-9]{8})?$";
-/// An e-mail address as [`validate::email`] takes it (around it, spaces):
-/// something before one `@`, a domain with a dot that neither starts nor
-/// ends it, no spaces; at most 254 characters.
-pub const EMAIL_PATTERN: &str = r"^\s*[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]\s*$";
-/// [`EMAIL_PATTERN`], or nothing.
-pub const EMAIL_OR_EMPTY_PATTERN: &str = r"^\s*([^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.])?\s*$";
 
 /// Routes under `/api/user` (merged with the wishlist's).
 pub fn router() -> ApiRouter {
