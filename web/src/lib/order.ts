@@ -13,6 +13,11 @@ const PAYMENT: Record<string, string> = {
   nagad: 'Nagad',
 };
 
+/** A status as shoppers read it: `on_the_way` → "On the way"; none → "–". */
+export function statusName(s?: string | null): string {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ') : '–';
+}
+
 /** A payment method as shoppers read it (`cash_on_delivery` → "Cash on delivery"). */
 export function paymentName(method: string | undefined): string {
   return (method && PAYMENT[method]) ?? method ?? '–';

@@ -3,11 +3,8 @@
 // where it goes, its lines and money (what is paid and what is due), and a
 // link to track it. The link's key is the secret; no sign-in is needed.
 import { OrderSummary } from '../../components/OrderSummary';
-import { paymentName, trackingLink, useOrderDetails } from '../../lib/order';
+import { paymentName, statusName, trackingLink, useOrderDetails } from '../../lib/order';
 import styles from './OrderPage.module.css';
-
-/** `on_the_way` → "On the way". */
-const nice = (s?: string | null) => (s ? s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ') : '–');
 
 export function OrderPage({ search = location.search }: { search?: string }) {
   const { orderId, order, error } = useOrderDetails(search);
@@ -27,11 +24,11 @@ export function OrderPage({ search = location.search }: { search?: string }) {
       <h2 className={styles.title}>Order {orderId}</h2>
       <dl className={styles.facts}>
         <dt>Status</dt>
-        <dd>{nice(m.order_status)}</dd>
+        <dd>{statusName(m.order_status)}</dd>
         <dt>Payment</dt>
         <dd>
           {paymentName(m.payment_method)}
-          {m.payment_term_status ? ` (${nice(m.payment_term_status)})` : ''}
+          {m.payment_term_status ? ` (${statusName(m.payment_term_status)})` : ''}
         </dd>
         <dt>Ordered on</dt>
         <dd>{m.order_date || '–'}</dd>

@@ -7,13 +7,12 @@ import { Field } from '../../components/Field';
 import { OrderSummary } from '../../components/OrderSummary';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet } from '../../lib/api';
+import { statusName } from '../../lib/order';
 import { checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './TrackOrderPage.module.css';
 import type { TrackOrderResponse } from './types';
 
 type Master = Exclude<TrackOrderResponse['order_masters'], unknown[] | undefined>;
-
-const nice = (s?: string) => (s ? s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ') : '–');
 
 export function TrackOrderPage({ search = location.search }: { search?: string }) {
   const q = new URLSearchParams(search);
@@ -79,9 +78,9 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
           <h2>Order {found.master.order_random ?? id}</h2>
           <dl>
             <dt>Status</dt>
-            <dd>{nice(found.master.order_status)}</dd>
+            <dd>{statusName(found.master.order_status)}</dd>
             <dt>Payment</dt>
-            <dd>{nice(found.master.payment_term_status)}</dd>
+            <dd>{statusName(found.master.payment_term_status)}</dd>
             <dt>Ordered on</dt>
             <dd>{found.master.order_date ?? '–'}</dd>
             {found.master.customer_name && (
