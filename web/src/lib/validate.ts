@@ -21,13 +21,6 @@ export function checkEmail(typed: string): string {
   return EMAIL.test(typed.trim()) ? '' : 'Enter an email address like name@example.com.';
 }
 
-export function checkPassword(password: string, min: number, max = 64): string {
-  if (!password) return 'Enter a password.';
-  if (password.length < min) return `Use at least ${min} characters.`;
-  if (password.length > max) return `Use at most ${max} characters.`;
-  return '';
-}
-
 /** Drops empty messages. */
 export function only(errors: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(errors).filter(([, v]) => v));

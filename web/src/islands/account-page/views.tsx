@@ -7,7 +7,8 @@ import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { formatTaka } from '../../lib/money';
-import { checkEmail, checkPassword, checkPhone, normalisePhone, only } from '../../lib/validate';
+import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
+import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './AccountPage.module.css';
 import type { Address, AddressesResponse, ChangePasswordResponse, OrdersResponse, ReviewsResponse, UserResponse, UserUpdateResponse } from './types';
 
@@ -327,8 +328,8 @@ export function ChangePassword() {
     e.preventDefault();
     const found = only({
       old_password: v.old_password ? '' : 'Enter your current password.',
-      password: checkPassword(v.password, 6),
-      password_confirmation: v.password_confirmation === v.password ? '' : 'The two passwords are not the same.',
+      password: checkNewPassword(v.password),
+      password_confirmation: checkConfirmation(v.password, v.password_confirmation),
     });
     setErrors(found);
     setNote(null);
@@ -359,7 +360,7 @@ export function ChangePassword() {
         name="password"
         type="password"
         autoComplete="new-password"
-        hint="At least 6 characters"
+        hint={PASSWORD_HINT}
         value={v.password}
         error={errors.password}
         onChange={set('password')}

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
+import { PASSWORD_HINT, PASSWORD_RULE, PASSWORDS_DIFFER } from '../../lib/password';
 import { mockFetch, sentJson } from '../../lib/test-utils';
 import { RegistrationPage } from './RegistrationPage';
 
@@ -40,8 +41,9 @@ describe('registration-page', () => {
     expect(screen.getByText('Enter your name.')).toBeTruthy();
     expect(screen.getByText('Enter an email address like name@example.com.')).toBeTruthy();
     expect(screen.getAllByText(/11-digit mobile number|Enter your mobile number/)).toHaveLength(2);
-    expect(screen.getByText('Use at least 6 characters.')).toBeTruthy();
-    expect(screen.getByText('The two passwords are not the same.')).toBeTruthy();
+    expect(screen.getByText(PASSWORD_RULE)).toBeTruthy();
+    expect(screen.getByText(PASSWORD_HINT)).toBeTruthy();
+    expect(screen.getByText(PASSWORDS_DIFFER)).toBeTruthy();
     expect(screen.getByText('Please accept the terms to create an account.')).toBeTruthy();
     expect(screen.getByLabelText('Mobile number').getAttribute('aria-describedby')).toMatch(/-h .*-e$/);
     expect(fetch).not.toHaveBeenCalled();

@@ -8,7 +8,8 @@ import forms from '../../components/forms.module.css';
 import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
-import { checkEmail, checkPassword, checkPhone, normalisePhone, only } from '../../lib/validate';
+import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
+import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
 import type { RegisterResponse } from './types';
 
 type FieldName = 'name' | 'email' | 'telephone' | 'emergency_contact_number' | 'password' | 'password_confirmation';
@@ -36,8 +37,8 @@ export function RegistrationPage() {
       email: checkEmail(v.email),
       telephone: checkPhone(v.telephone),
       emergency_contact_number: checkPhone(v.emergency_contact_number),
-      password: checkPassword(v.password, 6, 32),
-      password_confirmation: v.password_confirmation === v.password ? '' : 'The two passwords are not the same.',
+      password: checkNewPassword(v.password),
+      password_confirmation: checkConfirmation(v.password, v.password_confirmation),
       agree: agree ? '' : 'Please accept the terms to create an account.',
     });
     setErrors(found);
@@ -117,7 +118,7 @@ export function RegistrationPage() {
         type="password"
         autoComplete="new-password"
         required
-        hint="6 to 32 characters"
+        hint={PASSWORD_HINT}
         value={v.password}
         error={errors.password}
         onChange={set('password')}

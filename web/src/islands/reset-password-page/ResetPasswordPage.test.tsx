@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { mockFetch, sentJson } from '../../lib/test-utils';
+import { PASSWORD_HINT, PASSWORD_RULE } from '../../lib/password';
 import { ResetPasswordPage } from './ResetPasswordPage';
 
 const flush = () =>
@@ -10,13 +11,14 @@ const flush = () =>
 afterEach(() => vi.unstubAllGlobals());
 
 describe('reset-password-page', () => {
-  it('asks for 8 characters twice, then resets with the link token', async () => {
+  it('asks for the shop’s one password rule twice, then resets with the link token', async () => {
     const fetch = mockFetch({ '/api/user/reset-password': { body: { message: 'Your password has been reset!' } } });
     render(<ResetPasswordPage search="?token=tok123&email=rina%40example.com" />);
     expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('rina@example.com');
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'short' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the new password' }));
-    expect(screen.getByText('Use at least 8 characters.')).toBeTruthy();
+    expect(screen.getByText(PASSWORD_RULE)).toBeTruthy();
+    expect(screen.getByText(PASSWORD_HINT)).toBeTruthy();
     expect(fetch).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'longenough' } });
     fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'longenough' } });

@@ -1,14 +1,12 @@
 // Choose a new password (/user/reset_password?token=…&email=…, the emailed
-// link): the new password twice (at least 8 characters, as the reset rule
-// asks), then the API's answer, with a way to sign in.
+// link): the new password twice (the shop's one rule, lib/password.ts), then the API's answer, with a way to sign in.
 import { useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiPost } from '../../lib/api';
-import { checkPassword, only } from '../../lib/validate';
+import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
+import { only } from '../../lib/validate';
 import type { MessageResponse } from './types';
-
-export const MIN_LENGTH = 8;
 
 export function ResetPasswordPage({ search = location.search }: { search?: string }) {
   const q = new URLSearchParams(search);
@@ -31,8 +29,8 @@ export function ResetPasswordPage({ search = location.search }: { search?: strin
     e.preventDefault();
     const found = only({
       email: email.trim() ? '' : 'Enter your email address.',
-      password: checkPassword(password, MIN_LENGTH),
-      password_confirmation: confirm === password ? '' : 'The two passwords are not the same.',
+      password: checkNewPassword(password),
+      password_confirmation: checkConfirmation(password, confirm),
     });
     setErrors(found);
     setResult(null);
@@ -71,7 +69,7 @@ export function ResetPasswordPage({ search = location.search }: { search?: strin
         type="password"
         autoComplete="new-password"
         required
-        hint={`At least ${MIN_LENGTH} characters`}
+        hint={PASSWORD_HINT}
         value={password}
         error={errors.password}
         onChange={setPassword}
