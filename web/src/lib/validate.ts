@@ -16,6 +16,13 @@ export function checkPhone(typed: string): string {
   return /^01\d{9}$/.test(normalisePhone(typed)) ? '' : 'Enter an 11-digit mobile number starting with 01, like 01712345678.';
 }
 
+/** The emergency number's own messages (not the mobile field's): present, 11 digits, and not the mobile number itself, as the origin asks at checkout and registration. */
+export function checkEmergencyPhone(typed: string, mobile: string): string {
+  if (!typed.trim()) return 'Enter an emergency number: another number we can call if we cannot reach you.';
+  if (!/^01\d{9}$/.test(normalisePhone(typed))) return 'Enter the emergency number as 11 digits starting with 01, like 01812345678.';
+  return normalisePhone(typed) === normalisePhone(mobile) ? 'Use a different number from the mobile number above.' : '';
+}
+
 export function checkEmail(typed: string): string {
   if (!typed.trim()) return 'Enter your email address.';
   return EMAIL.test(typed.trim()) ? '' : 'Enter an email address like name@example.com.';

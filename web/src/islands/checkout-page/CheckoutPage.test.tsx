@@ -53,6 +53,21 @@ describe('checkout-page', () => {
     });
   });
 
+  it('gives the emergency number its own messages, never the mobile field’s', () => {
+    const base = { name: 'Rina', mobile: '01712345678', email: 'r@x.bd', district: 'Dhaka', address: 'Road 1' };
+    expect(checkAddress({ ...base, emergency_mobile: '' })).toEqual({
+      emergency_mobile: 'Enter an emergency number: another number we can call if we cannot reach you.',
+    });
+    expect(checkAddress({ ...base, emergency_mobile: '0181' })).toEqual({
+      emergency_mobile: 'Enter the emergency number as 11 digits starting with 01, like 01812345678.',
+    });
+    expect(checkAddress({ ...base, emergency_mobile: '+880 1812-345678' })).toEqual({});
+    // Both wrong: each field says what is wrong with it.
+    const both = checkAddress({ ...base, mobile: '', emergency_mobile: '12' });
+    expect(both.mobile).toBe('Enter your mobile number.');
+    expect(both.emergency_mobile).toMatch(/^Enter the emergency number/);
+  });
+
   it('saves the address with the original names, shows the delivery charge, and goes to payment', async () => {
     const fetch = api({ '/api/cart/checkout-delivery-address': { body: { success: true, message: 'Your contact and address has been saved' } } });
     render(<CheckoutPage />);

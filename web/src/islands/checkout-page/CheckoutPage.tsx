@@ -12,7 +12,7 @@ import { ApiError, apiGet, apiPost, authToken, replayKey, selfToken } from '../.
 import { discountOf, fetchCart, setsOf, type Cart } from '../../lib/cart';
 import { formatTaka } from '../../lib/money';
 import { navigate } from '../../lib/navigate';
-import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
+import { checkEmail, checkEmergencyPhone, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './CheckoutPage.module.css';
 import type { DefaultAddressResponse, DeliveryChargeResponse, DistrictsResponse, UserResponse } from './types';
 
@@ -34,9 +34,7 @@ export function checkAddress(f: AddressForm): Record<string, string> {
   return only({
     name: !name ? 'Enter the name of the person receiving the order.' : name.length < 3 ? 'Enter at least 3 letters.' : '',
     mobile: checkPhone(f.mobile),
-    emergency_mobile:
-      checkPhone(f.emergency_mobile) ||
-      (normalisePhone(f.emergency_mobile) === normalisePhone(f.mobile) ? 'Use a different number from the mobile number above.' : ''),
+    emergency_mobile: checkEmergencyPhone(f.emergency_mobile, f.mobile),
     email: checkEmail(f.email),
     district: f.district ? '' : 'Choose the district for delivery.',
     address: f.address.trim() ? '' : 'Enter the delivery address: house, road, area.',

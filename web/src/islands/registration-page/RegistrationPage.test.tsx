@@ -40,7 +40,8 @@ describe('registration-page', () => {
     expect(screen.getByRole('alert').textContent).toBe('Please correct the fields marked below.');
     expect(screen.getByText('Enter your name.')).toBeTruthy();
     expect(screen.getByText('Enter an email address like name@example.com.')).toBeTruthy();
-    expect(screen.getAllByText(/11-digit mobile number|Enter your mobile number/)).toHaveLength(2);
+    expect(screen.getByText('Enter an 11-digit mobile number starting with 01, like 01712345678.')).toBeTruthy();
+    expect(screen.getByText('Enter an emergency number: another number we can call if we cannot reach you.')).toBeTruthy();
     expect(screen.getByText(PASSWORD_RULE)).toBeTruthy();
     expect(screen.getByText(PASSWORD_HINT)).toBeTruthy();
     expect(screen.getByText(PASSWORDS_DIFFER)).toBeTruthy();

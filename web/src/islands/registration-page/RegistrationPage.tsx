@@ -9,7 +9,7 @@ import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
 import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
-import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
+import { checkEmail, checkEmergencyPhone, checkPhone, normalisePhone, only } from '../../lib/validate';
 import type { RegisterResponse } from './types';
 
 type FieldName = 'name' | 'email' | 'telephone' | 'emergency_contact_number' | 'password' | 'password_confirmation';
@@ -36,7 +36,7 @@ export function RegistrationPage() {
       name: v.name.trim() ? '' : 'Enter your name.',
       email: checkEmail(v.email),
       telephone: checkPhone(v.telephone),
-      emergency_contact_number: checkPhone(v.emergency_contact_number),
+      emergency_contact_number: checkEmergencyPhone(v.emergency_contact_number, v.telephone),
       password: checkNewPassword(v.password),
       password_confirmation: checkConfirmation(v.password, v.password_confirmation),
       agree: agree ? '' : 'Please accept the terms to create an account.',
