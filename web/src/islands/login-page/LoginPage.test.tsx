@@ -62,4 +62,33 @@ describe('login-page', () => {
     expect(afterLogin('?redirect=https://evil.example')).toBe('/');
     expect(afterLogin('')).toBe('/');
   });
+
+  it('comes back to the product a guest wanted to keep, and nowhere off the site', () => {
+    const origin = 'https://shop.example';
+    expect(afterLogin('?redirect=%2Fproduct%2Foslo-bed%3Fcolour%3Dwalnut', origin)).toBe('/product/oslo-bed?colour=walnut');
+    expect(afterLogin('?next=/product/oslo-bed#reviews', origin)).toBe('/product/oslo-bed#reviews');
+    for (const evil of [
+      '//evil.example',
+      '/\\evil.example',
+      '/%09/evil.example',
+      '%2F%2Fevil.example',
+      '/\t/evil.example',
+      ' /evil',
+      'https://evil.example/product/x',
+      'javascript:alert(1)',
+      'product/oslo-bed',
+      '/user/login?redirect=/x',
+      '',
+    ]) {
+      const to = afterLogin(`?redirect=${encodeURIComponent(evil)}`, origin);
+      // Wherever it goes, it stays on this site (a percent-encoded tab is a harmless same-site path).
+      expect(to, evil).toMatch(/^\/(?![/\\])/);
+      expect(new URL(to, origin).origin, evil).toBe(origin);
+      expect(to, evil).not.toMatch(/^\/user\/login|alert|^\/product\/oslo-bed$/);
+    }
+    for (const evil of ['//evil.example', '/\\evil.example', '/\t/evil.example', ' /evil', 'https://evil.example/x', 'javascript:alert(1)', '/user/login'])
+      expect(afterLogin(`?redirect=${encodeURIComponent(evil)}`, origin), evil).toBe('/');
+    expect(afterLogin('?redirect=%2F%5Cevil.example', origin)).toBe('/');
+    expect(afterLogin('?redirect=https%3A%2F%2Fevil.example', origin)).toBe('/');
+  });
 });

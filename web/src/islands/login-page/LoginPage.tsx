@@ -2,7 +2,8 @@
 // messages by each field) and then by the API. The token is kept for the
 // `Authorization` header; the server merges the guest's cart, wishlist and
 // compare list (the call carries the SELF-TOKEN). Then to the home page
-// (SPEC.md §6), or back to a same-site `?redirect=` page.
+// (SPEC.md §6), or back to the same-site page named by `?redirect=` (or
+// `?next=`), such as the product whose Wishlist button sent the guest here.
 import { useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -12,10 +13,25 @@ import { navigate } from '../../lib/navigate';
 import { EMAIL } from '../../lib/validate';
 import type { LoginResponse } from './types';
 
-/** Where to go after signing in: a same-site path from `?redirect=`, else home. */
-export function afterLogin(search: string): string {
-  const to = new URLSearchParams(search).get('redirect') ?? '';
-  return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/user/login') ? to : '/';
+/**
+ * Where to go after signing in: the same-site path `?redirect=` (or `?next=`) names, else home.
+ * Only a path of this site is followed, never another site: `//evil.example`, `/\evil.example`
+ * and `/<tab>/evil.example` (which browsers read as `//evil.example`), absolute URLs, `javascript:`
+ * and the sign-in page itself all go home.
+ */
+export function afterLogin(search: string, origin = 'https://shop.invalid'): string {
+  const q = new URLSearchParams(search);
+  const to = q.get('redirect') || q.get('next') || '';
+  // A path: one leading slash, then no second slash or backslash, and no control characters or spaces the URL parser would drop.
+  if (!/^\/(?![/\\])/.test(to) || /[\\\u0000-\u0020\u007f]/.test(to)) return '/';
+  let url: URL;
+  try {
+    url = new URL(to, origin);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== origin || url.pathname.startsWith('/user/login')) return '/';
+  return url.pathname + url.search + url.hash;
 }
 
 export function LoginPage() {
@@ -40,7 +56,7 @@ export function LoginPage() {
       setAuthToken(r.token);
       // The guest's cart and lists were merged into the account.
       emit('cart:changed', {});
-      navigate(afterLogin(location.search));
+      navigate(afterLogin(location.search, location.origin));
     } catch (err) {
       if (err instanceof ApiError) {
         setErrors(fieldErrors(err.errors));
