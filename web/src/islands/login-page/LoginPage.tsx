@@ -23,7 +23,8 @@ export function afterLogin(search: string, origin = 'https://shop.invalid'): str
   const q = new URLSearchParams(search);
   const to = q.get('redirect') || q.get('next') || '';
   // A path: one leading slash, then no second slash or backslash, and no control characters or spaces the URL parser would drop.
-  if (!/^\/(?![/\\])/.test(to) || /[\\\u0000-\u0020\u007f]/.test(to)) return '/';
+  const dropped = [...to].some((c) => c === '\\' || c <= ' ' || c === '\u007f');
+  if (!/^\/(?![/\\])/.test(to) || dropped) return '/';
   let url: URL;
   try {
     url = new URL(to, origin);
