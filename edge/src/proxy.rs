@@ -300,6 +300,75 @@ fn plain_get(req: &RequestHeader) -> bool {
         })
 }
 
+/// The URL id ([`url_id`]) a `Location` or `Content-Location` value names, when it is on
+/// the request's origin (RFC 9111 §4.4): a reference relative to the request's path, or
+/// an absolute URL with the listener's scheme and the request's host. `None` for another
+/// origin or a value that is not a URL.
+fn same_origin_url(value: &str, host: &str, request_path: &str, tls: bool) -> Option<String> {
+    let value = value.trim();
+    let value = value.split('#').next().unwrap_or("");
+    let scheme = if tls { "https" } else { "http" };
+    let reference = if let Some((their_scheme, rest)) = value.split_once("://") {
+        if !their_scheme.eq_ignore_ascii_case(scheme) {
+            return None;
+        }
+        Some(rest)
+    } else {
+        value.strip_prefix("//")
+    };
+    let target = match reference {
+        Some(rest) => {
+            let (authority, path) = rest
+                .find(['/', '?'])
+                .map_or((rest, "/"), |i| rest.split_at(i));
+            let default_port = if tls { ":443" } else { ":80" };
+            let normal = |h: &str| {
+                let h = h.trim().trim_end_matches('.').to_ascii_lowercase();
+                h.strip_suffix(default_port)
+                    .map(str::to_string)
+                    .unwrap_or(h)
+            };
+            if authority.contains('@') || normal(authority) != normal(host) {
+                return None;
+            }
+            if path.starts_with('?') {
+                format!("/{path}")
+            } else {
+                path.to_string()
+            }
+        }
+        None if value.starts_with('/') => value.to_string(),
+        None if value.is_empty() => return None,
+        None if value.starts_with('?') => format!("{request_path}{value}"),
+        None => {
+            let dir = &request_path[..request_path.rfind('/').map_or(0, |i| i + 1)];
+            format!("{dir}{value}")
+        }
+    };
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (target.as_str(), None),
+    };
+    // Dot segments (RFC 3986 §5.2.4), as a client resolving the reference would.
+    let mut segments: Vec<&str> = Vec::new();
+    let mut parts = path.split('/').skip(1).peekable();
+    while let Some(part) = parts.next() {
+        match part {
+            "." | ".." => {
+                if part == ".." {
+                    segments.pop();
+                }
+                if parts.peek().is_none() {
+                    segments.push("");
+                }
+            }
+            _ => segments.push(part),
+        }
+    }
+    let path = format!("/{}", segments.join("/"));
+    Some(url_id(&path, query))
+}
+
 /// The cache outcome from Pingora's cache phase.
 fn outcome_of(session: &Session) -> CacheOutcome {
     if !session.cache.enabled() {
@@ -431,6 +500,36 @@ impl Edge {
         Ok(true)
     }
 
+    /// RFC 9111 §4.4: a successful (2xx, 3xx) answer to an unsafe method (anything but
+    /// GET, HEAD, OPTIONS and TRACE, unknown methods included) invalidates what this edge
+    /// stores for the request's URL, in every coding and variant, and for a same-origin
+    /// `Location` or `Content-Location` of the answer. A failed one invalidates nothing.
+    ///
+    /// Local to this edge, as the RFC asks of a cache: no purge rule, no broadcast to the
+    /// peers (they see their own unsafe requests, and the shop purges them by tag). Cheap,
+    /// so it can run on every such answer, the shop's `POST /api/...` calls included (which
+    /// are never stored): a key hashed and a shard map probed per coding, no scan.
+    fn invalidate_after_unsafe(&self, req: &RequestHeader, resp: &ResponseHeader, ctx: &Ctx) {
+        let host = host_of(req);
+        let storage = self.state.storage;
+        let invalidate = |url: &str| {
+            for coding in Coding::ALL {
+                storage.invalidate(&cache_key(host, url, coding));
+            }
+        };
+        invalidate(&ctx.url);
+        for name in [http::header::LOCATION, http::header::CONTENT_LOCATION] {
+            let Some(value) = resp.headers.get(&name).and_then(|v| v.to_str().ok()) else {
+                continue;
+            };
+            if let Some(url) = same_origin_url(value, host, req.uri.path(), self.tls) {
+                if url != ctx.url {
+                    invalidate(&url);
+                }
+            }
+        }
+    }
+
     async fn respond(
         &self,
         session: &mut Session,
@@ -539,6 +638,12 @@ impl ProxyHttp for Edge {
         let req = session.req_header();
         let cacheable_method = matches!(req.method, http::Method::GET | http::Method::HEAD);
         if !cacheable_method || req.headers.contains_key("upgrade") {
+            return Ok(());
+        }
+        // The basic pages without script (`/lite/...`) are each visitor's own
+        // and need the visitor's cookie, which a cacheable fill drops: never
+        // cached, passed through whole.
+        if req.uri.path().starts_with("/lite/") {
             return Ok(());
         }
         let state = self.state;
@@ -787,6 +892,10 @@ impl ProxyHttp for Edge {
         ctx: &mut Ctx,
     ) -> Result<()> {
         strip_hop_by_hop(upstream);
+        let status = upstream.status.as_u16();
+        if (200..400).contains(&status) && !session.req_header().method.is_safe() {
+            self.invalidate_after_unsafe(session.req_header(), upstream, ctx);
+        }
         if upstream.status == http::StatusCode::NOT_MODIFIED && session.cache.enabled() {
             ctx.not_modified = Some(Box::new(upstream.headers.clone()));
         }
@@ -949,6 +1058,25 @@ mod tests {
         let mut left: Vec<&str> = resp.headers.keys().map(|n| n.as_str()).collect();
         left.sort();
         assert_eq!(left, ["content-length", "x-end"]);
+    }
+
+    #[test]
+    fn same_origin_locations() {
+        let at = |value: &str| same_origin_url(value, "Shop.Test:8080", "/a/b/c", false);
+        assert_eq!(at("/x?b=1&a=2").as_deref(), Some("/x?a=2&b=1"));
+        assert_eq!(at("d").as_deref(), Some("/a/b/d"));
+        assert_eq!(at("../d#frag").as_deref(), Some("/a/d"));
+        assert_eq!(at("./").as_deref(), Some("/a/b/"));
+        assert_eq!(at("?q=1").as_deref(), Some("/a/b/c?q=1"));
+        assert_eq!(at("http://shop.test:8080/p").as_deref(), Some("/p"));
+        assert_eq!(at("//shop.test:8080").as_deref(), Some("/"));
+        assert_eq!(at("http://other.test:8080/p"), None);
+        assert_eq!(at("https://shop.test:8080/p"), None);
+        assert_eq!(at("http://user@shop.test:8080/p"), None);
+        assert_eq!(
+            same_origin_url("https://shop.test/p", "shop.test:443", "/", true).as_deref(),
+            Some("/p")
+        );
     }
 
     #[test]

@@ -319,3 +319,115 @@ async fn a_304_updates_every_stored_header_field() {
     let purged = edge.purge(serde_json::json!({"tags": ["product:2"]})).await;
     assert_eq!(purged["matched"], 1, "{purged}");
 }
+
+/// RFC 9111 §4.4: a successful (2xx, 3xx) answer to an unsafe method invalidates what is
+/// stored for its URL, in every coding and variant, and for a same-origin `Location` or
+/// `Content-Location`; a failed one (4xx, 5xx) invalidates nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn unsafe_methods_invalidate_their_url_and_locations() {
+    let origin = Origin::start(|r| {
+        if r.method == "GET" || r.method == "HEAD" {
+            let reply =
+                Reply::new(200, r.path().to_string()).header("cache-control", "max-age=3600");
+            return if r.path() == "/varied" {
+                reply.header("vary", "Accept-Language")
+            } else {
+                reply
+            };
+        }
+        if r.header("x-fail").is_some() {
+            return Reply::new(403, "no");
+        }
+        let reply = Reply::new(if r.path() == "/redirecting" { 303 } else { 200 }, "done");
+        match r.path() {
+            "/redirecting" => reply.header("location", "/target"),
+            "/located" => reply
+                .header("location", "elsewhere")
+                .header("content-location", "/content"),
+            "/foreign" => reply.header("location", "http://evil.test/kept"),
+            _ => reply,
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let c = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let request = |method: &str, path: &str, headers: &[(&str, &str)]| {
+        let mut req = c.request(method.parse().unwrap(), edge.url(path));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        req.send()
+    };
+    let store = |path| store_in_both_codings(&edge, path);
+    let hits = |path| outcomes_in_both_codings(&edge, path);
+
+    // A failed POST leaves the stored responses alone; a successful one removes them all.
+    store("/item").await;
+    let failed = request("POST", "/item", &[("x-fail", "1")]).await.unwrap();
+    assert_eq!(failed.status(), 403);
+    assert_eq!(hits("/item").await, ["HIT", "HIT"]);
+    for method in ["POST", "PUT", "DELETE", "PATCH", "FROBNICATE"] {
+        let done = request(method, "/item", &[]).await.unwrap();
+        assert_eq!(done.status(), 200, "{method}");
+        assert_eq!(hits("/item").await, ["MISS", "MISS"], "{method}");
+        assert_eq!(hits("/item").await, ["HIT", "HIT"], "{method}");
+    }
+    // Safe methods invalidate nothing.
+    request("OPTIONS", "/item", &[]).await.unwrap();
+    assert_eq!(hits("/item").await, ["HIT", "HIT"]);
+
+    // Every variant of a Vary family.
+    for lang in ["en", "de"] {
+        send(&edge.url("/varied"), &[("accept-language", lang)]).await;
+        let hit = send(&edge.url("/varied"), &[("accept-language", lang)]).await;
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{lang}");
+    }
+    request("DELETE", "/varied", &[]).await.unwrap();
+    for lang in ["en", "de"] {
+        let again = send(&edge.url("/varied"), &[("accept-language", lang)]).await;
+        assert_eq!(again.headers()["x-cache"], "MISS", "{lang}");
+    }
+
+    // Same-origin Location and Content-Location (a 3xx counts as success); another
+    // origin's Location does not touch this one's URL of the same path.
+    for path in ["/target", "/elsewhere", "/content", "/kept"] {
+        store(path).await;
+    }
+    assert_eq!(
+        request("POST", "/redirecting", &[]).await.unwrap().status(),
+        303
+    );
+    assert_eq!(hits("/target").await, ["MISS", "MISS"]);
+    request("PUT", "/located", &[]).await.unwrap();
+    assert_eq!(hits("/elsewhere").await, ["MISS", "MISS"]);
+    assert_eq!(hits("/content").await, ["MISS", "MISS"]);
+    request("POST", "/foreign", &[]).await.unwrap();
+    assert_eq!(hits("/kept").await, ["HIT", "HIT"]);
+}
+
+const CODINGS: [&[(&str, &str)]; 2] = [
+    &[("accept-encoding", "gzip")],
+    &[("accept-encoding", "identity")],
+];
+
+/// Store `path` in two codings (two cache keys) and check both are hits.
+async fn store_in_both_codings(edge: &Edge, path: &str) {
+    for headers in CODINGS {
+        send(&edge.url(path), headers).await;
+        let hit = send(&edge.url(path), headers).await;
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{path} {headers:?}");
+    }
+}
+
+/// The `X-Cache` of a GET of `path` in each of two codings.
+async fn outcomes_in_both_codings(edge: &Edge, path: &str) -> Vec<String> {
+    let mut outcomes = Vec::new();
+    for headers in CODINGS {
+        let resp = send(&edge.url(path), headers).await;
+        outcomes.push(resp.headers()["x-cache"].to_str().unwrap().to_string());
+    }
+    outcomes
+}

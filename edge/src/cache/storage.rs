@@ -217,6 +217,19 @@ impl MemoryStorage {
         removed
     }
 
+    /// Remove the object in `key`'s primary slot, if any; returns whether there was one.
+    /// That invalidates every variant of a `Vary` family too: Pingora only looks for a
+    /// variant after finding the primary slot, and takes no variant older than it.
+    /// Two map operations, no scan.
+    pub fn invalidate(&self, key: &CacheKey) -> bool {
+        let Some(entry) = self.remove(&key.primary_bin()) else {
+            return false;
+        };
+        self.eviction
+            .remove(CacheEntryKeyRef::from_entry_id(&entry.key, None));
+        true
+    }
+
     /// Count the objects the selector matches (a soft purge leaves them stored).
     pub fn count_matching(&self, selector: Selector<'_>) -> usize {
         self.shards
