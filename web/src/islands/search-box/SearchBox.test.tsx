@@ -70,12 +70,28 @@ describe('search-box', () => {
     expect(options[9].getAttribute('href')).toBe('/product/rio-bed');
   });
 
-  it('closes on the cancel button, Escape and a click outside, and opens again on focus', async () => {
+  it('has one × control, which clears the field and closes the panel', async () => {
+    expect(screen.queryByRole('button', { name: 'Clear search' })).toBeNull();
     await typed('bed');
     const panel = () => screen.getByRole('listbox', { hidden: true }).parentElement!;
-    fireEvent.click(screen.getByRole('button', { name: 'Close suggestions' }));
+    expect(panel().hidden).toBe(false);
+    // One control drawn as ×, none inside the panel.
+    expect(screen.getAllByRole('button').filter((b) => b.textContent?.includes('×'))).toHaveLength(1);
+    expect(panel().querySelector('button')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear search' }));
+    expect(input().value).toBe('');
     expect(panel().hidden).toBe(true);
+    expect(input().getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(input());
+    expect(screen.queryByRole('button', { name: 'Clear search' })).toBeNull();
+  });
+
+  it('closes on Escape and a click outside, keeping the text, and opens again on focus', async () => {
+    await typed('bed');
+    const panel = () => screen.getByRole('listbox', { hidden: true }).parentElement!;
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    expect(panel().hidden).toBe(true);
+    expect(input().value).toBe('bed');
 
     fireEvent.focus(input());
     expect(panel().hidden).toBe(false);

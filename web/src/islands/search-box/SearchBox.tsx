@@ -1,9 +1,11 @@
 // The header search box (SPEC.md §2, §4, §9): the fallback's GET form, plus a
 // suggestion panel that opens on focus with up to 8 category terms (→
 // /c/{url}) and products (title and sub_title → their url), asked for 500 ms
-// after typing stops. The panel closes on its cancel button, a click or focus
-// outside, or Escape; arrow keys move through the suggestions. Submitting goes
-// to /c/products?keyword=…&time=<timestamp>.
+// after typing stops. One × control, in the field while it holds text,
+// clears it and closes the panel (the browser's own clear button of a search
+// field is hidden, so there are never two); a click or focus outside, or
+// Escape, closes the panel and keeps the text; arrow keys move through the
+// suggestions. Submitting goes to /c/products?keyword=…&time=<timestamp>.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
@@ -90,6 +92,15 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
     setActive(-1);
   };
 
+  /** The one × control: empties the field, closes the panel, and leaves the cursor in the field. */
+  const clear = () => {
+    setKeyword('');
+    close();
+    quietFocus.current = true;
+    input.current?.focus();
+    quietFocus.current = false;
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Escape') {
       if (open) {
@@ -131,44 +142,39 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
       }}
     >
       <form action="/c/products" method="get" role="search" onSubmit={onSubmit}>
-        <input
-          ref={input}
-          type="search"
-          name="keyword"
-          placeholder="Search furniture"
-          aria-label="Search products"
-          autoComplete="off"
-          role="combobox"
-          aria-expanded={showPanel}
-          aria-controls={`${id}-panel`}
-          aria-autocomplete="list"
-          aria-activedescendant={showPanel && active >= 0 ? optionId(active) : undefined}
-          value={keyword}
-          onChange={(e) => {
-            setKeyword(e.target.value);
-            setOpen(true);
-          }}
-          onFocus={() => {
-            if (!quietFocus.current) setOpen(true);
-          }}
-          onKeyDown={onKeyDown}
-        />
+        <span className={styles.field}>
+          <input
+            ref={input}
+            type="search"
+            className={styles.input}
+            name="keyword"
+            placeholder="Search furniture"
+            aria-label="Search products"
+            autoComplete="off"
+            role="combobox"
+            aria-expanded={showPanel}
+            aria-controls={`${id}-panel`}
+            aria-autocomplete="list"
+            aria-activedescendant={showPanel && active >= 0 ? optionId(active) : undefined}
+            value={keyword}
+            onChange={(e) => {
+              setKeyword(e.target.value);
+              setOpen(true);
+            }}
+            onFocus={() => {
+              if (!quietFocus.current) setOpen(true);
+            }}
+            onKeyDown={onKeyDown}
+          />
+          {keyword !== '' && (
+            <button type="button" className={styles.clear} aria-label="Clear search" onClick={clear}>
+              ×
+            </button>
+          )}
+        </span>
         <button>Search</button>
       </form>
       <div id={`${id}-panel`} className={styles.panel} hidden={!showPanel}>
-        <button
-          type="button"
-          className={styles.cancel}
-          aria-label="Close suggestions"
-          onClick={() => {
-            close();
-            quietFocus.current = true;
-            input.current?.focus();
-            quietFocus.current = false;
-          }}
-        >
-          ×
-        </button>
         {error && <p className={styles.note}>{error}</p>}
         {data && !items.length && <p className={styles.note}>Nothing found for “{data.for}”.</p>}
         <ul role="listbox" aria-label="Suggestions">
