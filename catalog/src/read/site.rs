@@ -370,6 +370,55 @@ pub async fn review_summaries(
     )
 }
 
+/// A published review as a product page shows it.
+#[derive(Debug, Clone, Serialize, FromRow)]
+pub struct ReviewRow {
+    pub product_id: i64,
+    /// 1-5 stars.
+    pub rating: i64,
+    pub comment: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// The reviewer's full name as stored: show [`reviewer_name`] of it only.
+    pub user_name: String,
+}
+
+/// The newest `limit` published reviews of each of `ids`.
+pub async fn latest_reviews(
+    pool: &Pool,
+    ids: &[i64],
+    limit: i64,
+) -> Result<ByProduct<ReviewRow>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(ByProduct::new());
+    }
+    let sql = format!(
+        "SELECT product_id, rating, comment, created_at, user_name FROM ( \
+         SELECT r.product_id, r.rating, r.comment, r.created_at, u.name AS user_name, \
+         ROW_NUMBER() OVER (PARTITION BY r.product_id ORDER BY r.created_at DESC, r.id DESC) AS n \
+         FROM review r JOIN app_user u ON u.id = r.user_id \
+         WHERE r.is_active AND r.product_id IN ({})) ranked WHERE n <= {limit} \
+         ORDER BY product_id, n",
+        id_list(ids)
+    );
+    group(
+        db::query_as::<ReviewRow>(&sql).fetch_all(pool).await?,
+        |r| r.product_id,
+    )
+}
+
+/// How a reviewer is named in public: the first word of their name, never
+/// their e-mail or mobile (a name that looks like either, or is empty, is
+/// "A shopper"), at most 30 characters.
+pub fn reviewer_name(full: &str) -> String {
+    let first = full.split_whitespace().next().unwrap_or_default();
+    let digits = first.chars().filter(char::is_ascii_digit).count();
+    if first.is_empty() || first.contains('@') || digits >= 3 {
+        return "A shopper".to_string();
+    }
+    first.chars().take(30).collect()
+}
+
 /// What the generator needs to pick related products and list categories
 /// without a query per page, and to list every product page: every active
 /// product's page address, primary category, effective price and popularity.
@@ -672,14 +721,32 @@ pub struct ShowroomRow {
     pub address: String,
     pub phone: String,
     pub opening_hours: String,
+    /// Where it is (for a map link); none for a chat-to-buy point.
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
 }
 
 /// Active showrooms and chat-to-buy points, by district.
 pub async fn showrooms(pool: &Pool) -> Result<Vec<ShowroomRow>, sqlx::Error> {
     db::query_as(
-        "SELECT s.title, s.shop_type, d.name AS district, s.address, s.phone, s.opening_hours \
-         FROM showroom s JOIN district d ON d.id = s.district_id WHERE s.is_active ORDER BY d.name, s.title, s.id",
+        "SELECT s.title, s.shop_type, d.name AS district, s.address, s.phone, s.opening_hours, \
+         s.latitude, s.longitude FROM showroom s JOIN district d ON d.id = s.district_id WHERE s.is_active ORDER BY d.name, s.title, s.id",
     )
     .fetch_all(pool)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reviewer_name;
+
+    #[test]
+    fn reviewers_are_named_by_first_name_only() {
+        assert_eq!(reviewer_name("Rahim Uddin Ahmed"), "Rahim");
+        assert_eq!(reviewer_name("  Nusrat  "), "Nusrat");
+        assert_eq!(reviewer_name(""), "A shopper");
+        assert_eq!(reviewer_name("rahim@example.com"), "A shopper");
+        assert_eq!(reviewer_name("01712345678"), "A shopper");
+        assert_eq!(reviewer_name(&"x".repeat(50)).len(), 30);
+    }
 }

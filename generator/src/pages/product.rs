@@ -1,15 +1,17 @@
 //! Product pages, `/product/{seo_url}`: title, sub-title, code, price now and
 //! before, the first image as the largest paint, thumbnails, video and 360
 //! entry points, attributes, variations, the EMI summary, related lists, the
-//! first questions and comments, the reviews summary, breadcrumbs, and
-//! JSON-LD (Product with an Offer in BDT, BreadcrumbList).
+//! first questions and comments, the reviews summary with the newest
+//! published reviews, breadcrumbs, and JSON-LD (Product with an Offer in
+//! BDT, its AggregateRating and Reviews; BreadcrumbList).
 
 use catalog::db;
 use std::collections::HashMap;
 
 use askama::Template;
 use catalog::read::site::{
-    AttributeRow, EmiRow, GalleryImage, MediaRow, ProductRow, ReviewSummary, TalkRow, VariationRow,
+    reviewer_name, AttributeRow, EmiRow, GalleryImage, MediaRow, ProductRow, ReviewRow,
+    ReviewSummary, TalkRow, VariationRow,
 };
 use catalog::read::ProductCard;
 use catalog::surrogate::SurrogateKey;
@@ -30,6 +32,11 @@ use crate::render::{Meta, Site, Trail};
 pub const FIRST_TALK: i64 = 5;
 /// Thumbnails in the fallback gallery.
 pub const THUMBS: usize = 6;
+/// Published reviews shown on the page (the rest through the API).
+pub const FIRST_REVIEWS: i64 = 5;
+/// A review on the page is cut to this many characters (the page's size
+/// budget; the whole text is in `single-product-review`).
+pub const REVIEW_SHOWN_CHARS: usize = 300;
 
 /// Everything one product page shows.
 #[derive(Debug, Clone)]
@@ -43,6 +50,8 @@ pub struct ProductData {
     pub questions: Vec<TalkRow>,
     pub comments: Vec<TalkRow>,
     pub reviews: ReviewSummary,
+    /// The newest published reviews, at most [`FIRST_REVIEWS`].
+    pub latest_reviews: Vec<ReviewRow>,
     pub related: Vec<(&'static str, Vec<CardView>)>,
     pub trail: Trail,
     /// Category ids on the trail, for surrogate keys.
@@ -79,11 +88,12 @@ pub async fn load(
         q::attributes(pool, ids),
         q::variations(pool, ids),
     )?;
-    let (mut emi, mut questions, mut comments, mut reviews, flash) = tokio::try_join!(
+    let (mut emi, mut questions, mut comments, mut reviews, mut latest_reviews, flash) = tokio::try_join!(
         q::emi_offers(pool, ids),
         q::questions(pool, ids, FIRST_TALK),
         q::comments(pool, ids, FIRST_TALK),
         q::review_summaries(pool, ids),
+        q::latest_reviews(pool, ids, FIRST_REVIEWS),
         flash_ends(pool, ids, now),
     )?;
     // One card query for every related product of the batch.
@@ -120,6 +130,7 @@ pub async fn load(
                     .remove(&id)
                     .and_then(|r| r.into_iter().next())
                     .unwrap_or_default(),
+                latest_reviews: latest_reviews.remove(&id).unwrap_or_default(),
                 related: related
                     .remove(&id)
                     .unwrap_or_default()
@@ -198,7 +209,7 @@ struct ProductTemplate<'a> {
     /// (label, code, price)
     variations: Vec<(String, String, String)>,
     attributes: Vec<(&'a str, String)>,
-    reviews: (i64, String),
+    reviews: &'a str,
     talk: &'a str,
     related: &'a [(&'static str, Vec<CardView>)],
 }
@@ -245,6 +256,28 @@ struct GalleryTemplate<'a> {
     video: Option<&'a str>,
     /// The product id, when it has a 360-degree view.
     view_360: Option<i64>,
+}
+
+/// A published review as the page shows it.
+struct ShownReview {
+    stars: u8,
+    /// The reviewer's first name ([`reviewer_name`]).
+    name: String,
+    /// `2026-10-01`.
+    date: String,
+    /// `1 Oct 2026`.
+    when: String,
+    text: String,
+}
+
+/// The reviews section: count, average and the newest reviews.
+#[derive(Template)]
+#[template(path = "product/reviews.html")]
+struct ReviewsTemplate<'a> {
+    id: i64,
+    count: i64,
+    average: &'a str,
+    latest: &'a [ShownReview],
 }
 
 /// The fallback of the product-questions island.
@@ -326,10 +359,15 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
         }
         out
     };
-    let reviews = (
-        d.reviews.count,
-        format!("{:.1}", d.reviews.average_x100 as f64 / 100.0),
-    );
+    let average = one_decimal(d.reviews.average_x100);
+    let latest = shown_reviews(&d.latest_reviews);
+    let reviews = ReviewsTemplate {
+        id: p.id,
+        count: d.reviews.count,
+        average: &average,
+        latest: &latest,
+    }
+    .render()?;
     let main = ProductTemplate {
         p,
         crumbs: &crumbs,
@@ -355,7 +393,7 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
             })
             .collect(),
         attributes,
-        reviews,
+        reviews: &reviews,
         talk: &talk,
         related: &d.related,
     }
@@ -412,9 +450,26 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
     if d.reviews.count > 0 {
         product_ld["aggregateRating"] = json!({
             "@type": "AggregateRating",
-            "ratingValue": format!("{:.1}", d.reviews.average_x100 as f64 / 100.0),
+            "ratingValue": average,
             "reviewCount": d.reviews.count,
         });
+        product_ld["review"] = latest
+            .iter()
+            .map(|r| {
+                json!({
+                    "@type": "Review",
+                    "author": {"@type": "Person", "name": r.name},
+                    "reviewRating": {
+                        "@type": "Rating",
+                        "ratingValue": r.stars,
+                        "bestRating": 5,
+                        "worstRating": 1,
+                    },
+                    "reviewBody": r.text,
+                    "datePublished": r.date,
+                })
+            })
+            .collect();
     }
     let title = p
         .seo_title
@@ -509,6 +564,43 @@ fn gallery(d: &ProductData) -> anyhow::Result<String> {
     Ok(island("product-gallery", "visible", Some(&props), &html))
 }
 
+/// The newest reviews as shown: first names, Dhaka dates, texts cut to
+/// [`REVIEW_SHOWN_CHARS`].
+fn shown_reviews(rows: &[ReviewRow]) -> Vec<ShownReview> {
+    rows.iter()
+        .map(|r| {
+            let day = catalog::clock::in_dhaka(r.created_at);
+            ShownReview {
+                stars: r.rating.clamp(1, 5) as u8,
+                name: reviewer_name(&r.user_name),
+                date: day.format("%Y-%m-%d").to_string(),
+                when: day.format("%-d %b %Y").to_string(),
+                text: shorten(r.comment.trim(), REVIEW_SHOWN_CHARS),
+            }
+        })
+        .collect()
+}
+
+/// An average ×100 with one decimal, half up (425 is `4.3`), as the
+/// API's `average_rating` rounds it.
+fn one_decimal(x100: i64) -> String {
+    let tenths = (x100.max(0) + 5) / 10;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// `text` cut at a word to at most `max` characters, with "…" when cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    let cut = match cut.rfind(char::is_whitespace) {
+        Some(at) if cut[..at].chars().count() >= max / 2 => cut[..at].trim_end().to_string(),
+        _ => cut,
+    };
+    format!("{cut}…")
+}
+
 /// The first questions and comments, with the forms' island.
 fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> anyhow::Result<String> {
     let html = TalkTemplate {
@@ -532,6 +624,18 @@ fn talk(p: &ProductRow, questions: &[TalkRow], comments: &[TalkRow]) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn averages_round_half_up_and_reviews_are_cut_at_a_word() {
+        assert_eq!(one_decimal(425), "4.3");
+        assert_eq!(one_decimal(424), "4.2");
+        assert_eq!(one_decimal(500), "5.0");
+        assert_eq!(one_decimal(0), "0.0");
+        assert_eq!(shorten("short", 10), "short");
+        assert_eq!(shorten("one two three four", 12), "one two…");
+        assert_eq!(shorten("abcdefghijklmnop", 6), "abcde…");
+        assert_eq!(shorten("ঘরটি খুব সুন্দর হয়েছে", 8), "ঘরটি…");
+    }
 
     #[test]
     fn emi_is_the_lowest_monthly_instalment_rounded_up() {

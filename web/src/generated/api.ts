@@ -956,6 +956,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/product/single-product-review/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same as the POST, with `paginate` in the query */
+        get: operations["get_product_single_product_review_{id}"];
+        put?: never;
+        /** A product's newest published reviews: {status, data, count, average_rating} */
+        post: operations["post_product_single_product_review_{id}"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/interior/all": {
         parameters: {
             query?: never;
@@ -1535,6 +1553,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Subscribes an e-mail to the newsletter (again is fine) */
+        post: operations["post_user_subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/reviews": {
         parameters: {
             query?: never;
@@ -1552,6 +1587,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/reviewable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every product of the shopper's delivered orders, each with their review of it if any: {products} */
+        get: operations["get_user_reviewable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/review-store": {
         parameters: {
             query?: never;
@@ -1561,7 +1613,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reviews a product from a delivered order (one per product) */
+        /** Reviews a product from a delivered order (one per product); shown once checked */
         post: operations["post_user_review_store"];
         delete?: never;
         options?: never;
@@ -1569,7 +1621,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/user/subscribe": {
+    "/api/user/review-update": {
         parameters: {
             query?: never;
             header?: never;
@@ -1578,8 +1630,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribes an e-mail to the newsletter (again is fine) */
-        post: operations["post_user_subscribe"];
+        /** Changes one of the shopper's reviews; hidden again until checked */
+        post: operations["post_user_review_update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3303,6 +3355,78 @@ export interface components {
              */
             pid: number;
         };
+        /** @description The documented path parameter. */
+        ProductIdPath: {
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            id: number;
+        };
+        /** @description The body of `POST /api/product/single-product-review/{id}`. */
+        ProductReviewsBody: {
+            /**
+             * Format: int64
+             * @description The product's id again (the original client sends it; the path's wins).
+             */
+            product_id?: number | null;
+            /**
+             * Format: int64
+             * @description How many reviews to answer (default 5, at most 50; "load more" asks
+             *      for more).
+             */
+            paginate?: number | null;
+        };
+        /** @description The answer of `single-product-review/{id}`. */
+        ProductReviewsResponse: {
+            /**
+             * Format: int64
+             * @description Always 1 (the original's success flag).
+             */
+            status: number;
+            /** @description The newest published reviews. */
+            data: components["schemas"]["PublicReview"][];
+            /**
+             * Format: int64
+             * @description How many published reviews the product has.
+             */
+            count: number;
+            /**
+             * Format: double
+             * @description Their average rating, one decimal (0 when none).
+             */
+            average_rating: number;
+        };
+        /** @description A published review as anyone may see it. */
+        PublicReview: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            product_id: number;
+            /**
+             * Format: int64
+             * @description 1-5 stars.
+             */
+            rating: number;
+            comment: string;
+            /** @description Dhaka date, `01 October 2026`. */
+            created_at: string;
+            /** @description Dhaka date, `2026-10-01`. */
+            date: string;
+            user: components["schemas"]["Reviewer"];
+        };
+        /** @description Who wrote a review: the first name only, never an e-mail or mobile. */
+        Reviewer: {
+            name: string;
+        };
+        /** @description The query of `GET /api/product/single-product-review/{id}`. */
+        ProductReviewsQuery: {
+            /**
+             * Format: int64
+             * @description How many reviews to answer (default 5, at most 50).
+             */
+            paginate?: number | null;
+        };
         /** @description The parameters of `GET /api/interior/all`. */
         AllQuery: {
             /**
@@ -4269,15 +4393,16 @@ export interface components {
              */
             emergency_phone: string;
             /**
-             * @description YYYY-MM-DD, a past date after 1900; empty clears it.
-             * @default
+             * @description YYYY-MM-DD, a past date after 1900; empty clears it; null or left
+             *      out keeps it (the original storefront sends null).
+             * @default null
              */
-            birthday: string;
+            birthday: string | null;
             /**
-             * @description male, female or other; empty clears it.
-             * @default
+             * @description male, female or other; empty clears it; null or left out keeps it.
+             * @default null
              */
-            gender: string;
+            gender: string | null;
             /**
              * @description Home district; empty clears it.
              * @default
@@ -4509,6 +4634,11 @@ export interface components {
             qty: number;
             products: components["schemas"]["OrderLine"][];
         };
+        /** @description An address for the newsletter. */
+        SubscribeBody: {
+            /** @description The e-mail address. */
+            email: string;
+        };
         /** @description The answer of `GET /api/user/reviews`: the shopper's reviews, newest first. */
         ReviewsResponse: {
             success: boolean;
@@ -4542,6 +4672,45 @@ export interface components {
             sub_title: string;
             sku: string;
         };
+        /** @description The answer of `GET /api/user/reviewable`. */
+        ReviewableResponse: {
+            success: boolean;
+            /** @description The most recently ordered first; empty before any delivery. */
+            products: components["schemas"]["ReviewableProduct"][];
+        };
+        /** @description A product delivered to the shopper. */
+        ReviewableProduct: {
+            title: string;
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            id: number;
+            sub_title: string;
+            seo_url: string;
+            /** @description Whether the product is still sold (its page exists). */
+            on_sale: boolean;
+            /** @description The main picture, icon size (a path under `/storage`). */
+            image_url?: string | null;
+            /** @description The shopper's review of it, null when they have not written one. */
+            review?: components["schemas"]["OwnReview"] | null;
+        };
+        /** @description The shopper's own review of a product. */
+        OwnReview: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description 1-5 stars.
+             */
+            rating: number;
+            comment: string;
+            state: components["schemas"]["ReviewState"];
+            /** @description When it was written or last edited, Dhaka time, `01 October 2026`. */
+            updated_at: string;
+        };
+        /** @description Where a review stands. */
+        ReviewState: "awaiting_check" | "published";
         /** @description A review of a delivered product. */
         ReviewBody: {
             /**
@@ -4557,10 +4726,20 @@ export interface components {
             /** @description 10-2000 characters. */
             comment: string;
         };
-        /** @description An address for the newsletter. */
-        SubscribeBody: {
-            /** @description The e-mail address. */
-            email: string;
+        /** @description A changed review. */
+        ReviewUpdateBody: {
+            /**
+             * Format: int64
+             * @description The review's id (one of the shopper's).
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description 1-5 stars.
+             */
+            rating: number;
+            /** @description 10-2000 characters. */
+            comment: string;
         };
         /** @description Who forgot their password. */
         ForgotBody: {
@@ -7332,6 +7511,114 @@ export interface operations {
             };
         };
     };
+    "get_product_single_product_review_{id}": {
+        parameters: {
+            query?: {
+                /** @description How many reviews to answer (default 5, at most 50). */
+                paginate?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer of `single-product-review/{id}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductReviewsResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "post_product_single_product_review_{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The body of `POST /api/product/single-product-review/{id}`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductReviewsBody"];
+            };
+        };
+        responses: {
+            /** @description The answer of `single-product-review/{id}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductReviewsResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_interior_all: {
         parameters: {
             query?: {
@@ -9393,6 +9680,49 @@ export interface operations {
             };
         };
     };
+    post_user_subscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An address for the newsletter. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscribeBody"];
+            };
+        };
+        responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_user_reviews: {
         parameters: {
             query?: never;
@@ -9409,6 +9739,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewsResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the Bearer token is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_user_reviewable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer of `GET /api/user/reviewable`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewableResponse"];
                 };
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
@@ -9510,17 +9887,17 @@ export interface operations {
             };
         };
     };
-    post_user_subscribe: {
+    post_user_review_update: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description An address for the newsletter. */
+        /** @description A changed review. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubscribeBody"];
+                "application/json": components["schemas"]["ReviewUpdateBody"];
             };
         };
         responses: {
@@ -9535,6 +9912,24 @@ export interface operations {
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the Bearer token is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such review of the shopper's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,7 @@ pub mod order;
 pub mod password;
 pub mod payment;
 pub mod product;
+pub mod reviews;
 pub mod social;
 pub mod talk;
 pub mod user;
@@ -59,7 +60,12 @@ fn documented() -> (Router<AppState>, Value) {
         .nest("/home", home::router())
         .nest("/common", common::router().merge(lists::compare_router()))
         .nest("/category", category::router())
-        .nest("/product", product::router().merge(talk::router()))
+        .nest(
+            "/product",
+            product::router()
+                .merge(talk::router())
+                .merge(reviews::product_router()),
+        )
         .nest("/interior", interior::router())
         .nest(
             "/cart",
@@ -71,6 +77,7 @@ fn documented() -> (Router<AppState>, Value) {
         .nest(
             "/user",
             user::router()
+                .merge(reviews::user_router())
                 .merge(lists::wishlist_router())
                 .merge(password::router()),
         )

@@ -1,6 +1,7 @@
 //! The account calls of SPEC.md §7 "User" (besides the wishlist, in
 //! `lists`): profile, password, address book with default billing and
-//! shipping addresses, own orders and reviews, and the newsletter. Every call
+//! shipping addresses, own orders, and the newsletter (reviews are in
+//! `reviews`, merged into the same prefix). Every call
 //! but `subscribe` needs a signed-in shopper and touches only their rows: an
 //! id of someone else's address is answered like an unknown one (404).
 
@@ -19,10 +20,9 @@ use crate::domain::identity::SignedIn;
 use crate::domain::newsletter;
 use crate::domain::orders;
 use crate::domain::orders::{OrderHead, OrderLine};
-use crate::domain::reviews::{self, NewReview};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
-use crate::plumbing::params::{blank_is_none, required, Int, Whole, MAX_ID, MAX_WHOLE};
+use crate::plumbing::params::{blank_is_none, required, Int, MAX_ID};
 use crate::plumbing::validate::check_new_password;
 use crate::plumbing::validate::{
     self, EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
@@ -83,18 +83,6 @@ pub fn router() -> ApiRouter {
             get_orders,
             Doc::signed_in("The shopper's orders, newest first, 20 a page: {orders, total}"),
         )
-        .get(
-            "/reviews",
-            get_reviews,
-            Doc::signed_in("The shopper's reviews by id: {reviews}"),
-        )
-        .post(
-            "/review-store",
-            post_review_store,
-            Doc::signed_in("Reviews a product from a delivered order (one per product)")
-                .answers(403, "The product was not delivered to the shopper")
-                .answers(409, "The shopper has reviewed it already"),
-        )
         .post(
             "/subscribe",
             post_subscribe,
@@ -126,14 +114,15 @@ struct ProfileBody {
     #[serde(default, alias = "emergency_mobile")]
     #[schemars(pattern(MOBILE_OR_EMPTY_PATTERN))]
     emergency_phone: String,
-    /// YYYY-MM-DD, a past date after 1900; empty clears it.
+    /// YYYY-MM-DD, a past date after 1900; empty clears it; null or left
+    /// out keeps it (the original storefront sends null).
     #[serde(default)]
     #[schemars(pattern(r"^(\s*|\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\s*)$"))]
-    birthday: String,
-    /// male, female or other; empty clears it.
+    birthday: Option<String>,
+    /// male, female or other; empty clears it; null or left out keeps it.
     #[serde(default)]
     #[schemars(pattern(r"^\s*(|male|female|other)\s*$"))]
-    gender: String,
+    gender: Option<String>,
     /// Home district; empty clears it.
     #[serde(default)]
     #[schemars(length(max = 100))]
@@ -198,8 +187,15 @@ async fn post_user_update(
             "That e-mail address does not look right.",
         );
     }
-    let birthday = body.birthday.trim();
-    if !birthday.is_empty() {
+    // Null (or left out) keeps what is stored, unchecked.
+    let stored = if body.birthday.is_none() || body.gender.is_none() {
+        let mut conn = state.pool.acquire().await?;
+        accounts::user(&mut conn, who.user.id).await?
+    } else {
+        None
+    };
+    let birthday = body.birthday.as_deref().map(str::trim);
+    if let Some(birthday) = birthday.filter(|b| !b.is_empty()) {
         let ok = chrono::NaiveDate::parse_from_str(birthday, "%Y-%m-%d")
             .ok()
             .is_some_and(|d| {
@@ -214,8 +210,11 @@ async fn post_user_update(
             );
         }
     }
-    let gender = body.gender.trim().to_lowercase();
-    if !["", "male", "female", "other"].contains(&gender.as_str()) {
+    let gender = body.gender.as_deref().map(|g| g.trim().to_lowercase());
+    if gender
+        .as_deref()
+        .is_some_and(|g| !["", "male", "female", "other"].contains(&g))
+    {
         bad(&mut errors, "gender", "Choose male, female or other.");
     }
     let postcode = body.postcode.trim();
@@ -244,8 +243,14 @@ async fn post_user_update(
         email: none_if_empty(&email),
         phone,
         emergency_phone: emergency,
-        birthday: none_if_empty(birthday),
-        gender: none_if_empty(&gender),
+        birthday: match birthday {
+            Some(b) => none_if_empty(b),
+            None => stored.as_ref().and_then(|u| u.birthday.clone()),
+        },
+        gender: match gender.as_deref() {
+            Some(g) => none_if_empty(g),
+            None => stored.as_ref().and_then(|u| u.gender.clone()),
+        },
         district: district.and_then(|d| none_if_empty(&d)),
         postcode: none_if_empty(postcode),
     };
@@ -606,116 +611,6 @@ async fn get_orders(
         current_page: page,
         per_page: ORDERS_PER_PAGE,
     }))
-}
-
-/// The answer of `GET /api/user/reviews`: the shopper's reviews, newest first.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ReviewsResponse {
-    pub success: bool,
-    pub reviews: ById<AccountReview>,
-}
-
-/// One of the shopper's reviews.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct AccountReview {
-    pub id: i64,
-    pub product: ReviewedProduct,
-    /// 1-5 stars.
-    pub rating: i64,
-    pub comment: String,
-    /// False until the shop has checked it.
-    pub is_active: bool,
-    /// Dhaka time, `01 October 2026`.
-    pub created_at: String,
-}
-
-/// The product a review is about.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ReviewedProduct {
-    pub id: i64,
-    pub title: String,
-    pub seo_url: String,
-    pub sub_title: String,
-    pub sku: String,
-}
-
-/// `GET /api/user/reviews`: `{reviews: {<id>: {...}}}`.
-async fn get_reviews(
-    State(state): State<AppState>,
-    who: SignedIn,
-) -> ApiResult<Json<ReviewsResponse>> {
-    let rows = reviews::of_user(&state.pool, who.user.id).await?;
-    let reviews = rows
-        .into_iter()
-        .map(|r| {
-            let review = AccountReview {
-                id: r.id,
-                product: ReviewedProduct {
-                    id: r.product_id,
-                    title: r.title,
-                    seo_url: r.seo_url,
-                    sub_title: r.sub_title,
-                    sku: r.sku,
-                },
-                rating: r.rating,
-                comment: r.comment,
-                is_active: r.is_active,
-                created_at: clock::in_dhaka(r.created_at).format("%d %B %Y").to_string(),
-            };
-            (r.id, review)
-        })
-        .collect();
-    Ok(Json(ReviewsResponse {
-        success: true,
-        reviews: ById(reviews),
-    }))
-}
-
-/// A review of a delivered product.
-#[derive(Debug, Deserialize, JsonSchema)]
-struct ReviewBody {
-    /// The product's id (also read as `pid`).
-    #[serde(alias = "pid")]
-    #[schemars(required, range(min = 1, max = MAX_WHOLE))]
-    product_id: Option<Whole>,
-    /// 1-5 stars.
-    #[schemars(required, range(min = 1, max = 5))]
-    rating: Option<Whole>,
-    /// 10-2000 characters.
-    #[schemars(required, length(min = 10, max = 2000), pattern(r"\S"))]
-    comment: Option<String>,
-}
-
-/// `POST /api/user/review-store`: only for a product of one of the shopper's
-/// delivered orders, once per product.
-async fn post_review_store(
-    State(state): State<AppState>,
-    who: SignedIn,
-    Body(body): Body<ReviewBody>,
-) -> ApiResult<Json<MessageResponse>> {
-    let mut errors = Map::new();
-    let rating = body.rating.map_or(0, |r| r.0);
-    if !(1..=5).contains(&rating) {
-        bad(&mut errors, "rating", "A rating is 1 to 5 stars.");
-    }
-    let comment = validate::text(body.comment.as_deref().unwrap_or_default(), 10, 2000);
-    if comment.is_none() {
-        bad(&mut errors, "comment", "A review is 10 to 2000 characters.");
-    }
-    let product_id = body.product_id.map_or(0, |p| p.0);
-    if product_id <= 0 {
-        bad(&mut errors, "product_id", "product_id is required");
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::fields(errors));
-    }
-    let review = NewReview {
-        product_id,
-        rating,
-        comment: comment.unwrap_or_default(),
-    };
-    reviews::store(&state.pool, who.user.id, &review, clock::now_unix()).await?;
-    Ok(Json(MessageResponse::new("Thank you for your review.")))
 }
 
 /// An address for the newsletter.
