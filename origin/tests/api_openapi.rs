@@ -64,13 +64,13 @@ async fn every_documented_operation_is_mounted_and_checks_its_required_parameter
             let signed_in = op["security"] == json!([{ "bearer": [] }]);
             // No security requirement (the key left out, as aide writes an empty one).
             let anyone = op.get("security").is_none_or(|s| s == &json!([]));
-            // A path parameter gets a value it takes.
-            let url = path.replace("{division}", "Dhaka");
-            let url = url.as_str();
             // As the shop's own client calls: always with a self token.
             let (status, headers, body) = match method.as_str() {
-                "get" => shop.guest_get("openapi-test-guest", url).await,
-                "post" => shop.guest_post("openapi-test-guest", url, &json!({})).await,
+                "get" => shop.guest_get("openapi-test-guest", path).await,
+                "post" => {
+                    shop.guest_post("openapi-test-guest", path, &json!({}))
+                        .await
+                }
                 other => panic!("unexpected method {other} on {path}"),
             };
             if signed_in {
