@@ -431,3 +431,50 @@ async fn outcomes_in_both_codings(edge: &Edge, path: &str) -> Vec<String> {
     }
     outcomes
 }
+
+/// RFC 9213 §2.1: `CDN-Cache-Control`, where present, governs this cache alone, even over a
+/// browser `Cache-Control: private` or `no-store` (which still reaches the browser); a
+/// response setting a cookie is never stored, whatever it says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cdn_cache_control_wins_where_present() {
+    let origin = Origin::start(|r| {
+        let reply = Reply::new(200, r.path().to_string());
+        match r.path() {
+            "/browser-private" => reply
+                .header("cache-control", "private")
+                .header("cdn-cache-control", "max-age=600"),
+            "/browser-no-store" => reply
+                .header("cache-control", "private, no-store")
+                .header("cdn-cache-control", "max-age=600"),
+            "/edge-no-store" => reply
+                .header("cache-control", "public, max-age=600")
+                .header("cdn-cache-control", "no-store"),
+            "/edge-shorter" => reply
+                .header("cache-control", "public, max-age=600")
+                .header("cdn-cache-control", "max-age=0"),
+            _ => reply
+                .header("cache-control", "private, no-store")
+                .header("cdn-cache-control", "max-age=600")
+                .header("set-cookie", "session=1"),
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    for path in ["/browser-private", "/browser-no-store"] {
+        assert_eq!(get(&edge.url(path)).await.1, "MISS", "{path}");
+        let hit = send(&edge.url(path), &[]).await;
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{path}");
+        // Browsers still get their own instructions; the edge's are not forwarded.
+        assert!(hit.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .starts_with("private"));
+        assert!(hit.headers().get("cdn-cache-control").is_none());
+        assert_eq!(origin.count_path(path), 1, "{path}");
+    }
+    for path in ["/edge-no-store", "/edge-shorter", "/sets-a-cookie"] {
+        get(&edge.url(path)).await;
+        assert_ne!(get(&edge.url(path)).await.1, "HIT", "{path}");
+        assert_eq!(origin.count_path(path), 2, "{path}");
+    }
+}

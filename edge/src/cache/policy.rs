@@ -1,7 +1,8 @@
 //! Cacheability and freshness: whether a response may be stored, and for how long.
 //!
-//! `CDN-Cache-Control` (RFC 9213) targets this cache and wins over `Cache-Control` when
-//! present. A response is never stored when it sets a cookie, is `private` or `no-store`
+//! `CDN-Cache-Control` (RFC 9213) targets this cache and, when present, governs it alone:
+//! `Cache-Control` (even `private`, `no-store`) and `Expires` are then for browsers only.
+//! A response is never stored when it sets a cookie, is `private` or `no-store`
 //! in the governing header, answers a request with `Authorization` without being
 //! explicitly public, has `Vary: *` or varies on a header outside the allow-list, is larger
 //! than the maximum object size, or has no explicit freshness (no heuristic caching).
@@ -80,14 +81,11 @@ pub fn decide(
     }
     let browser_cc = CacheControl::from_headers_named("cache-control", headers);
     let cdn_cc = CacheControl::from_headers_named("cdn-cache-control", headers);
-    // Even when CDN-Cache-Control governs this cache, a `private` or `no-store` meant for
-    // browsers says the body is per-visitor: refuse rather than trust the override.
-    if browser_cc
-        .as_ref()
-        .is_some_and(|cc| cc.private() || cc.no_store())
-    {
-        return Verdict::Refuse("private");
-    }
+    // Where CDN-Cache-Control is present it alone governs this cache (RFC 9213 §2.1), even
+    // over a `private` or `no-store` meant for browsers. The shop's origin sends it only on
+    // answers that are the same for everyone (origin/src/plumbing/cache.rs: personal ones
+    // are `private, no-store` without it), and a `Set-Cookie` is refused above whatever it
+    // says.
     let governing = cdn_cc.as_ref().or(browser_cc.as_ref());
     if let Some(cc) = governing {
         if cc.private() || cc.no_store() {
@@ -223,6 +221,17 @@ mod tests {
     }
 
     #[test]
+    fn cdn_cache_control_wins_over_a_browser_private_or_no_store() {
+        for browser in ["private", "no-store", "private, no-store, max-age=0"] {
+            let h = headers(&[
+                ("cache-control", browser),
+                ("cdn-cache-control", "max-age=600"),
+            ]);
+            assert_eq!(store(&h).ttl, Duration::from_secs(600), "{browser}");
+        }
+    }
+
+    #[test]
     fn plain_cache_control_with_s_maxage_has_no_stale_windows() {
         let h = headers(&[(
             "cache-control",
@@ -264,10 +273,18 @@ mod tests {
             ),
             (
                 &[
-                    ("cache-control", "private"),
-                    ("cdn-cache-control", "max-age=600"),
+                    ("cache-control", "public, max-age=600"),
+                    ("cdn-cache-control", "no-store"),
                 ],
                 "private",
+            ),
+            (
+                &[
+                    ("cache-control", "private"),
+                    ("cdn-cache-control", "max-age=600"),
+                    ("set-cookie", "a=b"),
+                ],
+                "set-cookie",
             ),
         ];
         for (pairs, why) in cases {
