@@ -5,6 +5,7 @@
 //!   revoking sign-in tokens, and what a guest brings along;
 //! - [`addresses`]: a shopper's address book and its defaults;
 //!   [`password_reset`]: single-use reset links; [`newsletter`]: its subscribers;
+//!   [`contact`]: the contact form's messages to the shop;
 //! - [`lists`]: the compare list and the wishlist; [`reviews`]: reviews of
 //!   delivered products; [`talk`]: questions, comments and recent views;
 //! - [`cart`], [`coupon`], [`orders`]: the cart, its discounts, and placing an
@@ -23,6 +24,7 @@ pub mod accounts;
 pub mod addresses;
 pub mod badges;
 pub mod cart;
+pub mod contact;
 pub mod coupon;
 pub mod identity;
 pub mod listing_query;
