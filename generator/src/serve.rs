@@ -16,7 +16,10 @@
 //!   a category's listing with the page frame ([`Site`], made of the
 //!   [`Chrome`] rendered from [`ChromeData`] and the island [`Assets`]), the
 //!   category tree ([`Catalogue`]) and the shared [`ListingData`]; it
-//!   returns a [`Page`].
+//!   returns a [`Page`];
+//! - the basic pages for browsers without script (`/lite/...`):
+//!   [`render_lite`] renders a [`LitePage`] (cart, checkout, sign-in,
+//!   sign-up, track-order, an order's confirmation) in the same frame.
 //!
 //! Nothing else of the generator is public to the origin; the binary's
 //! commands are in [`crate::commands`].
@@ -30,6 +33,12 @@ pub use crate::output::{
     MANIFEST_FILE,
 };
 pub use crate::pages::errors::{NOT_FOUND_PATH, SERVER_ERROR_PATH};
-pub use crate::pages::listing::{render_variant, ListingData, Variant, ALL_PRODUCTS};
+pub use crate::pages::listing::{
+    render_variant, FilterPanel, ListingData, Variant, ALL_PRODUCTS,
+};
+pub use crate::pages::lite::{
+    render_lite, CartView, CheckoutValues, CheckoutView, FieldErrors, LiteFrame, LiteLine,
+    LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView, TrackView,
+};
 pub use crate::pages::shells::shell_for_prefix;
 pub use crate::render::Site;

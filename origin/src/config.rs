@@ -105,6 +105,10 @@ pub struct ServeArgs {
     /// Empty: same-origin only.
     #[arg(long, env = "CORS_ORIGINS", default_value = "")]
     pub cors_origins: String,
+    /// The key of the basic pages' CSRF values (`/lite/`): any long random
+    /// text, the same on every origin behind the edge.
+    #[arg(long, env = "LITE_SECRET", hide_env_values = true)]
+    pub lite_secret: Option<Secret>,
     #[command(flatten)]
     pub social: SocialArgs,
     #[command(flatten)]

@@ -25,7 +25,7 @@ use axum::Router;
 use crate::domain::{mail, payments, search, social};
 use crate::plumbing::cache;
 use crate::state::{AppState, Dirs};
-use crate::surfaces::{api, images, site};
+use crate::surfaces::{api, images, lite, site};
 
 /// Largest request body accepted, bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -37,6 +37,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api", api::router())
         .merge(api::outside_router())
         .nest("/storage", images::router())
+        .nest_service("/lite", lite::service(state.clone()))
         .fallback_service(site)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -75,6 +76,7 @@ async fn deadline(
 
 /// Opens the database and serves until Ctrl-C or SIGTERM.
 pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
+    lite::csrf::configure(args.lite_secret.as_ref().map(|s| s.0.as_str()));
     let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&args.db.database))
         .await
         .with_context(|| format!("opening {}", args.db.database))?;

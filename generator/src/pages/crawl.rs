@@ -42,6 +42,7 @@ pub const DISALLOW: &[&str] = &[
     "/product/review/",
     "/page/track-order",
     "/user",
+    "/lite/",
     "/*?*keyword=",
 ];
 

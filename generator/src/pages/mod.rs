@@ -6,5 +6,6 @@ pub mod crawl;
 pub mod errors;
 pub mod home;
 pub mod listing;
+pub mod lite;
 pub mod product;
 pub mod shells;

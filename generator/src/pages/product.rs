@@ -223,6 +223,10 @@ struct BuyTemplate<'a> {
     early: String,
     /// The no-script way to order.
     chat: &'a str,
+    /// The product, for the no-script Add to cart form (the basic cart).
+    product_id: i64,
+    /// That form's button.
+    label: &'a str,
 }
 
 /// The fallback of the flash-countdown island.
@@ -310,8 +314,8 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
             variation_id: None,
             category: None,
         })),
-        // The cart is the visitor's own (SELF-TOKEN, set by script), so
-        // without script the way to buy is to order by chat or phone; with
+        // Without script the form adds to the basic cart (`/lite/cart`,
+        // its token in a cookie) and ordering by chat or phone stays; with
         // script the Add to cart button works before React has arrived.
         &{
             let (button, chat) = if p.pre_booking {
@@ -323,6 +327,8 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
                 disable_buy: p.disable_buy,
                 early: early_buy_button(button),
                 chat,
+                product_id: p.id,
+                label: button,
             }
             .render()?
         },

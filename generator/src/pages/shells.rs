@@ -149,12 +149,32 @@ pub fn shell_for_prefix(path: &str) -> Option<&'static str> {
     }
 }
 
+/// The basic page (no script needed, rendered by the origin) that a
+/// shell's fallback links to: shell path, basic page, link text.
+pub const LITE_PAGES: &[(&str, &str, &str)] = &[
+    ("/cart", "/lite/cart", "Use the basic cart"),
+    ("/checkout", "/lite/checkout", "Use the basic checkout"),
+    ("/user/login", "/lite/login", "Use the basic sign-in"),
+    (
+        "/user/registration",
+        "/lite/register",
+        "Use the basic sign-up",
+    ),
+    (
+        "/page/track-order",
+        "/lite/track-order",
+        "Use the basic order tracking",
+    ),
+];
+
 #[derive(Template)]
 #[template(path = "shell.html")]
 struct ShellTemplate<'a> {
     title: &'a str,
     island: &'a str,
     fallback: &'a str,
+    /// The basic page's address and link text, when the shell has one.
+    lite: Option<(&'a str, &'a str)>,
 }
 
 /// Every shell page.
@@ -166,6 +186,10 @@ pub fn pages(site: &Site) -> anyhow::Result<Vec<Page>> {
                 title,
                 island,
                 fallback,
+                lite: LITE_PAGES
+                    .iter()
+                    .find(|(shell, _, _)| shell == path)
+                    .map(|(_, href, label)| (*href, *label)),
             }
             .render()?;
             let meta = Meta {

@@ -1,0 +1,639 @@
+//! The basic shop without script (`/lite/`), on a real database: the
+//! visitor's cookies and their attributes, CSRF refusals, `no-store`, POST
+//! then 303 then GET, forms shown again with their values and messages,
+//! a cash-on-delivery order placed once however often its form is sent,
+//! tracking it, signing up, out and in (the guest's cart coming along), and
+//! one visitor never seeing another's cart.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use catalog::db;
+use common::TestShop;
+
+/// A browser without script: its cookies, as the shop set them.
+struct Browser<'a> {
+    shop: &'a TestShop,
+    cookies: Vec<(String, String)>,
+    /// Headers sent with every request (`X-Forwarded-Proto`, `Host`).
+    extra: Vec<(&'static str, String)>,
+}
+
+/// An answer: status, headers, body as text.
+struct Page {
+    status: StatusCode,
+    headers: HeaderMap,
+    text: String,
+}
+
+impl Page {
+    fn location(&self) -> &str {
+        self.headers
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    fn set_cookies(&self) -> Vec<String> {
+        self.headers
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// The CSRF value of the page's forms.
+    fn csrf(&self) -> String {
+        hidden(&self.text, "csrf")
+    }
+
+    fn assert_private(&self) {
+        assert_eq!(
+            self.headers.get("cache-control").unwrap(),
+            "private, no-store",
+            "{}",
+            self.text
+        );
+    }
+}
+
+/// The value of the hidden field `name` in `html`.
+fn hidden(html: &str, name: &str) -> String {
+    let mark = format!("name=\"{name}\" value=\"");
+    let start = html
+        .find(&mark)
+        .unwrap_or_else(|| panic!("no {name} in {html}"))
+        + mark.len();
+    html[start..][..html[start..].find('"').unwrap()].to_string()
+}
+
+fn encode(fields: &[(&str, &str)]) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields)
+        .finish()
+}
+
+impl<'a> Browser<'a> {
+    fn new(shop: &'a TestShop) -> Browser<'a> {
+        Browser {
+            shop,
+            cookies: Vec::new(),
+            extra: vec![("host", "shop.example".into())],
+        }
+    }
+
+    fn cookie(&self, name: &str) -> Option<&str> {
+        self.cookies
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    async fn send(&mut self, method: &str, uri: &str, body: Option<String>) -> Page {
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("accept", "text/html");
+        for (k, v) in &self.extra {
+            builder = builder.header(*k, v.as_str());
+        }
+        if !self.cookies.is_empty() {
+            let jar: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            builder = builder.header("cookie", jar.join("; "));
+        }
+        let request = match body {
+            Some(b) => builder
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from(b)),
+            None => builder.body(Body::empty()),
+        }
+        .unwrap();
+        let (status, headers, bytes) = self.shop.send_raw(request).await;
+        let page = Page {
+            status,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        for set in page.set_cookies() {
+            let (pair, _) = set.split_once(';').unwrap();
+            let (k, v) = pair.split_once('=').unwrap();
+            self.cookies.retain(|(name, _)| name != k);
+            let gone = set.contains("Max-Age=0");
+            if !gone {
+                self.cookies.push((k.to_string(), v.to_string()));
+            }
+        }
+        page
+    }
+
+    async fn get(&mut self, uri: &str) -> Page {
+        self.send("GET", uri, None).await
+    }
+
+    async fn post(&mut self, uri: &str, fields: &[(&str, &str)]) -> Page {
+        self.send("POST", uri, Some(encode(fields))).await
+    }
+}
+
+/// An active product outside every flash sale, in stock, payable on
+/// delivery, without variations: (id, title).
+async fn plain_product(shop: &TestShop) -> (i64, String) {
+    db::query_as(
+        "SELECT id, title FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND cash_on_delivery = TRUE AND pre_booking = FALSE AND stock >= 5 \
+         AND id NOT IN (SELECT product_id FROM flash_item) \
+         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .expect("a plain product")
+}
+
+/// Askama's escaping of a title, as the page shows it.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&#38;")
+        .replace('\'', "&#39;")
+        .replace('"', "&#34;")
+}
+
+#[tokio::test]
+async fn the_guest_cookie_is_http_only_lax_and_secure_over_tls() {
+    let shop = TestShop::open().await;
+    let mut browser = Browser::new(&shop);
+    let page = browser.get("/lite/cart").await;
+    assert_eq!(page.status, StatusCode::OK);
+    page.assert_private();
+    assert!(page.text.contains("<h1>Shopping cart</h1>"));
+    assert!(page.text.contains("Your cart is empty."));
+    assert!(page
+        .text
+        .contains("<meta name=\"robots\" content=\"noindex\">"));
+    let set = page.set_cookies();
+    assert_eq!(set.len(), 1, "{set:?}");
+    let cookie = &set[0];
+    assert!(cookie.starts_with("shop_token="), "{cookie}");
+    for part in [
+        "; HttpOnly",
+        "; SameSite=Lax",
+        "; Path=/lite",
+        "; Max-Age=31536000",
+    ] {
+        assert!(cookie.contains(part), "{cookie} lacks {part}");
+    }
+    assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
+    let token = browser.cookie("shop_token").unwrap().to_string();
+    assert_eq!(token.len(), 64);
+    // The cookie is kept: no new one on the next page.
+    let again = browser.get("/lite/checkout").await;
+    assert!(again.set_cookies().is_empty());
+    again.assert_private();
+
+    // Over TLS (the edge says so) the cookie is Secure.
+    let mut tls = Browser::new(&shop);
+    tls.extra.push(("x-forwarded-proto", "https".into()));
+    let page = tls.get("/lite/login").await;
+    assert!(page.set_cookies()[0].ends_with("; Secure"));
+
+    // A cookie that is not a token's shape is replaced.
+    let mut odd = Browser::new(&shop);
+    odd.cookies.push(("shop_token".into(), "bad value!".into()));
+    let page = odd.get("/lite/cart").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_ne!(odd.cookie("shop_token"), Some("bad value!"));
+
+    // Unknown basic pages are a 404 page, private too.
+    let page = browser.get("/lite/nothing-here").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    page.assert_private();
+    assert!(page.text.contains("Page not found"));
+}
+
+#[tokio::test]
+async fn forms_without_the_cookies_csrf_value_or_from_elsewhere_are_refused() {
+    let shop = TestShop::fresh().await;
+    let (pid, _) = plain_product(&shop).await;
+    let mut browser = Browser::new(&shop);
+    let page = browser.get("/lite/login").await;
+    let csrf = page.csrf();
+    let added = browser
+        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
+        .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER);
+    let cart = browser.get("/lite/cart").await;
+    let code = hidden(&cart.text, "code");
+    for bad in ["", "00", &"0".repeat(64), &csrf[..60]] {
+        let page = browser
+            .post(
+                "/lite/cart/update",
+                &[("csrf", bad), ("code", &code), ("qty", "3")],
+            )
+            .await;
+        assert_eq!(page.status, StatusCode::FORBIDDEN, "{bad:?}");
+        page.assert_private();
+        assert!(page.text.contains("did not come from this shop"));
+    }
+    // Another visitor's value does not fit this cookie.
+    let mut other = Browser::new(&shop);
+    let theirs = other.get("/lite/login").await.csrf();
+    assert_ne!(theirs, csrf);
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &theirs), ("code", &code), ("qty", "3")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    // The right value from another site.
+    browser
+        .extra
+        .push(("origin", "https://evil.example".into()));
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &csrf), ("code", &code), ("qty", "3")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    let page = browser
+        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    browser.extra.pop();
+    browser.extra.push(("sec-fetch-site", "cross-site".into()));
+    let page = browser.post("/lite/logout", &[("csrf", &csrf)]).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    browser.extra.pop();
+    // A browser that sends no cookie is told to allow them.
+    let mut cookieless = Browser::new(&shop);
+    let page = cookieless
+        .post("/lite/login", &[("csrf", &csrf), ("login", "a@b.cd")])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(page.text.contains("allow cookies"));
+    // Nothing changed: still one unit.
+    let cart = browser.get("/lite/cart").await;
+    assert!(cart.text.contains("value=\"1\" required"), "{}", cart.text);
+    // Same site, right value: done.
+    browser.extra.push(("origin", "http://shop.example".into()));
+    browser.extra.push(("sec-fetch-site", "same-origin".into()));
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &csrf), ("code", &code), ("qty", "3")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn a_guest_buys_by_cash_on_delivery_and_tracks_the_order() {
+    let shop = TestShop::fresh().await;
+    let (pid, title) = plain_product(&shop).await;
+    let mut browser = Browser::new(&shop);
+    // The product page's form: no CSRF value (the page is public), PRG.
+    let added = browser
+        .post(
+            "/lite/cart/add",
+            &[("main_pid", &pid.to_string()), ("qty", "1")],
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER);
+    assert_eq!(added.location(), "/lite/cart?done=added");
+    added.assert_private();
+    assert!(browser.cookie("shop_token").is_some());
+    let cart = browser.get(added.location()).await;
+    assert_eq!(cart.status, StatusCode::OK);
+    assert!(cart.text.contains("Added to your cart."));
+    assert!(cart.text.contains(&escaped(&title)), "{}", cart.text);
+    let csrf = cart.csrf();
+    let code = hidden(&cart.text, "code");
+
+    // Quantities: a bad one is shown again with a message, nothing changes.
+    for bad in ["0", "100", "two", ""] {
+        let page = browser
+            .post(
+                "/lite/cart/update",
+                &[("csrf", &csrf), ("code", &code), ("qty", bad)],
+            )
+            .await;
+        assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+        assert!(page
+            .text
+            .contains("A quantity is a whole number from 1 to 99."));
+    }
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &csrf), ("code", "NO-SUCH-CODE"), ("qty", "2")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert!(page.text.contains("role=\"alert\""));
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &csrf), ("code", &code), ("qty", "2")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    let cart = browser.get(page.location()).await;
+    assert!(cart.text.contains("Your cart is updated."));
+    assert!(cart.text.contains("value=\"2\" required"));
+    // An unknown product is a 404 on the cart page.
+    let page = browser
+        .post("/lite/cart/add", &[("main_pid", "999999999")])
+        .await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    let page = browser.post("/lite/cart/add", &[("main_pid", "x")]).await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Another visitor sees an empty cart of their own.
+    let mut other = Browser::new(&shop);
+    let theirs = other.get("/lite/cart").await;
+    assert!(theirs.text.contains("Your cart is empty."));
+
+    // Checkout: every field wrong is shown again with the values and notes.
+    let checkout = browser.get("/lite/checkout").await;
+    assert_eq!(checkout.status, StatusCode::OK);
+    assert!(checkout.text.contains("<option>Dhaka</option>"));
+    assert!(checkout.text.contains("inputmode=\"tel\""));
+    let key = hidden(&checkout.text, "idempotency_key");
+    let page = browser
+        .post(
+            "/lite/checkout",
+            &[
+                ("csrf", &csrf),
+                ("idempotency_key", &key),
+                ("name", "R"),
+                ("mobile", "12345"),
+                ("emergency_mobile", ""),
+                ("district", "Atlantis"),
+                ("address", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    page.assert_private();
+    for text in [
+        "Your name is 3 to 100 characters.",
+        "A mobile number is 11 digits",
+        "Choose one of the 64 districts.",
+        "The address is 5 to 500 characters.",
+        "You must agree with the terms.",
+        "value=\"12345\"",
+        "aria-invalid=\"true\"",
+    ] {
+        assert!(page.text.contains(text), "{text} in {}", page.text);
+    }
+    assert_eq!(hidden(&page.text, "idempotency_key"), key);
+    let fields = [
+        ("csrf", csrf.as_str()),
+        ("idempotency_key", key.as_str()),
+        ("name", "Rahima Khatun"),
+        ("mobile", "01712345678"),
+        ("emergency_mobile", "01812345678"),
+        ("email", ""),
+        ("district", "Dhaka"),
+        ("address", "House 12, Road 3, Mirpur 10"),
+        ("terms", "on"),
+    ];
+    let before = shop.scalar_i64("SELECT COUNT(*) FROM order_master").await;
+    let placed = browser.post("/lite/checkout", &fields).await;
+    assert_eq!(placed.status, StatusCode::SEE_OTHER, "{}", placed.text);
+    let to = placed.location().to_string();
+    assert!(to.starts_with("/lite/order/"), "{to}");
+    // The same form sent again finds the same order.
+    let again = browser.post("/lite/checkout", &fields).await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.text);
+    assert_eq!(again.location(), to);
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM order_master").await,
+        before + 1
+    );
+    let order = browser.get(&to).await;
+    assert_eq!(order.status, StatusCode::OK);
+    order.assert_private();
+    let number: String =
+        db::query_scalar("SELECT order_random FROM order_master ORDER BY id DESC LIMIT 1")
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert!(order
+        .text
+        .contains(&format!("Your order number is <b>{number}</b>")));
+    assert!(order.text.contains("Track this order"));
+    // The cart is empty now.
+    let cart = browser.get("/lite/cart").await;
+    assert!(cart.text.contains("Your cart is empty."));
+    // A wrong key shows no order.
+    let page = browser.get(&format!("/lite/order/{number}?key=nope")).await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+
+    // Tracking: a GET form with the number and mobile.
+    let empty = other.get("/lite/track-order").await;
+    assert_eq!(empty.status, StatusCode::OK);
+    let track = other
+        .get(&format!(
+            "/lite/track-order?number={number}&mobile=01712345678"
+        ))
+        .await;
+    assert_eq!(track.status, StatusCode::OK, "{}", track.text);
+    track.assert_private();
+    let grand: i64 =
+        db::query_scalar("SELECT grand_total FROM order_master WHERE order_random = $1")
+            .bind(&number)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    for text in [
+        format!("<h2>Order {number}</h2>"),
+        "Delivery charge".to_string(),
+        catalog::pricing::taka(grand),
+        "<th scope=\"row\">Paid</th><td>৳0</td>".to_string(),
+        "<th scope=\"row\">Due</th>".to_string(),
+    ] {
+        assert!(track.text.contains(&text), "{text} in {}", track.text);
+    }
+    let wrong = other
+        .get(&format!(
+            "/lite/track-order?number={number}&mobile=01999999999"
+        ))
+        .await;
+    assert_eq!(wrong.status, StatusCode::NOT_FOUND);
+    assert!(wrong
+        .text
+        .contains("No order has that number and mobile number."));
+    let bad = other
+        .get(&format!("/lite/track-order?number={number}&mobile=abc"))
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains("id=\"mobile-e\""));
+}
+
+#[tokio::test]
+async fn a_shopper_signs_up_out_and_in_and_keeps_the_guest_cart() {
+    let shop = TestShop::fresh().await;
+    let (pid, title) = plain_product(&shop).await;
+    let mut browser = Browser::new(&shop);
+    let page = browser.get("/lite/register").await;
+    let csrf = page.csrf();
+    // Problems are shown by their fields; passwords are not sent back.
+    let page = browser
+        .post(
+            "/lite/register",
+            &[
+                ("csrf", &csrf),
+                ("name", "Karim Uddin"),
+                ("email", "not-an-email"),
+                ("password", "short"),
+                ("password_confirmation", "short"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.text.contains("value=\"Karim Uddin\""));
+    assert!(page.text.contains("id=\"email-e\""));
+    assert!(page.text.contains("Please accept the terms."));
+    assert!(!page.text.contains("value=\"short\""));
+    let email = "karim.lite@example.com";
+    let page = browser
+        .post(
+            "/lite/register",
+            &[
+                ("csrf", &csrf),
+                ("name", "Karim Uddin"),
+                ("email", email),
+                ("telephone", ""),
+                ("password", "a-long-password-1"),
+                ("password_confirmation", "a-long-password-1"),
+                ("agree", "on"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/cart?done=registered");
+    let auth = page
+        .set_cookies()
+        .into_iter()
+        .find(|c| c.starts_with("shop_auth="))
+        .expect("the sign-in cookie");
+    assert!(auth.contains("; HttpOnly") && auth.contains("; SameSite=Lax"));
+    assert!(auth.contains("; Max-Age=72000"));
+    let cart = browser.get("/lite/cart?done=registered").await;
+    assert!(cart.text.contains("Signed in as Karim Uddin."));
+
+    // Sign out: the cookie goes and the token stops working.
+    let token = browser.cookie("shop_auth").unwrap().to_string();
+    let page = browser.post("/lite/logout", &[("csrf", &csrf)]).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(page
+        .set_cookies()
+        .iter()
+        .any(|c| c.starts_with("shop_auth=;")));
+    assert!(browser.cookie("shop_auth").is_none());
+    let (status, _, _) = shop
+        .request(
+            "GET",
+            "/api/auth/user",
+            &[("authorization", &format!("Bearer {token}"))],
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // A stale sign-in cookie is dropped, and the visitor is a guest.
+    browser.cookies.push(("shop_auth".into(), token.clone()));
+    let page = browser.get("/lite/login").await;
+    assert!(page
+        .set_cookies()
+        .iter()
+        .any(|c| c.starts_with("shop_auth=;")));
+    assert!(page.text.contains("<h1>Sign in</h1>"));
+
+    // As a guest again: a product in the cart, then sign in.
+    browser
+        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
+        .await;
+    let page = browser
+        .post(
+            "/lite/login",
+            &[
+                ("csrf", &csrf),
+                ("login", email),
+                ("password", "wrong-password"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+    assert!(page.text.contains("value=\"karim.lite@example.com\""));
+    let page = browser
+        .post(
+            "/lite/login",
+            &[("csrf", &csrf), ("login", email), ("password", "")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(page.text.contains("Enter your password."));
+    let page = browser
+        .post(
+            "/lite/login",
+            &[
+                ("csrf", &csrf),
+                ("login", email),
+                ("password", "a-long-password-1"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    let cart = browser.get(page.location()).await;
+    assert!(cart.text.contains("You are signed in."));
+    assert!(
+        cart.text.contains(&escaped(&title)),
+        "the guest cart came along"
+    );
+    let user_lines = shop
+        .scalar_i64(
+            "SELECT COUNT(*) FROM cart_item ci JOIN cart c ON c.id = ci.cart_id \
+             JOIN app_user u ON u.id = c.user_id WHERE u.email = 'karim.lite@example.com'",
+        )
+        .await;
+    assert_eq!(user_lines, 1);
+}
+
+#[tokio::test]
+async fn odd_requests_get_fitting_pages() {
+    let shop = TestShop::open().await;
+    let mut browser = Browser::new(&shop);
+    let csrf = browser.get("/lite/login").await.csrf();
+    // A body that is not a form, a huge field, a GET where a POST belongs.
+    let page = browser
+        .send("POST", "/lite/cart/update", Some("%%%&&&==\u{0}".into()))
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    let long = "9".repeat(5000);
+    let page = browser
+        .post(
+            "/lite/cart/update",
+            &[("csrf", &csrf), ("code", &long), ("qty", &long)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let page = browser
+        .post("/lite/checkout", &[("csrf", &csrf), ("terms", "on")])
+        .await;
+    assert_eq!(page.status, StatusCode::CONFLICT);
+    assert!(page.text.contains("Your cart is empty."));
+    let page = browser.get("/lite/cart/update").await;
+    assert_eq!(page.status, StatusCode::METHOD_NOT_ALLOWED);
+    let page = browser.get("/lite/order/%00?key=%00").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    let page = browser
+        .get(&format!("/lite/track-order?number={long}&mobile={long}"))
+        .await;
+    assert!(page.status.is_client_error(), "{}", page.status);
+    page.assert_private();
+}
