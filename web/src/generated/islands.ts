@@ -212,6 +212,11 @@ export interface components {
         /** @description Props of `reset-password-page`: none; the link's query carries `token` and `email`. */
         ResetPasswordPageProps: Record<string, never>;
         /**
+         * @description Props of `review-page` (`/review`, `/review_workable_copy`,
+         *      `/product/review/{id}`): none; the path names the product, the API the rest.
+         */
+        ReviewPageProps: Record<string, never>;
+        /**
          * @description Props of `search-box` (written by no page today: the header's template
          *      holds the island without props).
          */

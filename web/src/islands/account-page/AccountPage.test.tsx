@@ -87,14 +87,18 @@ describe('account-page', () => {
     mockFetch({
       '/api/user/reviews': {
         body: {
-          reviews: { '7': { product: { title: 'Rio Sofa', seo_url: 'rio-sofa' }, rating: 4, comment: 'Comfortable', is_active: 0, created_at: '01 May 2026' } },
+          reviews: {
+            '7': { product: { id: 12, title: 'Rio Sofa', seo_url: 'rio-sofa' }, rating: 4, comment: 'Comfortable', is_active: 0, created_at: '01 May 2026' },
+          },
         },
       },
     });
     render(<AccountPage path="/user/reviews" />);
     await flush();
     expect(screen.getByLabelText('4 of 5 stars').textContent).toBe('★★★★');
-    expect(screen.getByText('01 May 2026 · waiting for approval')).toBeTruthy();
+    expect(screen.getByText(/01 May 2026 · waiting for approval/)).toBeTruthy();
+    // Each review links to its edit form.
+    expect(screen.getByRole('link', { name: 'Edit review' }).getAttribute('href')).toBe('/product/review/12');
   });
 
   it('adds an address with the original query names and makes one the delivery address', async () => {

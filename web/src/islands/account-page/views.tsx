@@ -197,6 +197,12 @@ export function Reviews() {
             <p className="muted">
               {rv.created_at}
               {rv.is_active ? '' : ' · waiting for approval'}
+              {product?.id ? (
+                <>
+                  {' · '}
+                  <a href={`/product/review/${product.id}`}>Edit review</a>
+                </>
+              ) : null}
             </p>
           </li>
         );
