@@ -721,6 +721,7 @@ impl ProxyHttp for Edge {
         };
         let facts = RequestFacts {
             authorization: session.req_header().headers.contains_key("authorization"),
+            heuristic: ctx.route != RouteClass::Api,
         };
         match policy::decide(
             resp.status.as_u16(),

@@ -478,3 +478,112 @@ async fn cdn_cache_control_wins_where_present() {
         assert_eq!(origin.count_path(path), 2, "{path}");
     }
 }
+
+/// RFC 9111 §3, §5.2.2.4, §4.2.2: any final status with explicit freshness is stored (206
+/// and server errors but 501 excepted, tests/cache.rs); a `no-cache` response is stored and revalidated on every use; a response with
+/// `Last-Modified` and no explicit freshness gets a heuristic lifetime (10% of its age at
+/// `Date`, at most a day) when its status is heuristically cacheable, except on `/api`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn statuses_no_cache_and_heuristic_freshness() {
+    let origin = Origin::start(|r| {
+        let now = SystemTime::now();
+        let modified = |ago: u64| date::format(now - Duration::from_secs(ago));
+        let path = r.path();
+        if let Some(status) = path.strip_prefix("/status/") {
+            let status: u16 = status.parse().unwrap();
+            let body = if status == 204 { "" } else { path };
+            return Reply::new(status, body)
+                .header("cache-control", "max-age=600")
+                .header("location", "/");
+        }
+        let reply = Reply::new(200, path.to_string()).header("date", &date::format(now));
+        match path {
+            "/no-cache" => {
+                if r.header("if-none-match") == Some("\"v1\"") {
+                    Reply::new(304, "")
+                        .header("cache-control", "no-cache, max-age=600")
+                        .header("etag", "\"v1\"")
+                } else {
+                    reply
+                        .header("cache-control", "no-cache, max-age=600")
+                        .header("etag", "\"v1\"")
+                }
+            }
+            "/modified-long-ago" | "/api/modified-long-ago" => {
+                reply.header("last-modified", &modified(30 * 86_400))
+            }
+            "/modified-recently" => reply.header("last-modified", &modified(1000)),
+            "/not-modified-info" => reply,
+            _ => Reply::new(302, path.to_string())
+                .header("location", "/")
+                .header("date", &date::format(now))
+                .header("last-modified", &modified(30 * 86_400)),
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let c = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let fetch = |path: String| {
+        let req = c.get(edge.url(&path));
+        async move { req.send().await.unwrap() }
+    };
+    let ttl_of = |resp: &reqwest::Response| -> i64 {
+        let status = resp.headers()["cache-status"].to_str().unwrap();
+        status
+            .split("ttl=")
+            .nth(1)
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+
+    for status in [203, 204, 301, 302, 307, 403, 404, 405, 410, 451, 501] {
+        let path = format!("/status/{status}");
+        let miss = fetch(path.clone()).await;
+        assert_eq!(miss.status().as_u16(), status);
+        let hit = fetch(path.clone()).await;
+        assert_eq!(hit.status().as_u16(), status);
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{status}");
+        assert_eq!(origin.count_path(&path), 1, "{status}");
+    }
+
+    // no-cache: stored, and every use goes to the origin with the stored validator.
+    assert_eq!(fetch("/no-cache".into()).await.headers()["x-cache"], "MISS");
+    for _ in 0..2 {
+        let again = fetch("/no-cache".into()).await;
+        assert_eq!(again.headers()["x-cache"], "REVALIDATED");
+        assert_eq!(again.text().await.unwrap(), "/no-cache");
+    }
+    let seen = origin.seen();
+    let revalidations = seen
+        .iter()
+        .filter(|r| r.path() == "/no-cache" && r.header("if-none-match") == Some("\"v1\""))
+        .count();
+    assert_eq!(revalidations, 2);
+
+    // Heuristic freshness: a tenth of the time since Last-Modified, at most a day.
+    for (path, expected) in [("/modified-long-ago", 86_400), ("/modified-recently", 100)] {
+        assert_eq!(fetch(path.into()).await.headers()["x-cache"], "MISS");
+        let hit = fetch(path.into()).await;
+        assert_eq!(hit.headers()["x-cache"], "HIT", "{path}");
+        let ttl = ttl_of(&hit);
+        assert!((expected - 5..=expected).contains(&ttl), "{path}: {ttl}");
+    }
+    // None without Last-Modified, on /api, or for a status that is not heuristically
+    // cacheable.
+    for path in ["/not-modified-info", "/api/modified-long-ago", "/redirect"] {
+        fetch(path.into()).await;
+        assert_ne!(
+            fetch(path.into()).await.headers()["x-cache"],
+            "HIT",
+            "{path}"
+        );
+        assert_eq!(origin.count_path(path), 2, "{path}");
+    }
+}

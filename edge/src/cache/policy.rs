@@ -5,7 +5,11 @@
 //! A response is never stored when it sets a cookie, is `private` or `no-store`
 //! in the governing header, answers a request with `Authorization` without being
 //! explicitly public, has `Vary: *` or varies on a header outside the allow-list, is larger
-//! than the maximum object size, or has no explicit freshness (no heuristic caching).
+//! than the maximum object size, is a `1xx`, `206`, `304` or a server error other than
+//! `501`, or has no freshness: neither
+//! explicit nor, for a heuristically cacheable status with `Last-Modified` outside `/api`,
+//! heuristic (a tenth of its age at `Date`, at most a day). Any other final status with
+//! freshness is stored; `no-cache` is stored already stale, so each use revalidates.
 //!
 //! Explicit freshness is `max-age`/`s-maxage` of the governing header, or else, when
 //! `CDN-Cache-Control` is absent, `Expires` (RFC 9111 §5.3): its lifetime is `Expires`
@@ -23,8 +27,18 @@ use std::time::{Duration, SystemTime};
 /// vary on (one variant per front end, and one for same-origin calls, which send none).
 pub const VARY_ALLOWED: &[&str] = &["accept-encoding", "accept", "accept-language", "origin"];
 
-/// Status codes the edge stores when the origin gives explicit freshness.
-const STORABLE_STATUS: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 410];
+/// Status codes the edge stored before any final status could be (issue 16). A refused
+/// response of another status is refused as `status`, which the predictor treats as
+/// transient (`skip_transient` in lib.rs), as before: an error page once does not make its
+/// URL skip the cache.
+const USUALLY_STORED: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 410];
+
+/// Status codes that may get a heuristic freshness lifetime (RFC 9110 §15.1, RFC 9111
+/// §4.2.2). 206 is among them, but the edge does not store partial content.
+const HEURISTIC_STATUS: &[u16] = &[200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501];
+
+/// The longest heuristic freshness lifetime.
+pub const HEURISTIC_CAP: Duration = Duration::from_secs(86_400);
 
 /// How long a stored response is fresh, and its stale windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +65,8 @@ pub enum Verdict {
 pub struct RequestFacts {
     /// The request carried `Authorization`.
     pub authorization: bool,
+    /// A heuristic freshness may be given (not for `/api`, whose answers say theirs).
+    pub heuristic: bool,
 }
 
 /// Decide whether a response that arrived at `received` may be stored (see the module doc
@@ -62,7 +78,30 @@ pub fn decide(
     max_object_bytes: usize,
     received: SystemTime,
 ) -> Verdict {
-    if !STORABLE_STATUS.contains(&status) {
+    match decide_any_status(status, headers, request, max_object_bytes, received) {
+        Verdict::Refuse(_) if !USUALLY_STORED.contains(&status) => Verdict::Refuse("status"),
+        verdict => verdict,
+    }
+}
+
+/// [`decide`] with the reason of every refusal. Any final status may be stored (RFC 9111
+/// §3) but `206` (Pingora stores whole bodies and answers ranges from them), `304` (it
+/// answers the edge's own revalidation, or a condition the client sent on a miss) and
+/// server errors other than `501`.
+fn decide_any_status(
+    status: u16,
+    headers: &HeaderMap,
+    request: RequestFacts,
+    max_object_bytes: usize,
+    received: SystemTime,
+) -> Verdict {
+    if status < 200 || status == 206 || status == 304 || status > 999 {
+        return Verdict::Refuse("status");
+    }
+    // A server error (but 501, which is heuristically cacheable) is transient: stored, it
+    // would be every visitor's answer, and would replace what stale-if-error keeps. §3
+    // allows a cache not to store what it may store.
+    if status >= 500 && status != 501 {
         return Verdict::Refuse("status");
     }
     if headers.contains_key(http::header::SET_COOKIE) {
@@ -91,10 +130,11 @@ pub fn decide(
         if cc.private() || cc.no_store() {
             return Verdict::Refuse("private");
         }
-        if cc.no_cache() {
-            return Verdict::Refuse("no-cache");
-        }
     }
+    // no-cache (RFC 9111 §5.2.2.4): stored, but every use is revalidated first, so it is
+    // stored already stale and with no window to serve it stale (§4.2.4). A `no-cache`
+    // naming fields is taken as a plain one (allowed by §5.2.2.4).
+    let no_cache = governing.is_some_and(|cc| cc.no_cache());
     if request.authorization {
         let public = |cc: &Option<CacheControl>| {
             cc.as_ref()
@@ -114,11 +154,23 @@ pub fn decide(
             .and_then(|cc| cc.fresh_duration())
             .or_else(|| expires_lifetime(headers, received)),
     };
-    let Some(ttl) = ttl else {
-        return Verdict::Refuse("no-freshness");
+    let ttl = match ttl {
+        _ if no_cache => Duration::ZERO,
+        Some(ttl) => ttl,
+        None if request.heuristic && HEURISTIC_STATUS.contains(&status) => {
+            match heuristic_lifetime(headers, received) {
+                Some(ttl) => ttl,
+                None => return Verdict::Refuse("no-freshness"),
+            }
+        }
+        None => return Verdict::Refuse("no-freshness"),
     };
-    let window =
-        |d: Option<Duration>| d.map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX));
+    let window = |d: Option<Duration>| {
+        if no_cache {
+            return 0;
+        }
+        d.map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX))
+    };
     Verdict::Store(Freshness {
         ttl: Duration::from_secs(ttl.as_secs()),
         stale_while_revalidate: window(
@@ -126,6 +178,19 @@ pub fn decide(
         ),
         stale_if_error: window(governing.and_then(|cc| cc.serve_stale_if_error_duration())),
     })
+}
+
+/// A heuristic freshness lifetime (RFC 9111 §4.2.2): a tenth of the time between
+/// `Last-Modified` and `Date` (or the arrival time without a valid `Date`), at most
+/// [`HEURISTIC_CAP`]. `None` without a valid `Last-Modified`.
+fn heuristic_lifetime(headers: &HeaderMap, received: SystemTime) -> Option<Duration> {
+    let modified = date::parse(headers.get(http::header::LAST_MODIFIED)?.as_bytes())?;
+    let date = headers
+        .get(http::header::DATE)
+        .and_then(|v| date::parse(v.as_bytes()))
+        .unwrap_or(received);
+    let unchanged_for = date.duration_since(modified).unwrap_or_default();
+    Some((unchanged_for / 10).min(HEURISTIC_CAP))
 }
 
 /// The freshness lifetime `Expires` gives (RFC 9111 §4.2.1, §5.3): `Expires` less `Date`,
@@ -189,9 +254,11 @@ mod tests {
 
     const ANON: RequestFacts = RequestFacts {
         authorization: false,
+        heuristic: true,
     };
     const AUTH: RequestFacts = RequestFacts {
         authorization: true,
+        heuristic: true,
     };
 
     fn store(h: &HeaderMap) -> Freshness {
@@ -263,7 +330,6 @@ mod tests {
                 "vary-not-allowed",
             ),
             (&[("content-type", "text/html")], "no-freshness"),
-            (&[("cache-control", "no-cache, max-age=60")], "no-cache"),
             (
                 &[
                     ("cache-control", "max-age=60"),
@@ -302,10 +368,77 @@ mod tests {
             );
         }
         let ok = headers(&[("cache-control", "max-age=60")]);
+        for status in [100, 206, 304, 500, 502, 503, 504] {
+            assert_eq!(
+                decide(status, &ok, ANON, 1 << 20, SystemTime::now()),
+                Verdict::Refuse("status")
+            );
+        }
+        // A refused error page stays a transient `status` refusal for the predictor.
+        let private = headers(&[("cache-control", "private, no-store")]);
         assert_eq!(
-            decide(500, &ok, ANON, 1 << 20, SystemTime::now()),
+            decide(500, &private, ANON, 1 << 20, SystemTime::now()),
             Verdict::Refuse("status")
         );
+    }
+
+    #[test]
+    fn any_final_status_with_explicit_freshness_is_stored() {
+        let ok = headers(&[("cache-control", "max-age=60")]);
+        for status in [201, 302, 307, 403, 405, 451, 501] {
+            assert!(
+                matches!(
+                    decide(status, &ok, ANON, 1 << 20, SystemTime::now()),
+                    Verdict::Store(f) if f.ttl == Duration::from_secs(60)
+                ),
+                "{status}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_cache_is_stored_stale_without_stale_windows() {
+        let h = headers(&[(
+            "cache-control",
+            "no-cache, max-age=60, stale-while-revalidate=60, stale-if-error=600",
+        )]);
+        assert_eq!(
+            store(&h),
+            Freshness {
+                ttl: Duration::ZERO,
+                stale_while_revalidate: 0,
+                stale_if_error: 0
+            }
+        );
+    }
+
+    #[test]
+    fn heuristic_freshness() {
+        let now = SystemTime::now();
+        let ago = |secs: u64| date::format(now - Duration::from_secs(secs));
+        let verdict = |status: u16, modified: &str, facts: RequestFacts| {
+            let mut h = HeaderMap::new();
+            h.append("date", date::format(now).parse().unwrap());
+            h.append("last-modified", modified.parse().unwrap());
+            decide(status, &h, facts, 1 << 20, now)
+        };
+        let ttl = |v: Verdict| match v {
+            Verdict::Store(f) => Some(f.ttl.as_secs()),
+            Verdict::Refuse(_) => None,
+        };
+        assert_eq!(ttl(verdict(200, &ago(1000), ANON)), Some(100));
+        assert_eq!(ttl(verdict(404, &ago(90 * 86_400), ANON)), Some(86_400));
+        assert_eq!(ttl(verdict(302, &ago(1000), ANON)), None);
+        assert_eq!(ttl(verdict(200, "yesterday", ANON)), None);
+        let api = RequestFacts {
+            authorization: false,
+            heuristic: false,
+        };
+        assert_eq!(ttl(verdict(200, &ago(1000), api)), None);
+        // Explicit freshness wins.
+        let mut h = headers(&[("cache-control", "max-age=7")]);
+        h.append("last-modified", ago(1000).parse().unwrap());
+        assert_eq!(store(&h).ttl, Duration::from_secs(7));
     }
 
     #[test]
