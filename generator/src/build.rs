@@ -526,7 +526,7 @@ async fn content_pages(
     strips: Strips,
 ) -> anyhow::Result<()> {
     ctx.progress.set_message("content");
-    let (fabrics, set_infos) = q::product_set_extras(&ctx.pool).await?;
+    let (_, set_infos) = q::product_set_extras(&ctx.pool).await?;
     let content = pages::content::ContentData {
         blogs: strips.blogs,
         news: strips.news,
@@ -535,7 +535,8 @@ async fn content_pages(
         pages: q::cms_pages(&ctx.pool).await?,
         sets: listing.sets.clone(),
         set_items: q::product_set_items(&ctx.pool).await?,
-        fabrics,
+        set_stock: catalog::read::product::set_item_stock(&ctx.pool).await?,
+        fabrics: catalog::read::product::set_fabrics(&ctx.pool).await?,
         set_infos,
         showrooms: q::showrooms(&ctx.pool).await?,
         flash: strips.flash,

@@ -79,6 +79,38 @@ pub struct SetBuyProps<'a> {
     pub set_id: i64,
     /// The set's slug, for `product/product-set-products?slug=`.
     pub slug: &'a str,
+    /// The set's products as the page was generated, in the names of
+    /// `product/product-set-products` (the island checks them again).
+    pub items: Vec<SetItemProps<'a>>,
+    /// The set's active fabrics, one of which goes with the add.
+    pub fabrics: Vec<SetFabricProps<'a>>,
+}
+
+/// A product of a set, as `product/product-set-products` names it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SetItemProps<'a> {
+    pub id: i64,
+    pub title: &'a str,
+    pub seo_url: &'a str,
+    /// Units in stock.
+    pub qty: i64,
+    /// The price a shopper pays now, whole taka.
+    pub price_now: i64,
+    /// `in_stock`, `out_of_stock` or `pre_booking`.
+    pub stock_status: &'a str,
+    /// Units of it in the set.
+    pub product_set_qty: i64,
+    /// Whether buying it is switched off.
+    pub disable_buy: bool,
+}
+
+/// A fabric of a set, as `product/product-set-fabrics` names it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SetFabricProps<'a> {
+    pub id: i64,
+    pub title: &'a str,
+    /// The fabric's image path; null when it has none.
+    pub image_url: Option<&'a str>,
 }
 
 /// Props of `cart-page`: none (the cart is the visitor's, from the API).
@@ -226,11 +258,6 @@ pub struct RegistrationPageProps {}
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ResetPasswordPageProps {}
 
-/// Props of `review-page` (`/review`, `/review_workable_copy`,
-/// `/product/review/{id}`): none; the path names the product, the API the rest.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ReviewPageProps {}
-
 /// Props of `search-box` (written by no page today: the header's template
 /// holds the island without props).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -311,7 +338,6 @@ island_props! {
     "redirect-page" => RedirectPageProps,
     "registration-page" => RegistrationPageProps,
     "reset-password-page" => ResetPasswordPageProps,
-    "review-page" => ReviewPageProps,
     "search-box" => SearchBoxProps<'_>,
     "thank-you-page" => ThankYouPageProps,
     "track-order-page" => TrackOrderPageProps,
@@ -433,8 +459,13 @@ mod tests {
         let set = BuyButtonsProps::Set(SetBuyProps {
             set_id: 3,
             slug: "s<",
+            items: vec![],
+            fabrics: vec![],
         });
-        assert_eq!(set.script_json(), r#"{"set_id":3,"slug":"s\u003c"}"#);
+        assert_eq!(
+            set.script_json(),
+            r#"{"set_id":3,"slug":"s\u003c","items":[],"fabrics":[]}"#
+        );
         assert_eq!(CartPageProps {}.script_json(), "{}");
     }
 

@@ -135,12 +135,13 @@ async fn the_add_answer_carries_the_header_cart_count() {
         .scalar_i64("SELECT id FROM product_set WHERE active = TRUE ORDER BY id LIMIT 1")
         .await;
     stock_set_products(&shop, set).await;
+    let fabric = set_fabric(&shop, set).await;
     // One product, the same again (its line grows), another, then a set (one line).
     for (query, lines) in [
         (format!("main_pid={first}&qty=1"), 1),
         (format!("main_pid={first}&qty=2"), 1),
         (format!("main_pid={second}"), 2),
-        (format!("pset_id={set}"), 3),
+        (format!("pset_id={set}&fabric_id={fabric}"), 3),
     ] {
         let (status, _, body) = shop
             .guest_get(t, &format!("/api/cart/add-to-cart?{query}"))
@@ -338,8 +339,12 @@ async fn quantities_update_lines_remove_and_sets_go_in_as_one_line() {
         ))
         .await;
     stock_set_products(&shop, set).await;
+    let fabric = set_fabric(&shop, set).await;
     let (status, _, body) = shop
-        .guest_get(t, &format!("/api/cart/add-to-cart?pset_id={set}"))
+        .guest_get(
+            t,
+            &format!("/api/cart/add-to-cart?pset_id={set}&fabric_id={fabric}"),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (_, _, view) = shop.guest_get(t, "/api/cart/view").await;
@@ -858,6 +863,14 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
 }
 
 /// Puts every product of set `set` in stock, and not on pre-booking, so the set can be bought.
+/// The first active fabric of `set` (a set with fabrics needs one of them).
+async fn set_fabric(shop: &TestShop, set: i64) -> i64 {
+    shop.scalar_i64(&format!(
+        "SELECT id FROM fabric WHERE product_set_id = {set} AND active ORDER BY sort, id LIMIT 1"
+    ))
+    .await
+}
+
 async fn stock_set_products(shop: &TestShop, set: i64) {
     db::query(
         "UPDATE product SET stock = 50, pre_booking = FALSE WHERE id IN \

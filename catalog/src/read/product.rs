@@ -678,6 +678,8 @@ pub struct SetProduct {
     /// Units of this product in the set.
     pub product_set_qty: i64,
     pub image_url: Option<String>,
+    /// Buying switched off for the product (the set cannot be added).
+    pub disable_buy: bool,
 }
 
 /// The products of set `set_id` at `now`.
@@ -691,12 +693,58 @@ pub async fn set_products(
          CASE WHEN p.pre_booking THEN 'pre_booking' WHEN p.stock > 0 THEN 'in_stock' ELSE 'out_of_stock' END AS stock_status, \
          i.qty AS product_set_qty, \
          (SELECT f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
-          WHERE pi.product_id = p.id ORDER BY pi.sort, pi.id LIMIT 1) AS image_url \
+          WHERE pi.product_id = p.id ORDER BY pi.sort, pi.id LIMIT 1) AS image_url, p.disable_buy \
          FROM product_set_item i JOIN product p ON p.id = i.product_id \
          WHERE i.product_set_id = $1 AND p.is_active ORDER BY i.sort, p.id",
         effective = pricing::effective_price_sql(now)
     ))
     .bind(set_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// The stock of a product that is in a product set, for the set pages.
+#[derive(Debug, Clone, FromRow)]
+pub struct SetItemStock {
+    pub product_id: i64,
+    /// Units in stock.
+    pub stock: i64,
+    pub pre_booking: bool,
+    /// Buying switched off for the product.
+    pub disable_buy: bool,
+}
+
+/// The stock of every active product that is in a product set.
+pub async fn set_item_stock(pool: &Pool) -> Result<Vec<SetItemStock>, sqlx::Error> {
+    db::query_as(
+        "SELECT p.id AS product_id, p.stock, p.pre_booking, p.disable_buy FROM product p \
+         WHERE p.is_active AND p.id IN (SELECT product_id FROM product_set_item) ORDER BY p.id",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// An active fabric of a set with its first image, for the set pages.
+#[derive(Debug, Clone, FromRow)]
+pub struct SetFabric {
+    pub product_set_id: i64,
+    pub id: i64,
+    pub title: String,
+    /// The fabric's image path; empty when it has none.
+    pub path: String,
+    /// Pixels; 0 when unknown.
+    pub width: i64,
+    pub height: i64,
+}
+
+/// Every active fabric of every set, in each set's order.
+pub async fn set_fabrics(pool: &Pool) -> Result<Vec<SetFabric>, sqlx::Error> {
+    db::query_as(
+        "SELECT fb.product_set_id, fb.id, fb.title, COALESCE(f.full_size_directory, '') AS path, \
+         COALESCE(f.width, 0) AS width, COALESCE(f.height, 0) AS height \
+         FROM fabric fb LEFT JOIN image_file f ON f.id = fb.image_file_id \
+         WHERE fb.active ORDER BY fb.product_set_id, fb.sort, fb.id",
+    )
     .fetch_all(pool)
     .await
 }

@@ -95,6 +95,8 @@ pub struct SetInfo {
     pub description: String,
     pub image_url: Option<String>,
     pub fabric_id: Option<i64>,
+    /// The chosen fabric's name.
+    pub fabric_title: Option<String>,
 }
 
 /// The cart row: the checkout details kept with it.
@@ -241,9 +243,10 @@ pub async fn load_by_id(conn: &mut Conn, id: i64, now: i64) -> sqlx::Result<Cart
         .await?;
     let sets: Vec<SetInfo> = db::query_as(
         "SELECT cs.id AS cart_set_id, ps.id, ps.title, ps.slug, ps.description, \
-         f.icon_size_directory AS image_url, cs.fabric_id \
+         f.icon_size_directory AS image_url, cs.fabric_id, fb.title AS fabric_title \
          FROM cart_set cs JOIN product_set ps ON ps.id = cs.product_set_id \
          LEFT JOIN image_file f ON f.id = ps.image_file_id \
+         LEFT JOIN fabric fb ON fb.id = cs.fabric_id \
          WHERE cs.cart_id = $1 ORDER BY cs.id",
     )
     .bind(id)
@@ -432,8 +435,11 @@ async fn check_room(conn: &mut Conn, cart_id: i64) -> ApiResult<()> {
 }
 
 /// Adds a product set as one line: its items in the set's quantities, with
-/// an optional fabric of the set. Adding the same set and fabric again adds
-/// one more of each item.
+/// one of the set's active fabrics (required when the set has any: 400
+/// naming `fabric_id` otherwise). Every item is checked before anything is
+/// added: when any cannot be supplied in the set's quantity, the answer is a
+/// 409 naming each such item. Adding the same set and fabric again adds one
+/// more of each item.
 pub async fn add_set(
     conn: &mut Conn,
     cart_id: i64,
@@ -447,20 +453,7 @@ pub async fn add_set(
     if active != Some(true) {
         return Err(ApiError::not_found("Product set not found"));
     }
-    if let Some(fabric) = fabric_id {
-        let ok: Option<i64> =
-            db::query_scalar("SELECT id FROM fabric WHERE id = $1 AND product_set_id = $2")
-                .bind(fabric)
-                .bind(set_id)
-                .fetch_optional(&mut *conn)
-                .await?;
-        if ok.is_none() {
-            return Err(ApiError::invalid(
-                "fabric_id",
-                "That fabric is not offered for this set.",
-            ));
-        }
-    }
+    check_fabric(conn, set_id, fabric_id).await?;
     let items: Vec<(i64, i64)> = db::query_as(
         "SELECT product_id, qty FROM product_set_item WHERE product_set_id = $1 ORDER BY sort, product_id",
     )
@@ -470,6 +463,7 @@ pub async fn add_set(
     if items.is_empty() {
         return Err(ApiError::Conflict("This set has no products.".to_string()));
     }
+    check_set_stock(conn, cart_id, set_id, fabric_id).await?;
     let existing: Option<i64> = db::query_scalar(
         "SELECT id FROM cart_set WHERE cart_id = $1 AND product_set_id = $2 AND fabric_id IS NOT DISTINCT FROM $3",
     )
@@ -536,6 +530,87 @@ pub async fn add_set(
     }
     touch(conn, cart_id).await?;
     Ok(ids)
+}
+
+/// The set's fabric: `fabric_id` must be one of the set's active fabrics,
+/// and is required when the set has any.
+async fn check_fabric(conn: &mut Conn, set_id: i64, fabric_id: Option<i64>) -> ApiResult<()> {
+    let fabrics: Vec<(i64, String)> = db::query_as(
+        "SELECT id, title FROM fabric WHERE product_set_id = $1 AND active ORDER BY sort, id",
+    )
+    .bind(set_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    match fabric_id {
+        Some(f) if fabrics.iter().any(|(id, _)| *id == f) => Ok(()),
+        Some(_) => Err(ApiError::invalid(
+            "fabric_id",
+            "That fabric is not offered for this set.",
+        )),
+        None if fabrics.is_empty() => Ok(()),
+        None => Err(ApiError::invalid(
+            "fabric_id",
+            format!(
+                "Choose a fabric for this set: {}.",
+                fabrics
+                    .iter()
+                    .map(|(_, t)| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// Why the set cannot be supplied now, item by item (with what this cart
+/// already holds of the same set and fabric): a 409 naming every item that
+/// is out of stock, short of the set's quantity, not sold online or gone.
+async fn check_set_stock(
+    conn: &mut Conn,
+    cart_id: i64,
+    set_id: i64,
+    fabric_id: Option<i64>,
+) -> ApiResult<()> {
+    type Row = (String, i64, i64, bool, bool, bool, i64);
+    let rows: Vec<Row> = db::query_as(
+        "SELECT p.title, i.qty, p.stock, p.pre_booking, p.disable_buy, p.is_active, \
+         COALESCE((SELECT ci.qty FROM cart_item ci JOIN cart_set cs ON cs.id = ci.cart_set_id \
+           WHERE cs.cart_id = $2 AND cs.product_set_id = $1 AND cs.fabric_id IS NOT DISTINCT FROM $3 \
+           AND ci.product_id = i.product_id), 0) AS in_cart \
+         FROM product_set_item i JOIN product p ON p.id = i.product_id \
+         WHERE i.product_set_id = $1 ORDER BY i.sort, i.product_id",
+    )
+    .bind(set_id)
+    .bind(cart_id)
+    .bind(fabric_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let problems: Vec<String> = rows
+        .iter()
+        .filter_map(
+            |(title, set_qty, stock, pre_booking, disable_buy, is_active, in_cart)| {
+                let wanted = set_qty + in_cart;
+                if !is_active {
+                    Some(format!("{title} is no longer sold"))
+                } else if *disable_buy {
+                    Some(format!("{title} cannot be bought online right now"))
+                } else if *pre_booking || wanted <= *stock {
+                    None
+                } else if *stock <= 0 {
+                    Some(format!("{title} is out of stock"))
+                } else {
+                    Some(format!("{title}: only {stock} left, {wanted} needed"))
+                }
+            },
+        )
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::Conflict(format!(
+        "This set cannot be added now: {}.",
+        problems.join("; ")
+    )))
 }
 
 /// Sets the quantity of the line keyed `code` (not a set's item).

@@ -344,6 +344,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/common/districts-by-diviison/{division}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A division's districts (by the division's id, name, Bangla name or old spelling; the original's spelling of the path) as a bare array of common/districts rows */
+        get: operations["get_common_districts_by_diviison_{division}"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/common/showrooms": {
         parameters: {
             query?: never;
@@ -440,6 +457,23 @@ export interface paths {
         get: operations["get_common_widget"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/common/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The contact form: {name, contact (mobile or e-mail), message}, kept and mailed to the shop; JSON or a form body; a browser navigation (Accept: text/html first) is answered 303 to /page/contact#sent (or #not-sent) */
+        post: operations["post_common_contact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -572,7 +606,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Its filters: {filters_cat, filters_att} */
+        /** Its filters: {filters_cat, filters_att (each value with the count of products it leaves; none that leaves nothing), price: {min, max} or null}; with the listing's chosen filters, each attribute's counts respect the others */
         get: operations["get_category_filters"];
         put?: never;
         post?: never;
@@ -786,40 +820,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/product/question-index": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Published questions with answers: {questions} */
-        get: operations["get_product_question_index"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/product/comment-index": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Published comments: {comments} */
-        get: operations["get_product_comment_index"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/product/product-set-products": {
         parameters: {
             query?: never;
@@ -905,6 +905,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/product/question-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published questions with answers, by product_id or seo_url (one of them; both must agree): {questions} */
+        get: operations["get_product_question_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/product/comment-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published comments, by product_id or seo_url (one of them; both must agree): {comments} */
+        get: operations["get_product_comment_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/product/question-store": {
         parameters: {
             query?: never;
@@ -914,7 +948,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Asks a question about a product; shown once answered */
+        /** Asks a question about a product (product_id or seo_url: one of them; both must agree); shown once answered */
         post: operations["post_product_question_store"];
         delete?: never;
         options?: never;
@@ -931,7 +965,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Comments on a product; shown once checked */
+        /** Comments on a product (product_id or seo_url: one of them; both must agree); shown once checked */
         post: operations["post_product_comment_store"];
         delete?: never;
         options?: never;
@@ -1740,6 +1774,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The location popup's choice {division, district, thana}, checked against the shop's districts and answered in the shop's spelling (what common/showrooms takes); nothing is kept */
+        post: operations["post_user_location"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/nagad/pay-via-ajax": {
         parameters: {
             query?: never;
@@ -2432,6 +2483,14 @@ export interface components {
             aliases: string[];
             delivery_zone: string;
         };
+        /** @description The path of `districts-by-diviison`. */
+        DivisionPath: {
+            /**
+             * @description A division's id, English or Bangla name (`Dhaka`, `ঢাকা`, `7`); case
+             *      and surrounding spaces ignored, old spellings (`Chittagong`) accepted.
+             */
+            division: string;
+        };
         /** @description The parameters of `showrooms` and `showroom-chatbuy`. */
         PointsQuery: {
             /** @description A district's name, Bangla name or alias; all when absent or empty. */
@@ -2536,6 +2595,23 @@ export interface components {
         WidgetResponse: {
             /** @description The widget, active or not (the client reads `is_active`). */
             widget: components["schemas"]["Widget"];
+        };
+        /** @description The contact form's fields. */
+        ContactBody: {
+            /** @description Who writes: 2-80 characters. */
+            name: string;
+            /**
+             * @description How to answer: a Bangladeshi mobile number (`01XXXXXXXXX`, optionally
+             *      after `+88`) or an e-mail address.
+             */
+            contact: string;
+            /** @description The message: 10-2000 characters. */
+            message: string;
+        };
+        /** @description `{success: true, message}`: a call done, in words for the shopper. */
+        MessageResponse: {
+            success: boolean;
+            message: string;
         };
         /** @description The body of `get-seo-content`: `{"params": {"post_id", "post_type"}}`. */
         SeoRequest: {
@@ -2836,15 +2912,39 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
+        /**
+         * @description The parameters of `GET /api/category/filters`: the category, and
+         *      optionally the listing's chosen filters (as `category/products` takes
+         *      them), which the counts then respect. The attribute filters
+         *      `filterby_{attribute}` are read from the query's pairs.
+         */
+        FiltersQuery: {
+            /** @description The category's seo_url (`products` for the whole shop). */
+            seo_url: string;
+            /** @description Words searched for: the counts are of the matches. */
+            keyword?: string | null;
+            /** @description Lowest price chosen, taka (at most `price_max`). */
+            price_min?: number | "";
+            /** @description Highest price chosen, taka. */
+            price_max?: number | "";
+            /** @description Sub-category ids joined by `|`, each within this category. */
+            filterby_category?: string | null;
+        };
         /** @description The answer of `GET /api/category/filters`. */
         FiltersResponse: {
             /** @description The category menu of the filter panel. */
             filters_cat: components["schemas"]["CategoryFilters"];
             /**
-             * @description The attribute filters (`filterby_{field_name}`) with the values the
-             *      category's products have.
+             * @description The attribute filters (`filterby_{field_name}`), each with the values
+             *      that leave some of the listing's products and how many.
              */
             filters_att: components["schemas"]["AttributeFilter"][];
+            /**
+             * @description The lowest and highest price a shopper pays now among the listing's
+             *      products (other chosen filters respected, the price range not):
+             *      the price filter's bounds; null when there is none.
+             */
+            price?: components["schemas"]["PriceBounds"] | null;
         };
         /** @description The category side of `category/filters`. */
         CategoryFilters: {
@@ -2870,15 +2970,31 @@ export interface components {
             id: number;
             field_label: string;
             field_name: string;
-            /** @description Only the values that some product of the category has. */
-            values: components["schemas"]["FilterOption"][];
+            /** @description The values some product of the listing has, in order. */
+            values: components["schemas"]["FilterValueCount"][];
         };
-        /** @description A value of an attribute filter. */
-        FilterOption: {
+        /**
+         * @description A filter value with the count of the listing's products it leaves (the
+         *      other attributes' chosen values respected, its own attribute's not).
+         */
+        FilterValueCount: {
             /** Format: int64 */
             id: number;
             value: string;
+            /** @description What goes into `filterby_{field_name}`. */
             slug: string;
+            /**
+             * Format: int64
+             * @description At least 1.
+             */
+            count: number;
+        };
+        /** @description A price range, taka. */
+        PriceBounds: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
         };
         /** @description The answer of `GET /api/category/tag-gallery`. */
         TagGalleryResponse: {
@@ -2953,8 +3069,8 @@ export interface components {
             /** @description The order (default newest first). */
             sort_by?: ("title_asc" | "title_desc" | "price_asc" | "price_desc" | "date_desc" | "popularity") | "";
             /**
-             * @description Lowest price a shopper pays now, taka; above `price_max` the two are
-             *      read the other way round.
+             * @description Lowest price a shopper pays now, taka; above `price_max` it is a
+             *      400 naming price_min.
              */
             price_min?: number | "";
             /** @description Highest price a shopper pays now, taka. */
@@ -3153,50 +3269,6 @@ export interface components {
             /** @description Up to 10 products of the same sub-category, nearest price first. */
             similar_products: components["schemas"]["ProductCard"][];
         };
-        /** @description The parameters of `question-index` and `comment-index`. */
-        TalkQuery: {
-            /** @description The product's seo_url. */
-            seo_url: string;
-            /**
-             * @description How many to return (default 8 questions or 3 comments; above 50 read
-             *      as 50).
-             */
-            limit?: number | "";
-        };
-        /** @description The answer of `GET /api/product/question-index`. */
-        QuestionsResponse: {
-            /** @description The newest published questions, each with its answers. */
-            questions: components["schemas"]["Question"][];
-        };
-        /** @description A shopper's question with its answers. */
-        Question: {
-            description: string;
-            /** Format: int64 */
-            id: number;
-            username: string;
-            /** @description "3 days ago". */
-            time: string;
-            /** Format: int64 */
-            created_at: number;
-            answers: components["schemas"]["Answer"][];
-        };
-        /** @description An answer to a question. */
-        Answer: {
-            description: string;
-        };
-        /** @description The answer of `GET /api/product/comment-index`. */
-        CommentsResponse: {
-            /** @description The newest published comments. */
-            comments: components["schemas"]["Comment"][];
-        };
-        /** @description A shopper's comment. */
-        Comment: {
-            username: string;
-            comment: string;
-            time: string;
-            /** Format: int64 */
-            created_at: number;
-        };
         /** @description The parameter of the calls about one product set. */
         SetQuery: {
             /** @description The product set's slug. */
@@ -3237,6 +3309,8 @@ export interface components {
              */
             product_set_qty: number;
             image_url?: string | null;
+            /** @description Buying switched off for the product (the set cannot be added). */
+            disable_buy: boolean;
         };
         /** @description The answer of `GET /api/product/product-set-info`. */
         SetInfoResponse: {
@@ -3326,15 +3400,66 @@ export interface components {
             stock: number;
             image?: string | null;
         };
-        /** @description A question or a comment. */
+        /**
+         * @description The parameters of `question-index` and `comment-index`: the product by
+         *      `product_id` or `seo_url`.
+         */
+        TalkQuery: {
+            /** @description The product's id (or give `seo_url`). */
+            product_id?: number | "";
+            /** @description The product's seo_url (or give `product_id`). */
+            seo_url?: string | "";
+            /**
+             * @description How many to return (default 8 questions or 3 comments; above 50 read
+             *      as 50).
+             */
+            limit?: number | "";
+        };
+        /** @description The answer of `GET /api/product/question-index`. */
+        QuestionsResponse: {
+            /** @description The newest published questions, each with its answers. */
+            questions: components["schemas"]["Question"][];
+        };
+        /** @description A shopper's question with its answers. */
+        Question: {
+            description: string;
+            /** Format: int64 */
+            id: number;
+            username: string;
+            /** @description "3 days ago". */
+            time: string;
+            /** Format: int64 */
+            created_at: number;
+            answers: components["schemas"]["Answer"][];
+        };
+        /** @description An answer to a question. */
+        Answer: {
+            description: string;
+        };
+        /** @description The answer of `GET /api/product/comment-index`. */
+        CommentsResponse: {
+            /** @description The newest published comments. */
+            comments: components["schemas"]["Comment"][];
+        };
+        /** @description A shopper's comment. */
+        Comment: {
+            username: string;
+            comment: string;
+            time: string;
+            /** Format: int64 */
+            created_at: number;
+        };
+        /** @description A question or a comment, about the product `product_id` or `seo_url`. */
         TalkBody: {
             /** @description The question or comment, 5-1000 characters (also read as `comment`). */
             description: string;
             /**
              * Format: int64
-             * @description The product's id.
+             * @description The product's id (or give `seo_url`).
              */
-            product_id: number;
+            product_id?: number | null;
+            /** @description The product's seo_url (or give `product_id`). */
+            seo_url?: string | null;
         };
         /** @description The answer of `POST /api/product/question-store` and `comment-store`. */
         TalkResponse: {
@@ -3730,6 +3855,8 @@ export interface components {
             image_url?: string | null;
             /** Format: int64 */
             fabric_id?: number | null;
+            /** @description The chosen fabric's name; null when the set has no fabric. */
+            fabric_title?: string | null;
         };
         /** @description The coupon on the cart. */
         CartCoupon: {
@@ -3860,11 +3987,6 @@ export interface components {
             pid?: number | "";
             /** @description A set's items as pid:code joined by commas. */
             pid_codes?: string | "";
-        };
-        /** @description `{success: true, message}`: a call done, in words for the shopper. */
-        MessageResponse: {
-            success: boolean;
-            message: string;
         };
         /** @description New quantities. */
         UpdateBody: {
@@ -4788,6 +4910,36 @@ export interface components {
              */
             replayed: boolean;
         };
+        /** @description The popup's choice. */
+        LocationBody: {
+            /**
+             * @description The division (name, Bangla name or id); when given, the district must
+             *      be in it.
+             * @default null
+             */
+            division: string | null;
+            /**
+             * @description The district: its name, Bangla name or an accepted spelling
+             *      (`common/districts`).
+             * @default null
+             */
+            district: string | null;
+            /**
+             * @description The thana (sub-district), as typed; at most 100 characters.
+             * @default null
+             */
+            thana: string | null;
+        };
+        /** @description The answer of `POST /api/user-location`. */
+        LocationResponse: {
+            success: boolean;
+            /** @description The district's division. */
+            division: string;
+            /** @description The district in the shop's spelling. */
+            district: string;
+            /** @description The thana as given (trimmed); null when none was. */
+            thana?: string | null;
+        };
         /** @description The query of `GET /api/nagad/pay-via-ajax`. */
         NagadPayQuery: {
             /** @description The guest's token (SELF-TOKEN). */
@@ -5593,6 +5745,58 @@ export interface operations {
             };
         };
     };
+    "get_common_districts_by_diviison_{division}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A division's id, English or Bangla name (`Dhaka`, `ঢাকা`, `7`); case
+                 *      and surrounding spaces ignored, old spellings (`Chittagong`) accepted.
+                 */
+                division: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["District"][];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No division has this id or name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_common_showrooms: {
         parameters: {
             query?: {
@@ -5837,6 +6041,67 @@ export interface operations {
             };
             /** @description No widget has this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_common_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The contact form's fields. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactBody"];
+            };
+        };
+        responses: {
+            /** @description `{success: true, message}`: a call done, in words for the shopper. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description A browser's form: back to the contact page */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many messages from this client; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6256,6 +6521,14 @@ export interface operations {
             query: {
                 /** @description The category's seo_url (`products` for the whole shop). */
                 seo_url: string;
+                /** @description Words searched for: the counts are of the matches. */
+                keyword?: string;
+                /** @description Lowest price chosen, taka (at most `price_max`). */
+                price_min?: number | "";
+                /** @description Highest price chosen, taka. */
+                price_max?: number | "";
+                /** @description Sub-category ids joined by `|`, each within this category. */
+                filterby_category?: string;
             };
             header?: never;
             path?: never;
@@ -6281,7 +6554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No published category has this seo_url */
+            /** @description No published category has this seo_url, or a filter names a category outside it or an attribute or value that does not exist */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6424,8 +6697,8 @@ export interface operations {
                 /** @description The order (default newest first). */
                 sort_by?: ("title_asc" | "title_desc" | "price_asc" | "price_desc" | "date_desc" | "popularity") | "";
                 /**
-                 * @description Lowest price a shopper pays now, taka; above `price_max` the two are
-                 *      read the other way round.
+                 * @description Lowest price a shopper pays now, taka; above `price_max` it is a
+                 *      400 naming price_min.
                  */
                 price_min?: number | "";
                 /** @description Highest price a shopper pays now, taka. */
@@ -6944,116 +7217,6 @@ export interface operations {
             };
         };
     };
-    get_product_question_index: {
-        parameters: {
-            query: {
-                /** @description The product's seo_url. */
-                seo_url: string;
-                /**
-                 * @description How many to return (default 8 questions or 3 comments; above 50 read
-                 *      as 50).
-                 */
-                limit?: number | "";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The answer of `GET /api/product/question-index`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["QuestionsResponse"];
-                };
-            };
-            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No active product has this seo_url */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_product_comment_index: {
-        parameters: {
-            query: {
-                /** @description The product's seo_url. */
-                seo_url: string;
-                /**
-                 * @description How many to return (default 8 questions or 3 comments; above 50 read
-                 *      as 50).
-                 */
-                limit?: number | "";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The answer of `GET /api/product/comment-index`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CommentsResponse"];
-                };
-            };
-            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No active product has this seo_url */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     get_product_product_set_products: {
         parameters: {
             query: {
@@ -7304,6 +7467,120 @@ export interface operations {
             };
         };
     };
+    get_product_question_index: {
+        parameters: {
+            query?: {
+                /** @description The product's id (or give `seo_url`). */
+                product_id?: number | "";
+                /** @description The product's seo_url (or give `product_id`). */
+                seo_url?: string | "";
+                /**
+                 * @description How many to return (default 8 questions or 3 comments; above 50 read
+                 *      as 50).
+                 */
+                limit?: number | "";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer of `GET /api/product/question-index`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionsResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this product_id or seo_url */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_product_comment_index: {
+        parameters: {
+            query?: {
+                /** @description The product's id (or give `seo_url`). */
+                product_id?: number | "";
+                /** @description The product's seo_url (or give `product_id`). */
+                seo_url?: string | "";
+                /**
+                 * @description How many to return (default 8 questions or 3 comments; above 50 read
+                 *      as 50).
+                 */
+                limit?: number | "";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer of `GET /api/product/comment-index`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentsResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active product has this product_id or seo_url */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     post_product_question_store: {
         parameters: {
             query?: never;
@@ -7311,7 +7588,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A question or a comment. */
+        /** @description A question or a comment, about the product `product_id` or `seo_url`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TalkBody"];
@@ -7381,7 +7658,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A question or a comment. */
+        /** @description A question or a comment, about the product `product_id` or `seo_url`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TalkBody"];
@@ -10289,6 +10566,49 @@ export interface operations {
             };
             /** @description Buying is switched off for a while */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_user_location: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The popup's choice. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationBody"];
+            };
+        };
+        responses: {
+            /** @description The answer of `POST /api/user-location`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,6 +62,47 @@ export interface components {
             set_id: number;
             /** @description The set's slug, for `product/product-set-products?slug=`. */
             slug: string;
+            /**
+             * @description The set's products as the page was generated, in the names of
+             *      `product/product-set-products` (the island checks them again).
+             */
+            items: components["schemas"]["SetItemProps"][];
+            /** @description The set's active fabrics, one of which goes with the add. */
+            fabrics: components["schemas"]["SetFabricProps"][];
+        };
+        /** @description A product of a set, as `product/product-set-products` names it. */
+        SetItemProps: {
+            /** Format: int64 */
+            id: number;
+            title: string;
+            seo_url: string;
+            /**
+             * Format: int64
+             * @description Units in stock.
+             */
+            qty: number;
+            /**
+             * Format: int64
+             * @description The price a shopper pays now, whole taka.
+             */
+            price_now: number;
+            /** @description `in_stock`, `out_of_stock` or `pre_booking`. */
+            stock_status: string;
+            /**
+             * Format: int64
+             * @description Units of it in the set.
+             */
+            product_set_qty: number;
+            /** @description Whether buying it is switched off. */
+            disable_buy: boolean;
+        };
+        /** @description A fabric of a set, as `product/product-set-fabrics` names it. */
+        SetFabricProps: {
+            /** Format: int64 */
+            id: number;
+            title: string;
+            /** @description The fabric's image path; null when it has none. */
+            image_url: string | null;
         };
         /** @description Props of `cart-page`: none (the cart is the visitor's, from the API). */
         CartPageProps: Record<string, never>;
@@ -69,18 +110,60 @@ export interface components {
         CategoryFiltersProps: {
             /** @description The category's slug (`/c/<seo_url>`), for `category/products`. */
             seo_url: string;
+            /**
+             * @description The attribute filters offered, as the page shows them: only values
+             *      that leave some product, each with its count.
+             */
+            groups: components["schemas"]["FilterGroupProps"][];
+            /**
+             * Format: int64
+             * @description The listing's lowest price, taka (the price filter's bound); null
+             *      for an empty listing.
+             */
+            price_low: number | null;
+            /**
+             * Format: int64
+             * @description The listing's highest price, taka.
+             */
+            price_high: number | null;
+        };
+        /** @description One attribute's filter: its label, query parameter and values. */
+        FilterGroupProps: {
+            label: string;
+            /** @description `filterby_<field_name>`. */
+            param: string;
+            values: components["schemas"]["FilterValueProps"][];
+        };
+        /** @description A filter value and the products it leaves. */
+        FilterValueProps: {
+            /** @description What goes into the parameter. */
+            slug: string;
+            label: string;
+            /** Format: int64 */
+            count: number;
         };
         /** @description Props of `checkout-page`: none. */
         CheckoutPageProps: Record<string, never>;
         /** @description Props of `compare-page`: none. */
         ComparePageProps: Record<string, never>;
         /**
-         * @description Props of `drawer` (written by no page today: the header's template holds
-         *      the island without props).
+         * @description Props of `contact-form`: none (the shop's phone and e-mail are in its
+         *      fallback; `?sent=1` shows the confirmation).
+         */
+        ContactFormProps: Record<string, never>;
+        /**
+         * @description Props of `drawer`: the header's template holds the left drawer's island
+         *      without props and the right (account) drawer's with `nav_id` and `account`.
          */
         DrawerProps: {
             /** @description The id of the generator's drawer `<nav>` (the island's default: `menu`). */
             nav_id?: string;
+            /**
+             * @description The right drawer (the account links, opened by links to `#<nav_id>`)
+             *      rather than the left one with its menu link (written by the header's
+             *      template as `{"nav_id":"account","account":true}`).
+             */
+            account?: boolean;
         };
         /** @description Props of `fail-page`: none; the query may carry `data` (the gateway's message). */
         FailPageProps: Record<string, never>;

@@ -43,6 +43,8 @@ export type AddProductResponse = AddToCartSize & ApiSchemas['AddedLine'];
 export type AddSetResponse = AddToCartSize & ApiSchemas['AddedSet'];
 /** `GET /api/product/product-set-products`: a set's products with their quantity in the set. */
 export type SetProductsResponse = ApiSchemas['SetProductsResponse'];
+/** `GET /api/product/product-set-fabrics`: a set's active fabrics. */
+export type SetFabricsResponse = ApiSchemas['SetFabricsResponse'];
 /** `GET /api/common/districts`. */
 export type DistrictsResponse = ApiSchemas['DistrictsResponse'];
 /** `GET /api/cart/get-delivery-charge?district=`. */
@@ -99,6 +101,8 @@ export type ProductCard = ApiSchemas['ProductCard'];
 export type ProductsResponse = ApiSchemas['ProductsResponse'];
 /** `GET /api/category/products`: `{products: paginator, facets}`. */
 export type CategoryProductsResponse = ApiSchemas['CategoryProductsResponse'];
+/** `GET /api/category/filters`: the category's filters with their counts, and its price bounds. */
+export type FiltersResponse = ApiSchemas['FiltersResponse'];
 /** A plain answer: `{success, message}` (forgot-password, reset-password, subscribe and others). */
 export type MessageResponse = ApiSchemas['MessageResponse'];
 /** `POST /api/user/user-update`: the message and the user as saved. */

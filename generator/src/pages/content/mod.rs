@@ -37,7 +37,10 @@ pub struct ContentData {
     pub sets: Vec<ContentRow>,
     /// (set id, product id, qty)
     pub set_items: Vec<(i64, i64, i64)>,
-    pub fabrics: Vec<Picture>,
+    /// The stock of every product in a set.
+    pub set_stock: Vec<catalog::read::product::SetItemStock>,
+    /// Every active fabric of every set.
+    pub fabrics: Vec<catalog::read::product::SetFabric>,
     pub set_infos: Vec<Picture>,
     pub showrooms: Vec<ShowroomRow>,
     pub flash: Option<(FlashSale, Vec<i64>)>,

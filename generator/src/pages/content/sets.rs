@@ -1,20 +1,23 @@
 //! Product sets, `/product-set/{slug}`: the set's price, its products with
-//! their quantities, fabrics and further information, and the set's buy
-//! button (the buy-buttons island).
+//! their quantities and stock, fabrics and further information, and the
+//! set's buy button (the buy-buttons island, which checks the stock again
+//! and lets the shopper choose a fabric). A set one of whose items cannot be
+//! supplied in the set's quantity says which, and offers no add.
 
 use std::collections::HashMap;
 
 use askama::Template;
+use catalog::read::product::{SetFabric, SetItemStock};
 use catalog::read::site::{ContentRow, Picture};
 use catalog::read::ProductCard;
 use catalog::surrogate::SurrogateKey;
 use serde_json::json;
 
 use super::{home, page, views, ContentData, Part};
-use crate::format::taka;
+use crate::format::{image_url, taka};
 use crate::islands::island;
 use crate::output::Page;
-use crate::props::{BuyButtonsProps, SetBuyProps};
+use crate::props::{BuyButtonsProps, SetBuyProps, SetFabricProps, SetItemProps};
 use crate::render::Site;
 
 /// A product of the set, as its table row shows it.
@@ -23,6 +26,16 @@ struct Item<'a> {
     title: &'a str,
     qty: i64,
     price: String,
+    /// "In stock", "Out of stock", "Only 2 left", "Pre-booking"...
+    stock: &'static str,
+    /// Whether the set's quantity of it can be supplied.
+    ok: bool,
+}
+
+/// A fabric with its swatch.
+struct Swatch<'a> {
+    title: &'a str,
+    image: Option<String>,
 }
 
 #[derive(Template)]
@@ -30,11 +43,33 @@ struct Item<'a> {
 struct SetTemplate<'a> {
     total: String,
     summary: &'a str,
-    items: Vec<Item<'a>>,
-    fabrics: Vec<&'a Picture>,
     infos: Vec<&'a Picture>,
     /// The buy-buttons island, with its fallback.
     buy: String,
+}
+
+/// The buy-buttons island's fallback: the items with their stock, the
+/// fabrics, and the set's state.
+#[derive(Template)]
+#[template(path = "content/set_buy.html")]
+struct SetBuyTemplate<'a> {
+    items: Vec<Item<'a>>,
+    fabrics: Vec<Swatch<'a>>,
+    /// The items that cannot be supplied, joined; empty when none.
+    blocked: String,
+}
+
+/// How an item with `stock` units stands for a set that needs `per_set`:
+/// its label and whether the set can have it.
+fn stock_state(stock: Option<&SetItemStock>, per_set: i64) -> (&'static str, bool) {
+    match stock {
+        None => ("Not sold now", false),
+        Some(s) if s.disable_buy => ("Not sold online", false),
+        Some(s) if s.pre_booking => ("Pre-booking", true),
+        Some(s) if s.stock <= 0 => ("Out of stock", false),
+        Some(s) if s.stock < per_set => ("Too few in stock", false),
+        Some(_) => ("In stock", true),
+    }
 }
 
 /// A page per product set.
@@ -71,30 +106,91 @@ fn set(
         .iter()
         .filter_map(|(id, qty)| cards.get(id).map(|c| c.product_price_now * qty))
         .sum();
+    let stock_of = |id: i64| d.set_stock.iter().find(|x| x.product_id == id);
+    let rows: Vec<(&ProductCard, i64, &'static str, bool)> = items
+        .iter()
+        .filter_map(|(id, qty)| {
+            cards.get(id).map(|c| {
+                let (label, ok) = stock_state(stock_of(*id), *qty);
+                (c, *qty, label, ok)
+            })
+        })
+        .collect();
+    let fabrics: Vec<&SetFabric> = d
+        .fabrics
+        .iter()
+        .filter(|f| f.product_set_id == s.id)
+        .collect();
+    let blocked = rows
+        .iter()
+        .filter(|r| !r.3)
+        .map(|r| r.0.title.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let in_stock = blocked.is_empty() && !rows.is_empty();
+    let fallback = SetBuyTemplate {
+        items: rows
+            .iter()
+            .map(|(c, qty, stock, ok)| Item {
+                href: format!("/product/{}", c.seo_url),
+                title: &c.title,
+                qty: *qty,
+                price: taka(c.product_price_now),
+                stock,
+                ok: *ok,
+            })
+            .collect(),
+        fabrics: fabrics
+            .iter()
+            .map(|f| Swatch {
+                title: &f.title,
+                image: (!f.path.is_empty()).then(|| image_url(&f.path, 80)),
+            })
+            .collect(),
+        blocked,
+    }
+    .render()?;
+    let props = SetBuyProps {
+        set_id: s.id,
+        slug: &s.slug,
+        items: rows
+            .iter()
+            .map(|(c, qty, _, _)| {
+                let st = stock_of(c.id);
+                SetItemProps {
+                    id: c.id,
+                    title: &c.title,
+                    seo_url: &c.seo_url,
+                    qty: st.map_or(0, |x| x.stock),
+                    price_now: c.product_price_now,
+                    stock_status: match st {
+                        Some(x) if x.pre_booking => "pre_booking",
+                        Some(x) if x.stock > 0 => "in_stock",
+                        _ => "out_of_stock",
+                    },
+                    product_set_qty: *qty,
+                    disable_buy: st.is_none_or(|x| x.disable_buy),
+                }
+            })
+            .collect(),
+        fabrics: fabrics
+            .iter()
+            .map(|f| SetFabricProps {
+                id: f.id,
+                title: &f.title,
+                image_url: (!f.path.is_empty()).then_some(f.path.as_str()),
+            })
+            .collect(),
+    };
     let extra = SetTemplate {
         total: taka(total),
         summary: &s.summary,
-        items: items
-            .iter()
-            .filter_map(|(id, qty)| {
-                cards.get(id).map(|c| Item {
-                    href: format!("/product/{}", c.seo_url),
-                    title: &c.title,
-                    qty: *qty,
-                    price: taka(c.product_price_now),
-                })
-            })
-            .collect(),
-        fabrics: d.fabrics.iter().filter(|f| f.owner_id == s.id).collect(),
         infos: d.set_infos.iter().filter(|f| f.owner_id == s.id).collect(),
         buy: island(
             "buy-buttons",
             "visible",
-            Some(&BuyButtonsProps::Set(SetBuyProps {
-                set_id: s.id,
-                slug: &s.slug,
-            })),
-            "<p><a class=\"btn\" href=\"/cart\">View cart</a></p>",
+            Some(&BuyButtonsProps::Set(props)),
+            &fallback,
         ),
     }
     .render()?;
@@ -109,7 +205,7 @@ fn set(
     );
     let offer = json!({
         "@context": "https://schema.org", "@type": "Product", "name": s.title,
-        "offers": {"@type": "Offer", "priceCurrency": "BDT", "price": total.to_string(), "url": site.url(&path), "availability": "https://schema.org/InStock"},
+        "offers": {"@type": "Offer", "priceCurrency": "BDT", "price": total.to_string(), "url": site.url(&path), "availability": if in_stock { "https://schema.org/InStock" } else { "https://schema.org/OutOfStock" }},
     });
     let trail = vec![
         home(),

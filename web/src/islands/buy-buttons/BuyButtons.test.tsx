@@ -128,27 +128,6 @@ describe('buy-buttons', () => {
     expect(screen.getByRole('button', { name: 'Pre-book now' })).toBeTruthy();
   });
 
-  it('adds a whole product set with psets and pset_id', async () => {
-    const fetch = mockFetch({
-      '/api/product/product-set-products': {
-        body: {
-          products: [
-            { id: 11, product_set_qty: 1, price_now: 40000 },
-            { id: 12, product_set_qty: 4, price_now: 9000 },
-          ],
-        },
-      },
-      '/api/cart/add-to-cart': { body: { success: true, main_pid: [11, 12] } },
-    });
-    render(<BuyButtons set_id={3} slug="dining-set" />);
-    fireEvent.click(screen.getByRole('button', { name: 'Add the set to cart' }));
-    await flush();
-    expect(calledUrl(fetch, 0).searchParams.get('slug')).toBe('dining-set');
-    expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({ psets: '11:::1,12:::4', pset_id: '3' });
-    expect(screen.getByText(/The set is in your cart\./)).toBeTruthy();
-    expect(window.dataLayer!.at(-1)).toMatchObject({ event: 'add_to_cart', ecommerce: { value: 76000 } });
-  });
-
   it('records a product page visit for Recently viewed when it mounts, and not on a set page', async () => {
     const fetch = mockFetch({ '/api/product/recent-view': { body: { success: true } } });
     const el = document.createElement('div');
@@ -160,7 +139,7 @@ describe('buy-buttons', () => {
     fetch.mockClear();
     const setEl = document.createElement('div');
     document.body.append(setEl);
-    mount(setEl, { set_id: 3, slug: 'oslo-set' });
+    mount(setEl, { set_id: 3, slug: 'oslo-set', items: [], fabrics: [] });
     await flush();
     expect(fetch.mock.calls.some((c) => urlOf(c[0]).includes('recent-view'))).toBe(false);
   });

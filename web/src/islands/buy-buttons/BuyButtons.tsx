@@ -4,67 +4,17 @@
 // other islands (cart:changed, wishlist:changed, compare:changed) and push
 // the analytics events (add_to_cart; add_to_wishlist only once the server
 // said yes). Wishlist needs a signed-in shopper: a 401 goes to /user/login.
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import * as analytics from '../../lib/analytics';
-import { ApiError, apiGet, errorText } from '../../lib/api';
+import { apiGet } from '../../lib/api';
 import { addProduct, addedMessage } from '../../lib/cart';
 import { emit } from '../../lib/events';
-import { loginUrl, navigate } from '../../lib/navigate';
+import { FeedbackLine, useActions, type Feedback } from './actions';
 import styles from './BuyButtons.module.css';
-import type { AddProductResponse, AddSetResponse, ListAddResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps, SetProductsResponse } from './types';
-
-type Action = 'cart' | 'wishlist' | 'compare';
-interface Feedback {
-  ok: boolean;
-  text: string;
-  link?: { href: string; label: string };
-}
+import { SetButtons } from './SetButtons';
+import type { AddProductResponse, ListAddResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps } from './types';
 
 const isSet = (p: BuyButtonsProps): p is SetBuyProps => 'set_id' in p;
-
-function problem(e: unknown): Feedback {
-  return { ok: false, text: errorText(e) };
-}
-
-function useActions() {
-  const [busy, setBusy] = useState<Action | null>(null);
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
-  const run = async (action: Action, work: () => Promise<Feedback>) => {
-    setBusy(action);
-    setFeedback(null);
-    try {
-      setFeedback(await work());
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401 && action === 'wishlist') {
-        navigate(loginUrl());
-        return;
-      }
-      setFeedback(problem(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-  return { busy, feedback, run };
-}
-
-function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
-  return (
-    <>
-      <div className={styles.ok} aria-live="polite">
-        {feedback?.ok && (
-          <p>
-            {feedback.text} {feedback.link && <a href={feedback.link.href}>{feedback.link.label}</a>}
-          </p>
-        )}
-      </div>
-      {feedback && !feedback.ok && (
-        <p className={styles.error} role="alert">
-          {feedback.text}
-        </p>
-      )}
-    </>
-  );
-}
 
 /** A product's buttons; `early` is an add the fallback's button started before React arrived, shown as if made here. */
 function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<AddProductResponse> }) {
@@ -115,35 +65,6 @@ function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<Add
       <button type="button" className="btn alt" disabled={busy !== null} aria-busy={busy === 'wishlist'} onClick={() => void addToWishlist()}>
         Wishlist
       </button>
-      <FeedbackLine feedback={feedback} />
-    </div>
-  );
-}
-
-function SetButtons(p: SetBuyProps) {
-  const { busy, feedback, run } = useActions();
-  const addSet = () =>
-    run('cart', async () => {
-      const { products } = await apiGet<SetProductsResponse>('/api/product/product-set-products', { slug: p.slug });
-      if (!products.length) throw new ApiError(404, 'This set has no products to add.');
-      const psets = products.map((x) => `${x.id}:::${x.product_set_qty}`).join(',');
-      const r = await apiGet<AddSetResponse>('/api/cart/add-to-cart', { psets, pset_id: p.set_id });
-      analytics.addToCart(
-        products.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title, price: x.price_now, quantity: x.product_set_qty })),
-      );
-      emit('cart:changed', { count: r.cartCount });
-      return { ok: true, text: 'The set is in your cart.', link: { href: '/cart', label: 'View cart' } };
-    });
-  return (
-    <div className={styles.wrap}>
-      <p>
-        <button type="button" className="btn" disabled={busy !== null} aria-busy={busy === 'cart'} onClick={() => void addSet()}>
-          Add the set to cart
-        </button>{' '}
-        <a className="btn alt" href="/cart">
-          View cart
-        </a>
-      </p>
       <FeedbackLine feedback={feedback} />
     </div>
   );

@@ -8,4 +8,4 @@ export type SetBuyProps = components['schemas']['SetBuyProps'];
 
 export type BuyButtonsProps = components['schemas']['BuyButtonsProps'];
 
-export type { AddProductResponse, AddSetResponse, ListAddResponse, SetProductsResponse } from '../../lib/types';
+export type { AddProductResponse, AddSetResponse, ListAddResponse, SetFabricsResponse, SetProductsResponse } from '../../lib/types';

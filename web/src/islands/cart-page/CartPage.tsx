@@ -266,6 +266,7 @@ export function CartPage() {
       {sets.map((s, i) => (
         <section key={`set-${s.info.id ?? i}`} className={styles.set} aria-labelledby={`${id}-set${i}`}>
           <h2 id={`${id}-set${i}`}>{s.info.slug ? <a href={`/product-set/${s.info.slug}`}>{s.info.title}</a> : s.info.title}</h2>
+          {s.info.fabric_title && <p className={styles.fabric}>Fabric: {s.info.fabric_title}</p>}
           <ul>
             {s.items.map((l, j) => (
               <li key={`${lineCode(l)}-${j}`}>

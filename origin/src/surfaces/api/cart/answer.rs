@@ -184,6 +184,8 @@ pub struct CartSetInfo {
     pub description: String,
     pub image_url: Option<String>,
     pub fabric_id: Option<i64>,
+    /// The chosen fabric's name; null when the set has no fabric.
+    pub fabric_title: Option<String>,
 }
 
 /// The coupon on the cart.
@@ -261,6 +263,7 @@ pub(crate) fn cart_answer(
                 description: set.description.clone(),
                 image_url: set.image_url.clone(),
                 fabric_id: set.fabric_id,
+                fabric_title: set.fabric_title.clone(),
             };
             (set.cart_set_id, CartSet { info, items })
         })

@@ -1,0 +1,57 @@
+// What the product and the set buttons share: one action at a time, and the
+// line that tells the shopper how it went (errors as an alert).
+import { useState } from 'react';
+import { ApiError, errorText } from '../../lib/api';
+import { loginUrl, navigate } from '../../lib/navigate';
+import styles from './BuyButtons.module.css';
+
+export type Action = 'cart' | 'wishlist' | 'compare';
+export interface Feedback {
+  ok: boolean;
+  text: string;
+  link?: { href: string; label: string };
+}
+
+function problem(e: unknown): Feedback {
+  return { ok: false, text: errorText(e) };
+}
+
+export function useActions() {
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const run = async (action: Action, work: () => Promise<Feedback>) => {
+    setBusy(action);
+    setFeedback(null);
+    try {
+      setFeedback(await work());
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401 && action === 'wishlist') {
+        navigate(loginUrl());
+        return;
+      }
+      setFeedback(problem(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, feedback, setFeedback, run };
+}
+
+export function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
+  return (
+    <>
+      <div className={styles.ok} aria-live="polite">
+        {feedback?.ok && (
+          <p>
+            {feedback.text} {feedback.link && <a href={feedback.link.href}>{feedback.link.label}</a>}
+          </p>
+        )}
+      </div>
+      {feedback && !feedback.ok && (
+        <p className={styles.error} role="alert">
+          {feedback.text}
+        </p>
+      )}
+    </>
+  );
+}
