@@ -8,7 +8,7 @@
 // on screens of 576 px and wider an open sub-category shows as a second
 // column and the drawer grows from 30rem to 50rem. The Recently viewed strip
 // is fetched the first time the drawer opens.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { flagBody } from '../../components/Modal';
 import { apiGet } from '../../lib/api';
@@ -60,6 +60,59 @@ function accordions(nav: HTMLElement, onChange: () => void): () => void {
   };
 }
 
+/**
+ * While `open`: the drawer `navId` is shown, the page flagged modal-open,
+ * focus moved in and kept there (Tab and Shift+Tab wrap, closed sub-menus
+ * skipped), Escape closes it; on closing focus goes back to `opener`.
+ * `onOpen` (stable: a useCallback) runs on each opening.
+ */
+export function useDrawerOpen(
+  navId: string,
+  open: boolean,
+  setOpen: (open: boolean) => void,
+  opener: { current: HTMLElement | null },
+  onOpen?: () => void,
+): void {
+  useEffect(() => {
+    const n = document.getElementById(navId);
+    if (!n || !open) return;
+    n.toggleAttribute('data-open', true);
+    n.removeAttribute('inert');
+    flagBody(1);
+    emit('modal:open', { id: navId });
+    // Focus goes back to what opened the drawer on closing.
+    const back = opener.current;
+    n.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    onOpen?.();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+      if (e.key !== 'Tab') return;
+      const all = Array.from(n.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('li[data-acc=closed] > ul'));
+      if (!all.length) return;
+      const first = all[0];
+      const last = all[all.length - 1];
+      if (e.shiftKey && (document.activeElement === first || !n.contains(document.activeElement))) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (document.activeElement === last || !n.contains(document.activeElement))) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      n.removeAttribute('data-open');
+      n.setAttribute('inert', '');
+      flagBody(-1);
+      emit('modal:close', { id: navId });
+      // Without JavaScript the drawer opened by :target; leave no #id behind.
+      if (location.hash === `#${navId}`) history.replaceState(null, '', location.pathname + location.search);
+      back?.focus();
+    };
+  }, [open, navId, setOpen, opener, onOpen]);
+}
+
 export function Drawer({ navId = 'menu', startOpen = false }: { navId?: string; startOpen?: boolean }) {
   const [open, setOpen] = useState(startOpen);
   const [recent, setRecent] = useState<RecentViewsResponse['products'] | null>(null);
@@ -97,49 +150,14 @@ export function Drawer({ navId = 'menu', startOpen = false }: { navId?: string; 
   }, [navId]);
 
   // Opening: flag the page, move focus in and keep it there; closing: give it back.
-  useEffect(() => {
-    const n = document.getElementById(navId);
-    if (!n || !open) return;
-    n.toggleAttribute('data-open', true);
-    n.removeAttribute('inert');
-    flagBody(1);
-    emit('modal:open', { id: navId });
-    // The menu link, always rendered: focus goes back to it on closing.
-    const opener = button.current;
-    n.querySelector<HTMLElement>(FOCUSABLE)?.focus();
-    if (!asked.current) {
-      asked.current = true;
-      apiGet<RecentViewsResponse>('/api/product/recent-views-product', undefined, { quiet: true })
-        .then((r) => setRecent(r.products ?? []))
-        .catch(() => setRecent([]));
-    }
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-      if (e.key !== 'Tab') return;
-      const all = Array.from(n.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('li[data-acc=closed] > ul'));
-      if (!all.length) return;
-      const first = all[0];
-      const last = all[all.length - 1];
-      if (e.shiftKey && (document.activeElement === first || !n.contains(document.activeElement))) {
-        e.preventDefault();
-        last.focus();
-      } else if (!e.shiftKey && (document.activeElement === last || !n.contains(document.activeElement))) {
-        e.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      n.removeAttribute('data-open');
-      n.setAttribute('inert', '');
-      flagBody(-1);
-      emit('modal:close', { id: navId });
-      // Without JavaScript the drawer opened by :target; leave no #menu behind.
-      if (location.hash === `#${navId}`) history.replaceState(null, '', location.pathname + location.search);
-      opener?.focus();
-    };
-  }, [open, navId]);
+  const fetchRecent = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    apiGet<RecentViewsResponse>('/api/product/recent-views-product', undefined, { quiet: true })
+      .then((r) => setRecent(r.products ?? []))
+      .catch(() => setRecent([]));
+  }, []);
+  useDrawerOpen(navId, open, setOpen, button, fetchRecent);
 
   const strip =
     rvHost && recent && recent.length > 0
