@@ -54,4 +54,37 @@ describe('loading-bar', () => {
     later(FAILED_LINGER_MS);
     expect(state()).toBe('idle');
   });
+
+  it('runs while the next page loads after a form is sent, and stops when the page comes back from the cache', () => {
+    const state = bar();
+    const form = document.body.appendChild(document.createElement('form'));
+    act(() => {
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    });
+    later(199);
+    expect(state()).toBe('idle');
+    later(1);
+    expect(state()).toBe('running');
+    act(() => {
+      window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    });
+    expect(state()).toBe('idle');
+    form.remove();
+  });
+
+  it('does not run for a link within the page or a form an island handles', () => {
+    const state = bar();
+    const a = document.body.appendChild(document.createElement('a'));
+    a.href = '#account';
+    const form = document.body.appendChild(document.createElement('form'));
+    form.addEventListener('submit', (e) => e.preventDefault());
+    act(() => {
+      a.click();
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    });
+    later(1000);
+    expect(state()).toBe('idle');
+    a.remove();
+    form.remove();
+  });
 });

@@ -1,8 +1,11 @@
 // The loading bar (SPEC.md §4, §9): a thin bar pinned to the top of the
-// window while the api wrapper has requests running. It shows only for
-// requests still running after 200 ms (throttle), creeps across in 5000 ms,
-// jumps to the end when they finish, and turns red when one fails. Fixed
-// position: it never moves the page.
+// window while the api wrapper has requests running, or while the next page
+// loads after a click on a link of this site or a form's submission (a
+// route load: every page is its own document, so the bar runs until this one
+// goes away, or comes back from the back-forward cache). It shows only for
+// work still running after 200 ms (throttle), creeps across in 5000 ms,
+// jumps to the end when the requests finish, and turns amber when one fails.
+// Fixed position: it never moves the page.
 import { useEffect, useRef, useState } from 'react';
 import { on } from '../../lib/events';
 import styles from './LoadingBar.module.css';
@@ -69,8 +72,41 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
         settle();
       }),
     ];
+    // A route load: the next page is on its way.
+    const leaving = () => {
+      failed.current = false;
+      later(throttle_ms, () => {
+        shown.current = true;
+        setState('running');
+      });
+    };
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!a || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+      const to = new URL(a.href, location.href);
+      if (to.origin !== location.origin) return;
+      // A link within this page (#menu, #account) loads nothing.
+      if (to.pathname === location.pathname && to.search === location.search && to.hash) return;
+      leaving();
+    };
+    const onSubmit = (e: SubmitEvent) => {
+      if (!e.defaultPrevented) leaving();
+    };
+    // Back from the back-forward cache: nothing is loading any more.
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted && pending.current === 0) hide();
+    };
+    // Listened to after every other handler ran (bubbling to window), so a
+    // link or form an island handles itself (preventDefault) starts nothing.
+    window.addEventListener('click', onClick);
+    window.addEventListener('submit', onSubmit);
+    window.addEventListener('pageshow', onShow);
     return () => {
       offs.forEach((off) => off());
+      window.removeEventListener('click', onClick);
+      window.removeEventListener('submit', onSubmit);
+      window.removeEventListener('pageshow', onShow);
       clearTimeout(timer.current);
     };
   }, [throttle_ms]);
