@@ -631,6 +631,22 @@ async fn odd_requests_get_fitting_pages() {
     assert_eq!(page.status, StatusCode::METHOD_NOT_ALLOWED);
     let page = browser.get("/lite/order/%00?key=%00").await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
+    // A NUL byte (which PostgreSQL's text refuses) is a 4xx page, not a 500.
+    let page = browser
+        .post(
+            "/lite/login",
+            &[("csrf", &csrf), ("login", "a\u{0}b"), ("password", "x")],
+        )
+        .await;
+    assert!(page.status.is_client_error(), "{}", page.status);
+    let page = browser
+        .get("/lite/track-order?number=1%002&mobile=01712345678")
+        .await;
+    assert!(page.status.is_client_error(), "{}", page.status);
+    let page = browser
+        .post("/lite/cart/remove", &[("csrf", &csrf), ("code", "a\u{0}b")])
+        .await;
+    assert!(page.status.is_client_error(), "{}", page.status);
     let page = browser
         .get(&format!("/lite/track-order?number={long}&mobile={long}"))
         .await;

@@ -815,7 +815,9 @@ async fn get_order(
     let key = param(&uri, "key").unwrap_or_default();
     failed(
         async {
-            let order = if number.len() <= 100 && key.len() <= 100 && !key.is_empty() {
+            let order = if [&number, &key].iter().all(|t| {
+                (1..=100).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_graphic())
+            }) {
                 orders::by_number_and_key(lite.pool(), &number, &key).await?
             } else {
                 None
