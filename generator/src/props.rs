@@ -258,6 +258,11 @@ pub struct RegistrationPageProps {}
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ResetPasswordPageProps {}
 
+/// Props of `review-page` (`/review`, `/review_workable_copy`,
+/// `/product/review/{id}`): none; the path names the product, the API the rest.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReviewPageProps {}
+
 /// Props of `search-box` (written by no page today: the header's template
 /// holds the island without props).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -338,6 +343,7 @@ island_props! {
     "redirect-page" => RedirectPageProps,
     "registration-page" => RegistrationPageProps,
     "reset-password-page" => ResetPasswordPageProps,
+    "review-page" => ReviewPageProps,
     "search-box" => SearchBoxProps<'_>,
     "thank-you-page" => ThankYouPageProps,
     "track-order-page" => TrackOrderPageProps,
