@@ -445,7 +445,10 @@ async fn category_pages(
 ) -> anyhow::Result<pages::listing::ListingData> {
     ctx.progress.set_message("categories");
     let shared = pages::listing::ListingData {
-        filters: q::filter_values(&ctx.pool).await?,
+        filters: catalog::read::listing::filter_values(&ctx.pool).await?,
+        memberships: pages::listing::ListingData::memberships_of(
+            &catalog::read::listing::filter_memberships(&ctx.pool).await?,
+        ),
         tag_gallery: q::tag_gallery(&ctx.pool).await?,
         sets: q::product_sets(&ctx.pool).await?,
     };

@@ -398,13 +398,16 @@ mod tests {
             "visible",
             Some(&crate::props::CategoryFiltersProps {
                 seo_url: "</script>",
+                groups: Vec::new(),
+                price_low: None,
+                price_high: None,
             }),
             "<a href=\"/cart\">Cart</a>",
         );
         assert_eq!(
             html,
             "<div data-island=\"category-filters\" data-when=\"visible\"><a href=\"/cart\">Cart</a></div>\
-             <script type=\"application/json\" data-island-props>{\"seo_url\":\"\\u003c/script\\u003e\"}</script>"
+             <script type=\"application/json\" data-island-props>{\"seo_url\":\"\\u003c/script\\u003e\",\"groups\":[],\"price_low\":null,\"price_high\":null}</script>"
         );
         assert_eq!(islands_in(&html), vec![("category-filters", "visible")]);
     }

@@ -122,6 +122,32 @@ pub struct CartPageProps {}
 pub struct CategoryFiltersProps<'a> {
     /// The category's slug (`/c/<seo_url>`), for `category/products`.
     pub seo_url: &'a str,
+    /// The attribute filters offered, as the page shows them: only values
+    /// that leave some product, each with its count.
+    pub groups: Vec<FilterGroupProps<'a>>,
+    /// The listing's lowest price, taka (the price filter's bound); null
+    /// for an empty listing.
+    pub price_low: Option<i64>,
+    /// The listing's highest price, taka.
+    pub price_high: Option<i64>,
+}
+
+/// One attribute's filter: its label, query parameter and values.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FilterGroupProps<'a> {
+    pub label: &'a str,
+    /// `filterby_<field_name>`.
+    pub param: String,
+    pub values: Vec<FilterValueProps<'a>>,
+}
+
+/// A filter value and the products it leaves.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FilterValueProps<'a> {
+    /// What goes into the parameter.
+    pub slug: &'a str,
+    pub label: &'a str,
+    pub count: i64,
 }
 
 /// Props of `checkout-page`: none.

@@ -268,25 +268,79 @@ pub struct PriceBand {
     pub count: i64,
 }
 
-#[derive(FromRow)]
-struct FacetValue {
-    id: i64,
-    attribute_id: i64,
-    name: String,
-    label: String,
-    value: String,
-    slug: String,
+/// A filterable attribute value with its id, in the order filter panels
+/// show them (by attribute, then value).
+#[derive(Debug, Clone, Serialize, FromRow)]
+pub struct FilterValueRow {
+    pub id: i64,
+    pub attribute_id: i64,
+    pub field_label: String,
+    /// The filter's name (`filterby_<field_name>`).
+    pub field_name: String,
+    pub value: String,
+    pub slug: String,
 }
 
-/// The facet counts of `query`'s products at `now` (see [`Facets`]).
-pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facets, sqlx::Error> {
-    let values: Vec<FacetValue> = db::query_as(
-        "SELECT v.id, a.id AS attribute_id, a.field_name AS name, a.field_label AS label, v.value, v.slug \
+/// Every filterable attribute value, in panel order.
+pub async fn filter_values(pool: &Pool) -> Result<Vec<FilterValueRow>, sqlx::Error> {
+    db::query_as(
+        "SELECT v.id, a.id AS attribute_id, a.field_label, a.field_name, v.value, v.slug \
          FROM attribute a JOIN attribute_value v ON v.attribute_id = a.id WHERE a.is_filterable \
          ORDER BY a.sort, a.id, v.sort, v.id",
     )
     .fetch_all(pool)
+    .await
+}
+
+/// Every (product id, filterable attribute value id) of the active
+/// products: what the generator counts each category's filter values from.
+pub async fn filter_memberships(pool: &Pool) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    db::query_as(
+        "SELECT pa.product_id, pa.attribute_value_id FROM product_attribute pa \
+         JOIN attribute_value v ON v.id = pa.attribute_value_id \
+         JOIN attribute a ON a.id = v.attribute_id AND a.is_filterable \
+         JOIN product p ON p.id = pa.product_id AND p.is_active",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// The lowest and highest price a shopper pays now among `query`'s
+/// products, leaving its own price range out (the bounds a price filter
+/// offers); None when it has no product.
+pub async fn price_bounds(
+    pool: &Pool,
+    query: &ProductQuery,
+    now: i64,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let skip = Skip {
+        group: None,
+        price: true,
+    };
+    let row: (Option<i64>, Option<i64>) = filtered(
+        query,
+        now,
+        skip,
+        "",
+        "CAST(MIN(p.price) AS BIGINT), CAST(MAX(p.price) AS BIGINT)",
+    )
+    .build_query_as()
+    .fetch_one(pool)
     .await?;
+    Ok(row.0.zip(row.1))
+}
+
+/// How many of `query`'s products each filterable attribute value would
+/// leave, by value id (values with none are absent): a value counts what
+/// every other filter lets through, so the values of an attribute already
+/// filtered on keep their counts (picking one more widens the list).
+/// `values` are [`filter_values`].
+pub async fn value_counts(
+    pool: &Pool,
+    query: &ProductQuery,
+    now: i64,
+    values: &[FilterValueRow],
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
     let attribute_of = |value: i64| {
         values
             .iter()
@@ -319,15 +373,23 @@ pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facet
                 .filter(|(v, _)| attribute_of(*v) == Some(attribute)),
         );
     }
+    counts.retain(|v, c| *c > 0 && attribute_of(*v).is_some());
+    Ok(counts)
+}
+
+/// The facet counts of `query`'s products at `now` (see [`Facets`]).
+pub async fn facets(pool: &Pool, query: &ProductQuery, now: i64) -> Result<Facets, sqlx::Error> {
+    let values = filter_values(pool).await?;
+    let counts = value_counts(pool, query, now, &values).await?;
     let mut attributes: Vec<AttributeFacet> = Vec::new();
     for v in &values {
         let Some(count) = counts.get(&v.id).copied().filter(|c| *c > 0) else {
             continue;
         };
-        if attributes.last().map(|a| &a.name) != Some(&v.name) {
+        if attributes.last().map(|a| &a.name) != Some(&v.field_name) {
             attributes.push(AttributeFacet {
-                name: v.name.clone(),
-                label: v.label.clone(),
+                name: v.field_name.clone(),
+                label: v.field_label.clone(),
                 values: Vec::new(),
             });
         }

@@ -1,7 +1,15 @@
 //! Category pages, `/c/{seo_url}` (and `/c/products`, every product): the
 //! first page of products with links to further pages, sub-categories,
-//! filters as plain links, the category's tag gallery and product sets,
-//! breadcrumbs.
+//! filters, the category's tag gallery and product sets, breadcrumbs.
+//!
+//! The filter panel belongs to the listing ([`FilterPanel`]): only the
+//! attribute values some of its products have, each with the count of
+//! products it would leave, as plain links, and a price range as a GET form
+//! (`price_min`, `price_max`) with the listing's lowest and highest price as
+//! placeholders and bounds. A value that would leave nothing is never
+//! offered. The build counts each category's values in memory
+//! ([`FilterPanel::of`]); the origin counts them for its variants with the
+//! chosen filters (facet counts).
 //!
 //! The build writes each category's first page ([`render`]); the origin
 //! renders every other page of a listing on demand ([`render_variant`]:
@@ -11,7 +19,8 @@
 use std::collections::HashMap;
 
 use askama::Template;
-use catalog::read::site::{CategoryNode, ContentRow, FilterValue, Picture};
+use catalog::read::listing::FilterValueRow;
+use catalog::read::site::{CategoryNode, ContentRow, Picture};
 use catalog::read::ProductCard;
 use catalog::surrogate::SurrogateKey;
 use serde_json::json;
@@ -21,7 +30,7 @@ use crate::catalogue::{Catalogue, LISTING_PAGE};
 use crate::format::{escape, plain_text};
 use crate::islands::island;
 use crate::output::Page;
-use crate::props::CategoryFiltersProps;
+use crate::props::{CategoryFiltersProps, FilterGroupProps, FilterValueProps};
 use crate::render::{Meta, Site};
 
 /// Page-number links shown after the first page.
@@ -53,9 +62,55 @@ struct ListingTemplate<'a> {
 
 /// What the category pages share, loaded once.
 pub struct ListingData {
-    pub filters: Vec<FilterValue>,
+    /// Every filterable attribute value, in panel order.
+    pub filters: Vec<FilterValueRow>,
+    /// Product id → its filterable attribute value ids (the build's; the
+    /// origin counts with SQL and leaves this empty).
+    pub memberships: HashMap<i64, Vec<i64>>,
     pub tag_gallery: Vec<Picture>,
     pub sets: Vec<ContentRow>,
+}
+
+impl ListingData {
+    /// Groups `(product id, value id)` rows by product.
+    pub fn memberships_of(rows: &[(i64, i64)]) -> HashMap<i64, Vec<i64>> {
+        let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (product, value) in rows {
+            out.entry(*product).or_default().push(*value);
+        }
+        out
+    }
+}
+
+/// What a listing's filter panel offers.
+#[derive(Debug, Clone, Default)]
+pub struct FilterPanel {
+    /// Attribute value id → products of the listing it would leave (with
+    /// the other chosen filters); values absent or 0 are not offered.
+    pub counts: HashMap<i64, i64>,
+    /// The lowest and highest price (a shopper pays now) in the listing,
+    /// taka; None when it is empty.
+    pub price: Option<(i64, i64)>,
+}
+
+impl FilterPanel {
+    /// The panel of a plain listing of `ids`: each value's count among them
+    /// and their price range, from the build's memory.
+    pub fn of(catalogue: &Catalogue, shared: &ListingData, ids: &[i64]) -> FilterPanel {
+        let mut counts: HashMap<i64, i64> = HashMap::new();
+        let mut price: Option<(i64, i64)> = None;
+        for id in ids {
+            for v in shared.memberships.get(id).map_or(&[][..], Vec::as_slice) {
+                *counts.entry(*v).or_default() += 1;
+            }
+            if let Some(p) = catalogue.placements.get(id) {
+                price = Some(price.map_or((p.price, p.price), |(lo, hi)| {
+                    (lo.min(p.price), hi.max(p.price))
+                }));
+            }
+        }
+        FilterPanel { counts, price }
+    }
 }
 
 /// One page of a listing: its cards and where it stands among the pages.
@@ -74,6 +129,8 @@ pub struct Variant<'a> {
     pub query: Vec<(String, String)>,
     /// The searched words, shown in the heading of a search result page.
     pub keyword: Option<String>,
+    /// The filter panel: value counts and price bounds.
+    pub panel: FilterPanel,
 }
 
 /// The ids shown on a category's first page.
@@ -105,16 +162,18 @@ pub fn render(
     c: &CategoryNode,
     cards: &HashMap<i64, ProductCard>,
 ) -> anyhow::Result<Page> {
+    let all = listed(catalogue, c);
     let variant = Variant {
         cards: first_page(catalogue, c)
             .iter()
             .filter_map(|id| cards.get(id))
             .collect(),
-        total: listed(catalogue, c).len(),
+        total: all.len(),
         page: 1,
         per_page: LISTING_PAGE,
         query: Vec::new(),
         keyword: None,
+        panel: FilterPanel::of(catalogue, shared, all),
     };
     render_variant(site, catalogue, shared, c, &variant)
 }
@@ -196,26 +255,40 @@ struct FilterLink<'a> {
     /// The page is filtered by this value.
     current: bool,
     value: &'a str,
+    /// Products it leaves.
+    count: i64,
 }
 
 #[derive(Template)]
 #[template(path = "listing/filters.html")]
 struct FiltersTemplate<'a> {
+    /// The listing's path, the price form's action.
+    action: &'a str,
+    /// What the price form sends along (sort, keyword, chosen filters).
+    hidden: Vec<(String, String)>,
     groups: Vec<FilterGroup<'a>>,
+    /// The listing's price bounds, taka.
+    low: Option<i64>,
+    high: Option<i64>,
+    /// The chosen price range.
+    price_min: Option<String>,
+    price_max: Option<String>,
+    /// Filters chosen (values and prices), for the summary.
+    active: usize,
+    /// The listing without filters or prices (keeps sort and keyword).
+    clear: Option<String>,
 }
 
-/// The filters as plain links (each keeps the page's sort and keyword and
-/// picks one value), grouped by attribute, inside the `category-filters`
-/// island.
+/// The filter panel (see the module docs) inside the `category-filters`
+/// island: value links each keep the page's sort, keyword and price range
+/// and pick one value; the price form keeps everything but the prices.
 fn filters_html(
     shared: &ListingData,
     c: &CategoryNode,
     path: &str,
     v: &Variant,
 ) -> anyhow::Result<String> {
-    if shared.filters.is_empty() {
-        return Ok(String::new());
-    }
+    let is_price = |k: &str| k == "price_min" || k == "price_max";
     let kept: Vec<(String, String)> = v
         .query
         .iter()
@@ -230,29 +303,97 @@ fn filters_html(
             .any(|(k, val)| k == name && val.split('|').any(|s| s == slug))
     };
     let mut groups: Vec<FilterGroup> = Vec::new();
+    let mut props: Vec<FilterGroupProps> = Vec::new();
     for f in &shared.filters {
+        let name = format!("filterby_{}", f.field_name.trim_start_matches("filterby_"));
+        let count = v.panel.counts.get(&f.id).copied().unwrap_or(0);
+        let current = chosen(&name, &f.slug);
+        // A value that leaves nothing is not offered (unless chosen: it can
+        // be taken back).
+        if count <= 0 && !current {
+            continue;
+        }
         if groups.last().is_none_or(|g| g.label != f.field_label) {
             groups.push(FilterGroup {
                 label: &f.field_label,
                 links: Vec::new(),
             });
+            props.push(FilterGroupProps {
+                label: &f.field_label,
+                param: name.clone(),
+                values: Vec::new(),
+            });
         }
-        let name = f.field_name.trim_start_matches("filterby_");
         let link = FilterLink {
-            href: escape(&format!("{base}{sep}filterby_{name}={}", f.slug)),
-            current: chosen(&format!("filterby_{name}"), &f.slug),
+            href: escape(&format!("{base}{sep}{name}={}", f.slug)),
+            current,
             value: &f.value,
+            count,
         };
         if let Some(group) = groups.last_mut() {
             group.links.push(link);
         }
+        if let Some(group) = props.last_mut() {
+            group.values.push(FilterValueProps {
+                slug: &f.slug,
+                label: &f.value,
+                count,
+            });
+        }
     }
-    let html = FiltersTemplate { groups }.render()?;
+    if groups.is_empty() && v.panel.price.is_none() {
+        return Ok(String::new());
+    }
+    let value_of = |name: &str| {
+        v.query
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, val)| val.clone())
+    };
+    let active = v
+        .query
+        .iter()
+        .filter(|(k, _)| k.starts_with("filterby_") || is_price(k))
+        .map(|(k, val)| {
+            if is_price(k) {
+                1
+            } else {
+                val.split('|').filter(|s| !s.is_empty()).count()
+            }
+        })
+        .sum();
+    let clear_query: Vec<(String, String)> = v
+        .query
+        .iter()
+        .filter(|(k, _)| !k.starts_with("filterby_") && !is_price(k))
+        .cloned()
+        .collect();
+    let html = FiltersTemplate {
+        action: path,
+        hidden: v
+            .query
+            .iter()
+            .filter(|(k, _)| !is_price(k))
+            .cloned()
+            .collect(),
+        groups,
+        low: v.panel.price.map(|p| p.0),
+        high: v.panel.price.map(|p| p.1),
+        price_min: value_of("price_min"),
+        price_max: value_of("price_max"),
+        active,
+        clear: (active > 0).then(|| href(path, &clear_query, 1)),
+    }
+    .render()?;
     Ok(island(
         "category-filters",
         "visible",
         Some(&CategoryFiltersProps {
             seo_url: &c.seo_url,
+            groups: props,
+            price_low: v.panel.price.map(|p| p.0),
+            price_high: v.panel.price.map(|p| p.1),
         }),
         &html,
     ))
@@ -434,5 +575,118 @@ mod tests {
             ["‹ Previous=/c/b?page=2", "1=/c/b", "2=/c/b?page=2"]
         );
         assert!(nav("/c/b", &[], 1, 1).is_empty());
+    }
+
+    fn value(id: i64, attribute: i64, label: &str, name: &str, value: &str) -> FilterValueRow {
+        FilterValueRow {
+            id,
+            attribute_id: attribute,
+            field_label: label.into(),
+            field_name: name.into(),
+            value: value.into(),
+            slug: value.to_lowercase(),
+        }
+    }
+
+    fn placement(id: i64, price: i64) -> catalog::read::site::Placement {
+        catalog::read::site::Placement {
+            id,
+            seo_url: format!("p{id}"),
+            updated_at: 0,
+            category_id: Some(2),
+            price,
+            popularity: 0,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn the_filter_panel_offers_only_values_with_products_with_counts_and_a_price_form() {
+        let shared = ListingData {
+            filters: vec![
+                value(10, 1, "Colour", "color", "Red"),
+                value(11, 1, "Colour", "color", "Teak"),
+                value(12, 1, "Colour", "color", "Blue"),
+                value(20, 2, "Material", "material", "Oak"),
+            ],
+            memberships: ListingData::memberships_of(&[(1, 10), (1, 20), (2, 10), (3, 11)]),
+            tag_gallery: Vec::new(),
+            sets: Vec::new(),
+        };
+        let catalogue = Catalogue::from_rows(
+            Vec::new(),
+            vec![
+                placement(1, 9_000),
+                placement(2, 45_500),
+                placement(3, 12_000),
+            ],
+            &[],
+        );
+        // The build counts in memory: blue (no product) is not there.
+        let panel = FilterPanel::of(&catalogue, &shared, &[1, 2, 3]);
+        assert_eq!(panel.counts, HashMap::from([(10, 2), (11, 1), (20, 1)]));
+        assert_eq!(panel.price, Some((9_000, 45_500)));
+        let node = CategoryNode {
+            id: 2,
+            name: "Beds".into(),
+            seo_url: "beds".into(),
+            parent: Some(1),
+            description: None,
+            seo_h1: None,
+            meta_title: None,
+            meta_description: None,
+            updated_at: 0,
+        };
+        let mut v = Variant {
+            cards: Vec::new(),
+            total: 3,
+            page: 1,
+            per_page: LISTING_PAGE,
+            query: Vec::new(),
+            keyword: None,
+            panel,
+        };
+        let html = filters_html(&shared, &node, "/c/beds", &v).unwrap();
+        assert!(html.contains(
+            r#"<a href="/c/beds?filterby_color=red" rel="nofollow">Red <span class="muted">(2)</span></a>"#
+        ));
+        assert!(html.contains(r#">Teak <span class="muted">(1)</span>"#));
+        assert!(html.contains(r#">Oak <span class="muted">(1)</span>"#));
+        assert!(
+            !html.contains("Blue"),
+            "a value with no product is not offered"
+        );
+        assert!(html.contains(r#"<form method="get" action="/c/beds" class="row">"#));
+        assert!(html.contains(
+            r#"name="price_min" inputmode="numeric" min="0" step="1" placeholder="9000">"#
+        ));
+        assert!(html.contains(
+            r#"name="price_max" inputmode="numeric" min="0" step="1" placeholder="45500">"#
+        ));
+        assert!(html.contains("<summary>Filters</summary>"));
+        assert!(!html.contains("Clear filters"));
+        // The island's props carry the same groups and bounds.
+        assert!(html.contains(r#""groups":[{"label":"Colour","param":"filterby_color","values":[{"slug":"red","label":"Red","count":2},{"slug":"teak","label":"Teak","count":1}]}"#));
+        assert!(html.contains(r#""price_low":9000,"price_high":45500"#));
+
+        // A chosen value and price range: the form keeps the value (and the
+        // sort) as hidden fields and shows the range; links keep the range; a
+        // chosen value with no product left stays, so it can be taken back.
+        v.query = vec![
+            ("sort_by".into(), "price_asc".into()),
+            ("price_min".into(), "10000".into()),
+            ("filterby_color".into(), "blue".into()),
+        ];
+        v.panel.counts = HashMap::from([(20, 4)]);
+        let html = filters_html(&shared, &node, "/c/beds", &v).unwrap();
+        assert!(html.contains(r#"<input type="hidden" name="sort_by" value="price_asc"><input type="hidden" name="filterby_color" value="blue">"#));
+        assert!(!html.contains(r#"name="price_min" value"#));
+        assert!(html.contains(r#"placeholder="9000" value="10000">"#));
+        assert!(html.contains(r#"<a href="/c/beds?sort_by=price_asc&amp;price_min=10000&amp;filterby_color=blue" rel="nofollow" aria-current="true">Blue <span>(0)</span></a>"#));
+        assert!(html.contains(r#">Oak <span class="muted">(4)</span>"#));
+        assert!(!html.contains("Red") && !html.contains("Teak"));
+        assert!(html.contains("<summary>Filters (2)</summary>"));
+        assert!(html
+            .contains(r#"<a href="/c/beds?sort_by=price_asc" rel="nofollow">Clear filters</a>"#));
     }
 }

@@ -7,8 +7,11 @@
 //! - `keyword`: words to search for; the search index ranks the matches (at
 //!   most [`KEYWORD_MATCHES`]) into [`ProductQuery::only`].
 //! - `sort_by`: a [`Sort`] name ([`SORT_NAMES`]).
-//! - `price_min`, `price_max`: taka, `0..=`[`MAX_PRICE`]; a minimum above
-//!   the maximum is read as the range between them (the two are swapped).
+//! - `price_min`, `price_max`: whole taka, `0..=`[`MAX_PRICE`], on the
+//!   price a shopper pays now. The API refuses a minimum above the maximum
+//!   (400 naming `price_min`, `category/products` and `category/filters`);
+//!   a page, read leniently, takes it as the range between them (the two
+//!   are swapped).
 //! - `filterby_category`: category ids joined by `|`, each within the listed
 //!   category's subtree; only the last such parameter counts.
 //! - `filterby_{attribute}`: value slugs of one attribute joined by `|`: OR

@@ -108,7 +108,11 @@ pub fn router() -> ApiRouter {
         .get(
             "/filters",
             get_filters,
-            Doc::public("Its filters: {filters_cat, filters_att}").answers(404, unknown),
+            Doc::public("Its filters: {filters_cat, filters_att (each value with the count of products it leaves; none that leaves nothing), price: {min, max} or null}; with the listing's chosen filters, each attribute's counts respect the others")
+                .answers(
+                    404,
+                    "No published category has this seo_url, or a filter names a category outside it or an attribute or value that does not exist",
+                ),
         )
         .get(
             "/tag-gallery",
@@ -146,6 +150,32 @@ struct CategoryQuery {
     /// The category's seo_url (`products` for the whole shop).
     #[schemars(required)]
     seo_url: Option<SeoUrl>,
+}
+
+/// The parameters of `GET /api/category/filters`: the category, and
+/// optionally the listing's chosen filters (as `category/products` takes
+/// them), which the counts then respect. The attribute filters
+/// `filterby_{attribute}` are read from the query's pairs.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct FiltersQuery {
+    /// The category's seo_url (`products` for the whole shop).
+    #[schemars(required)]
+    seo_url: Option<SeoUrl>,
+    /// Words searched for: the counts are of the matches.
+    #[serde(default)]
+    keyword: Option<Text<0, MAX_PARAM_LEN>>,
+    /// Lowest price chosen, taka (at most `price_max`).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
+    price_min: Option<Price>,
+    /// Highest price chosen, taka.
+    #[serde(default, deserialize_with = "blank_is_none")]
+    #[schemars(transform = blank_allowed)]
+    price_max: Option<Price>,
+    /// Sub-category ids joined by `|`, each within this category.
+    #[serde(default)]
+    #[schemars(regex(pattern = CATEGORY_FILTER_PATTERN))]
+    filterby_category: Option<Text<0, MAX_PARAM_LEN>>,
 }
 
 /// The parameters of `GET /api/category/recommended`.
@@ -206,8 +236,8 @@ struct ProductsQuery {
     #[schemars(transform = blank_allowed)]
     #[schemars(with = "SortBy")] // one of the names, never null
     sort_by: Option<SortBy>,
-    /// Lowest price a shopper pays now, taka; above `price_max` the two are
-    /// read the other way round.
+    /// Lowest price a shopper pays now, taka; above `price_max` it is a
+    /// 400 naming price_min.
     #[serde(default, deserialize_with = "blank_is_none")]
     #[schemars(transform = blank_allowed)]
     price_min: Option<Price>,
@@ -319,24 +349,112 @@ async fn get_recommended(
 pub struct FiltersResponse {
     /// The category menu of the filter panel.
     pub filters_cat: q::CategoryFilters,
-    /// The attribute filters (`filterby_{field_name}`) with the values the
-    /// category's products have.
-    pub filters_att: Vec<q::AttributeFilter>,
+    /// The attribute filters (`filterby_{field_name}`), each with the values
+    /// that leave some of the listing's products and how many.
+    pub filters_att: Vec<AttributeFilter>,
+    /// The lowest and highest price a shopper pays now among the listing's
+    /// products (other chosen filters respected, the price range not):
+    /// the price filter's bounds; null when there is none.
+    pub price: Option<PriceBounds>,
 }
 
-/// `GET /api/category/filters?seo_url=`: `{filters_cat, filters_att}`.
+/// An attribute filter: the query parameter is `filterby_{field_name}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AttributeFilter {
+    pub id: i64,
+    pub field_label: String,
+    pub field_name: String,
+    /// The values some product of the listing has, in order.
+    pub values: Vec<FilterValueCount>,
+}
+
+/// A filter value with the count of the listing's products it leaves (the
+/// other attributes' chosen values respected, its own attribute's not).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FilterValueCount {
+    pub id: i64,
+    pub value: String,
+    /// What goes into `filterby_{field_name}`.
+    pub slug: String,
+    /// At least 1.
+    pub count: i64,
+}
+
+/// A price range, taka.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PriceBounds {
+    pub min: i64,
+    pub max: i64,
+}
+
+/// The 400 of a price range whose minimum is above its maximum.
+fn check_price_range(min: Option<i64>, max: Option<i64>) -> ApiResult<()> {
+    match (min, max) {
+        (Some(lo), Some(hi)) if lo > hi => Err(ApiError::invalid(
+            "price_min",
+            format!("price_min ({lo}) must not be above price_max ({hi})"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `GET /api/category/filters?seo_url=` (and optionally the listing's
+/// chosen filters): `{filters_cat, filters_att, price}`.
 async fn get_filters(
     State(state): State<AppState>,
-    Query(query): Query<CategoryQuery>,
+    Query(query): Query<FiltersQuery>,
+    Query(pairs): Pairs,
 ) -> ApiResult<Shared<FiltersResponse>> {
     let category = category_of(&state, query.seo_url).await?;
+    let price = (query.price_min.map(Int::get), query.price_max.map(Int::get));
+    check_price_range(price.0, price.1)?;
+    let resolved = ListingParams::checked(
+        None,
+        query.keyword.as_deref(),
+        price,
+        query.filterby_category.as_deref(),
+        &pairs,
+    )
+    .resolve(&state.pool, &state.search, category.id, &category.seo_url)
+    .await?;
+    if let Some(problem) = resolved.refusal() {
+        return Err(problem.clone().into());
+    }
+    let now = catalog::clock::now_unix();
     let filters_cat = q::category_filters(&state.pool, &category).await?;
-    let filters_att = q::attribute_filters(&state.pool, category.id).await?;
+    let values = listing::filter_values(&state.pool).await?;
+    let counts = listing::value_counts(&state.pool, &resolved.query, now, &values).await?;
+    let mut filters_att: Vec<AttributeFilter> = Vec::new();
+    for v in values {
+        let Some(count) = counts.get(&v.id).copied() else {
+            continue;
+        };
+        if filters_att.last().map(|a| a.id) != Some(v.attribute_id) {
+            filters_att.push(AttributeFilter {
+                id: v.attribute_id,
+                field_label: v.field_label,
+                field_name: v.field_name,
+                values: Vec::new(),
+            });
+        }
+        if let Some(a) = filters_att.last_mut() {
+            a.values.push(FilterValueCount {
+                id: v.id,
+                value: v.value,
+                slug: v.slug,
+                count,
+            });
+        }
+    }
+    let price = listing::price_bounds(&state.pool, &resolved.query, now)
+        .await?
+        .map(|(min, max)| PriceBounds { min, max });
     let key = SurrogateKey::Category(category.id);
     Ok(Shared::new(
         FiltersResponse {
             filters_cat,
             filters_att,
+            price,
         },
         [key, SurrogateKey::Categories, SurrogateKey::Products],
     ))
@@ -422,6 +540,7 @@ async fn get_products(
         .map_or(DEFAULT_PER_PAGE, Int::get)
         .min(MAX_PER_PAGE);
     let price = (query.price_min.map(Int::get), query.price_max.map(Int::get));
+    check_price_range(price.0, price.1)?;
     let resolved = ListingParams::checked(
         query.sort_by.as_ref(),
         query.keyword.as_deref(),

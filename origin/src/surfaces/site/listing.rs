@@ -18,6 +18,11 @@
 //! prebuilt first page's order (most popular first, [`LISTING_PAGE`] cards a
 //! page) so that page 2 continues page 1; a search keeps the index's ranking.
 //!
+//! The filter panel counts each attribute value among the listing's
+//! products with the other chosen filters (a value that would leave nothing
+//! is not offered) and offers the listing's price bounds
+//! ([`generator::serve::FilterPanel`]).
+//!
 //! The page frame (chrome, island scripts), the category tree and the filter
 //! list are loaded once and reloaded when the site's manifest changes (the
 //! generator rebuilt) or after [`FRAME_TTL`]. The island scripts come from
@@ -39,7 +44,9 @@ use catalog::read::listing::{self, ProductQuery, Sort};
 use catalog::read::site::CategoryNode;
 use catalog::read::PageRequest;
 use catalog::surrogate::SurrogateKey;
-use generator::serve::{Catalogue, Entry, ListingData, Manifest, Variant, LISTING_PAGE};
+use generator::serve::{
+    Catalogue, Entry, FilterPanel, ListingData, Manifest, Variant, LISTING_PAGE,
+};
 use tokio::sync::Mutex;
 
 use crate::domain::listing_query::MAX_PAGE;
@@ -221,7 +228,8 @@ impl ListingPages {
             },
             catalogue: Catalogue::from_rows(categories, Vec::new(), &[]),
             shared: ListingData {
-                filters: q::filter_values(pool).await?,
+                filters: listing::filter_values(pool).await?,
+                memberships: Default::default(),
                 tag_gallery: q::tag_gallery(pool).await?,
                 sets: q::product_sets(pool).await?,
             },
@@ -265,6 +273,13 @@ impl ListingPages {
         )
         .await?;
         let cards = catalog::read::cards(&self.state.pool, &ids, now).await?;
+        // The filter panel of this listing: each value's count with the
+        // other chosen filters, and the price bounds without the price range.
+        let panel = FilterPanel {
+            counts: listing::value_counts(&self.state.pool, &query, now, &frame.shared.filters)
+                .await?,
+            price: listing::price_bounds(&self.state.pool, &query, now).await?,
+        };
         let variant = Variant {
             cards: cards.iter().collect(),
             total: usize::try_from(total).unwrap_or(0),
@@ -272,6 +287,7 @@ impl ListingPages {
             per_page: LISTING_PAGE,
             query: kept,
             keyword: wanted.keyword.clone(),
+            panel,
         };
         let page = generator::serve::render_variant(
             &frame.site,

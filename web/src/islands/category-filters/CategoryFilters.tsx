@@ -1,20 +1,45 @@
-// Category filters, sort and pagination (issue 4). The generator writes the
-// filters as plain links (`?filterby_<attr>=<value>`) and the first page of
-// cards with page links; this island turns the filters into toggles, adds a
-// sort select, and from then on keeps the state in the URL (pushState, and
-// Back works), asks `GET /api/category/products` for the cards and redraws
-// the grid and the page links in place (the `#listing` element, or the grid
-// and page links that follow the island). A `view_item_list` event goes out
-// for every list shown.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// Category filters, sort and pagination (issues 4 and 15). The generator
+// writes the filters as plain links (`?filterby_<attr>=<value>`, only values
+// the listing's products have, each with its count), a price range as a GET
+// form (`price_min`, `price_max`) and the first page of cards with page
+// links; this island turns the filters into toggles, checks the price range
+// (whole taka, min not above max) before applying it, adds a sort select,
+// and from then on keeps the state in the URL (pushState, and Back works),
+// asks `GET /api/category/products` for the cards and `GET
+// /api/category/filters` for the counts under the chosen filters (a value
+// that would leave nothing is not offered), and redraws the grid and the
+// page links in place (the `#listing` element, or the grid and page links
+// that follow the island). A `view_item_list` event goes out for every list
+// shown.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import * as analytics from '../../lib/analytics';
 import { ApiError, apiGet } from '../../lib/api';
 import { imageUrl, srcset } from '../../lib/image';
 import { formatTaka } from '../../lib/money';
-import { chosen, href, SORTS, toggle, withParam } from './query';
+import { chosen, href, priceProblem, SORTS, toggle, withParam, withPrice } from './query';
 import styles from './CategoryFilters.module.css';
-import type { FilterGroup, ListedProduct, ProductsResponse } from './types';
+import type { FilterGroup, FiltersResponse, ListedProduct, ProductsResponse } from './types';
+
+/** The filter groups of a `category/filters` answer; values chosen in `q` but leaving nothing stay (count 0) so they can be taken back. */
+function groupsOf(r: FiltersResponse, q: URLSearchParams, before: FilterGroup[]): FilterGroup[] {
+  const groups: FilterGroup[] = r.filters_att.map((a) => ({
+    label: a.field_label,
+    param: `filterby_${a.field_name}`,
+    values: a.values.map((v) => ({ slug: v.slug, label: v.value, count: v.count })),
+  }));
+  for (const old of before) {
+    for (const slug of chosen(q, old.param)) {
+      let g = groups.find((x) => x.param === old.param);
+      if (!g) {
+        g = { ...old, values: [] };
+        groups.push(g);
+      }
+      if (!g.values.some((v) => v.slug === slug)) g.values.push({ slug, label: old.values.find((v) => v.slug === slug)?.label ?? slug, count: 0 });
+    }
+  }
+  return groups;
+}
 
 const CARD_WIDTHS = [200, 300, 400, 600];
 
@@ -87,9 +112,25 @@ function Pages({ path, q, page, last, go }: { path: string; q: URLSearchParams; 
   );
 }
 
-export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; groups: FilterGroup[]; listing: HTMLElement | null }) {
+interface Props {
+  seoUrl: string;
+  groups: FilterGroup[];
+  /** The listing's lowest and highest price, taka (the price filter's placeholders). */
+  priceLow: number | null;
+  priceHigh: number | null;
+  listing: HTMLElement | null;
+}
+
+export function CategoryFilters({ seoUrl, groups: initial, priceLow, priceHigh, listing }: Props) {
+  const id = useId();
   const path = `/c/${seoUrl}`;
   const [q, setQ] = useState(() => new URLSearchParams(location.search));
+  const [groups, setGroups] = useState(initial);
+  const [bounds, setBounds] = useState<{ min: number; max: number } | null>(priceLow !== null && priceHigh !== null ? { min: priceLow, max: priceHigh } : null);
+  const [minText, setMinText] = useState(() => q.get('price_min') ?? '');
+  const [maxText, setMaxText] = useState(() => q.get('price_max') ?? '');
+  const [priceError, setPriceError] = useState<{ field: 'price_min' | 'price_max'; text: string } | null>(null);
+  const filtersAbort = useRef<AbortController | null>(null);
   const [result, setResult] = useState<ProductsResponse['products'] | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -123,24 +164,56 @@ export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; g
     [seoUrl],
   );
 
+  // The counts under the chosen filters (the sort and page change nothing).
+  const loadFilters = useCallback(
+    (query: URLSearchParams) => {
+      filtersAbort.current?.abort();
+      const ctl = (filtersAbort.current = new AbortController());
+      const params: Record<string, string> = { seo_url: seoUrl };
+      query.forEach((v, k) => {
+        if (k.startsWith('filterby_') || k === 'price_min' || k === 'price_max' || k === 'keyword') params[k] = v;
+      });
+      apiGet<FiltersResponse>('/api/category/filters', params, { signal: ctl.signal, quiet: true })
+        .then((r) => {
+          setGroups((before) => groupsOf(r, query, before));
+          setBounds(r.price ?? null);
+        })
+        .catch(() => {
+          // The counts shown stay; the products call reports problems.
+        });
+    },
+    [seoUrl],
+  );
+
   const go = (next: URLSearchParams) => {
     history.pushState(null, '', href(path, next));
     setQ(next);
     load(next);
+    loadFilters(next);
   };
 
   useEffect(() => {
     const onPop = () => {
       const now = new URLSearchParams(location.search);
       setQ(now);
+      setMinText(now.get('price_min') ?? '');
+      setMaxText(now.get('price_max') ?? '');
       load(now);
+      loadFilters(now);
     };
     window.addEventListener('popstate', onPop);
     return () => {
       window.removeEventListener('popstate', onPop);
       abort.current?.abort();
+      filtersAbort.current?.abort();
     };
-  }, [load]);
+  }, [load, loadFilters]);
+
+  const applyPrice = () => {
+    const problem = priceProblem(minText, maxText);
+    setPriceError(problem);
+    if (!problem) go(withPrice(q, minText, maxText));
+  };
 
   // The generator's first page gives way to the island's once it has one.
   useEffect(() => {
@@ -148,7 +221,7 @@ export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; g
   }, [result, listing]);
 
   const page = result?.current_page ?? (Number(q.get('page')) || 1);
-  const active = groups.reduce((n, g) => n + chosen(q, g.param).length, 0);
+  const active = groups.reduce((n, g) => n + chosen(q, g.param).length, 0) + (q.get('price_min') ? 1 : 0) + (q.get('price_max') ? 1 : 0);
   const grid =
     listing && result
       ? createPortal(
@@ -187,6 +260,53 @@ export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; g
           </select>
         </label>
 
+        {bounds && (
+          <form
+            className={styles.price}
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              applyPrice();
+            }}
+          >
+            <fieldset className={styles.group}>
+              <legend>Price (৳)</legend>
+              <label>
+                Min{' '}
+                <input
+                  name="price_min"
+                  inputMode="numeric"
+                  placeholder={String(bounds.min)}
+                  value={minText}
+                  aria-invalid={priceError?.field === 'price_min' || undefined}
+                  aria-describedby={priceError ? `${id}-price` : undefined}
+                  onChange={(e) => setMinText(e.target.value)}
+                />
+              </label>{' '}
+              <label>
+                Max{' '}
+                <input
+                  name="price_max"
+                  inputMode="numeric"
+                  placeholder={String(bounds.max)}
+                  value={maxText}
+                  aria-invalid={priceError?.field === 'price_max' || undefined}
+                  aria-describedby={priceError ? `${id}-price` : undefined}
+                  onChange={(e) => setMaxText(e.target.value)}
+                />
+              </label>{' '}
+              <button type="submit" className={styles.apply}>
+                Apply price
+              </button>
+              {priceError && (
+                <p id={`${id}-price`} className={styles.error} role="alert">
+                  {priceError.text}
+                </p>
+              )}
+            </fieldset>
+          </form>
+        )}
+
         {groups.map((g) => (
           <fieldset key={g.param} className={styles.group}>
             <legend>{g.label}</legend>
@@ -206,7 +326,7 @@ export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; g
                         go(toggle(q, g.param, v.slug));
                       }}
                     >
-                      {v.label}
+                      {v.label} <span className={styles.n}>({v.count})</span>
                     </a>
                   </li>
                 );
@@ -221,7 +341,12 @@ export function CategoryFilters({ seoUrl, groups, listing }: { seoUrl: string; g
             onClick={() => {
               const next = new URLSearchParams(q);
               groups.forEach((g) => next.delete(g.param));
+              next.delete('price_min');
+              next.delete('price_max');
               next.delete('page');
+              setMinText('');
+              setMaxText('');
+              setPriceError(null);
               go(next);
             }}
           >

@@ -1,6 +1,5 @@
 import { takeOver } from '../../lib/island';
 import { CategoryFilters } from './CategoryFilters';
-import { readGroups } from './query';
 import type { CategoryFiltersProps } from './types';
 
 /**
@@ -34,7 +33,14 @@ function listingOf(el: HTMLElement): HTMLElement | null {
 
 /** Takes over the category's filters; the grid and page links follow from the API once the shopper filters. */
 export default function mount(el: HTMLElement, props: CategoryFiltersProps) {
-  const groups = readGroups(el);
   const listing = listingOf(el);
-  return takeOver(el, () => <CategoryFilters seoUrl={props.seo_url} groups={groups} listing={listing} />);
+  return takeOver(el, () => (
+    <CategoryFilters
+      seoUrl={props.seo_url}
+      groups={props.groups ?? []}
+      priceLow={props.price_low ?? null}
+      priceHigh={props.price_high ?? null}
+      listing={listing}
+    />
+  ));
 }

@@ -1,7 +1,6 @@
-// The listing's state lives in the URL, as the plain links without
-// JavaScript have it: `filterby_<attr>=a|b`, `sort_by`, `page`.
-import type { FilterGroup } from './types';
-
+// The listing's state lives in the URL, as the plain links and the price
+// form without JavaScript have it: `filterby_<attr>=a|b`, `price_min`,
+// `price_max`, `sort_by`, `page`.
 export const SORTS: [string, string][] = [
   ['', 'Newest'],
   ['price_asc', 'Price: low to high'],
@@ -9,28 +8,6 @@ export const SORTS: [string, string][] = [
   ['title_asc', 'Name: A to Z'],
   ['title_desc', 'Name: Z to A'],
 ];
-
-/** Reads the filter groups from the fallback's `<h2>` + `ul.chips` links. */
-export function readGroups(root: Element): FilterGroup[] {
-  const groups: FilterGroup[] = [];
-  root.querySelectorAll('h2').forEach((h) => {
-    const list = h.nextElementSibling;
-    if (!list || list.tagName !== 'UL') return;
-    let param = '';
-    const values: FilterGroup['values'] = [];
-    list.querySelectorAll('a[href]').forEach((a) => {
-      const url = new URL(a.getAttribute('href')!, 'http://x');
-      for (const [k, v] of url.searchParams) {
-        if (k.startsWith('filterby_')) {
-          param = k;
-          values.push({ slug: v, label: a.textContent?.trim() ?? v });
-        }
-      }
-    });
-    if (param) groups.push({ label: h.textContent?.trim() ?? param, param, values });
-  });
-  return groups;
-}
 
 /** The chosen values of one parameter (`a|b`). */
 export function chosen(q: URLSearchParams, param: string): string[] {
@@ -62,4 +39,30 @@ export function withParam(q: URLSearchParams, key: string, value: string): URLSe
 export function href(path: string, q: URLSearchParams): string {
   const s = q.toString();
   return s ? `${path}?${s}` : path;
+}
+
+/** What is wrong with a price range as typed (empty is no bound), or ''. */
+export function priceProblem(min: string, max: string): { field: 'price_min' | 'price_max'; text: string } | null {
+  for (const [field, v] of [
+    ['price_min', min],
+    ['price_max', max],
+  ] as const) {
+    if (v.trim() && !/^\d{1,10}$/.test(v.trim())) return { field, text: `${field === 'price_min' ? 'Min' : 'Max'} price must be a whole number of taka.` };
+  }
+  if (min.trim() && max.trim() && Number(min) > Number(max)) return { field: 'price_min', text: 'Min price must not be above max price.' };
+  return null;
+}
+
+/** The query with the price range (empty removes a bound), back to page 1. */
+export function withPrice(q: URLSearchParams, min: string, max: string): URLSearchParams {
+  const next = new URLSearchParams(q);
+  for (const [k, v] of [
+    ['price_min', min.trim()],
+    ['price_max', max.trim()],
+  ]) {
+    if (v) next.set(k, String(Number(v)));
+    else next.delete(k);
+  }
+  next.delete('page');
+  return next;
 }

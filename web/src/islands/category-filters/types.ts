@@ -3,12 +3,7 @@ import type { components } from '../../generated/islands';
 /** Props of category-filters (as the generator writes them). */
 export type CategoryFiltersProps = components['schemas']['CategoryFiltersProps'];
 
-/** One filter group read from the fallback: its label, query parameter and values. */
-export interface FilterGroup {
-  label: string;
-  /** e.g. `filterby_color`. */
-  param: string;
-  values: { slug: string; label: string }[];
-}
+/** One attribute's filter: its label, query parameter and values with the products each leaves. */
+export type FilterGroup = CategoryFiltersProps['groups'][number];
 
-export type { ProductCard as ListedProduct, CategoryProductsResponse as ProductsResponse } from '../../lib/types';
+export type { ProductCard as ListedProduct, CategoryProductsResponse as ProductsResponse, FiltersResponse } from '../../lib/types';
