@@ -55,6 +55,11 @@ pub struct Config {
     /// Seconds to wait for an origin's response before giving up (504).
     #[arg(long, env = "EDGE_ORIGIN_TIMEOUT", default_value_t = 10)]
     pub origin_timeout: u64,
+    /// Milliseconds an idle keep-alive connection to an origin is kept for reuse. Below the
+    /// origin's own keep-alive timeout (Node and Apache close idle connections after 5 s),
+    /// so the edge drops a connection before the origin would, instead of racing it.
+    #[arg(long, env = "EDGE_ORIGIN_IDLE_TIMEOUT_MS", default_value_t = 4000)]
+    pub origin_idle_timeout_ms: u64,
     /// Seconds a request waits for another request's fill of the same object.
     #[arg(long, env = "EDGE_LOCK_TIMEOUT", default_value_t = 5)]
     pub lock_timeout: u64,

@@ -48,6 +48,8 @@ pub struct Settings {
     pub lock_timeout: Duration,
     /// Origin read/write timeout.
     pub origin_timeout: Duration,
+    /// How long an idle origin connection is kept for reuse.
+    pub origin_idle_timeout: Duration,
     /// The purge bearer token.
     pub purge_token: Option<String>,
     /// The hosts served.
@@ -106,6 +108,7 @@ impl State {
                 max_object_bytes: config.max_object_bytes,
                 lock_timeout,
                 origin_timeout: Duration::from_secs(config.origin_timeout.max(1)),
+                origin_idle_timeout: Duration::from_millis(config.origin_idle_timeout_ms.max(1)),
                 purge_token: config.purge_token.clone(),
                 hosts: hosts::Hosts::new(&config.hosts, config.site_url.as_deref())?,
             },

@@ -96,6 +96,8 @@ pub struct Ctx {
     origin: Option<usize>,
     /// Retries after an error on an established origin connection ([`Edge::error_while_proxy`]).
     replays: usize,
+    /// Retries after a reused keep-alive connection turned out closed by the origin.
+    stale_reuses: usize,
     upstream_sent: Option<Instant>,
     refusal: Option<&'static str>,
     outcome: Option<CacheOutcome>,
@@ -407,6 +409,10 @@ fn replay_safe(req: &RequestHeader) -> bool {
     }
 }
 
+/// How many times one request is sent again after finding a pooled origin connection
+/// closed (each such failure is immediate; the pool may hold several dead ones).
+const MAX_STALE_REUSES: usize = 8;
+
 /// The body of an error the edge generates: JSON for the API, a small page otherwise.
 fn error_body(route: RouteClass, status: u16) -> (&'static str, String) {
     let message = match status {
@@ -574,6 +580,7 @@ impl ProxyHttp for Edge {
             tried: Vec::new(),
             origin: None,
             replays: 0,
+            stale_reuses: 0,
             upstream_sent: None,
             refusal: None,
             outcome: None,
@@ -790,7 +797,7 @@ impl ProxyHttp for Edge {
         peer.options.total_connection_timeout = Some(Duration::from_secs(2));
         peer.options.read_timeout = Some(timeout);
         peer.options.write_timeout = Some(timeout);
-        peer.options.idle_timeout = Some(Duration::from_secs(60));
+        peer.options.idle_timeout = Some(self.state.settings.origin_idle_timeout);
         Ok(Box::new(peer))
     }
 
@@ -814,7 +821,9 @@ impl ProxyHttp for Edge {
     /// An error on an established origin connection. Retried on another healthy origin
     /// when nothing has reached the client yet, the request body is still whole in
     /// Pingora's retry buffer (64 KiB), and either the request never reached the origin (a
-    /// reused keep-alive connection that turned out dead) or it is [`replay_safe`]. The
+    /// reused keep-alive connection that turned out dead) or it is [`replay_safe`]. A dead
+    /// reused connection is the origin's keep-alive timer, not a failure: the request goes
+    /// again (up to [`MAX_STALE_REUSES`] times) and no origin is marked down. Otherwise the
     /// origin is marked down for the health checker to bring back, unless it is the last
     /// healthy one: then it gets one more try (a connect failure marks it down in
     /// [`Self::fail_to_connect`]), as Pingora's default policy would give it.
@@ -832,6 +841,17 @@ impl ProxyHttp for Edge {
             && session.response_written().is_none()
             && !session.as_ref().retry_buffer_truncated()
             && (unsent || replay_safe(session.req_header()));
+        if unsent && replayable && ctx.stale_reuses < MAX_STALE_REUSES {
+            // A pooled connection the origin had closed (its keep-alive timer fired as the
+            // request went out): the origin never took the request and is not down. Send it
+            // again, to any healthy origin, without counting it as a failure.
+            ctx.stale_reuses += 1;
+            if let Some(index) = ctx.origin {
+                ctx.tried.retain(|&i| i != index);
+            }
+            e.set_retry(true);
+            return e;
+        }
         let pool = self.state.pool;
         let mut retry = false;
         if let (true, Some(index)) = (broken_connection(&e), ctx.origin) {
@@ -964,6 +984,10 @@ impl ProxyHttp for Edge {
                 ErrorSource::Internal | ErrorSource::Unset => 500,
             },
         };
+        // The client connection is not reused after a failure: say so in the answer
+        // (`Connection: close`), or a client would send its next request on a connection
+        // this edge is closing, and that request would fail with no answer at all.
+        session.set_keepalive(None);
         if code > 0 && session.response_written().is_none() {
             if let Err(write_error) = self.respond(session, ctx, code, &[]).await {
                 tracing::debug!(cause = %write_error, "could not send the error response");

@@ -99,6 +99,25 @@ impl Origin {
         port: u16,
         handler: impl Fn(&SeenRequest) -> Reply + Send + Sync + 'static,
     ) -> Self {
+        Self::start_with(port, None, handler).await
+    }
+
+    /// An origin that closes a keep-alive connection idle for `idle` (as Node's
+    /// `keepAliveTimeout`, Apache's `KeepAliveTimeout` or nginx's `keepalive_timeout` do),
+    /// always in the worst case: the close is decided when the next request arrives, which
+    /// is read and never answered (the race of a request sent just as the timer fires).
+    pub async fn start_closing_idle(
+        idle: Duration,
+        handler: impl Fn(&SeenRequest) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::start_with(0, Some(idle), handler).await
+    }
+
+    async fn start_with(
+        port: u16,
+        idle: Option<Duration>,
+        handler: impl Fn(&SeenRequest) -> Reply + Send + Sync + 'static,
+    ) -> Self {
         let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let handler: Handler = Arc::new(handler);
@@ -114,7 +133,7 @@ impl Origin {
                     };
                     let (handler, seen, count) = (handler.clone(), seen.clone(), count.clone());
                     let conn = tokio::spawn(async move {
-                        let _ = serve_conn(stream, handler, seen, count).await;
+                        let _ = serve_conn(stream, handler, seen, count, idle).await;
                     });
                     conns.lock().unwrap().push(conn);
                 }
@@ -167,13 +186,21 @@ async fn serve_conn(
     handler: Handler,
     seen: Arc<Mutex<Vec<SeenRequest>>>,
     count: Arc<AtomicUsize>,
+    idle: Option<Duration>,
 ) -> std::io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
+    let mut last_answer: Option<Instant> = None;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).await? == 0 {
             return Ok(());
+        }
+        if let (Some(idle), Some(last)) = (idle, last_answer) {
+            if last.elapsed() >= idle {
+                // Idle too long: hang up without an answer.
+                return Ok(());
+            }
         }
         let mut parts = line.split_whitespace();
         let method = parts.next().unwrap_or("").to_string();
@@ -236,6 +263,7 @@ async fn serve_conn(
         }
         write.write_all(body).await?;
         write.flush().await?;
+        last_answer = Some(Instant::now());
     }
 }
 
