@@ -34,7 +34,7 @@ pub struct ChromeData {
     /// The footer's staff-written support block (setting `footer_support`);
     /// without it the footer shows the shop's phone and email.
     pub support: Option<String>,
-    pub social: Vec<Node>,
+    pub social: Vec<Social>,
     pub copyright: String,
     /// The pre-load advert's HTML when widget 5 is active.
     pub advert: Option<String>,
@@ -67,20 +67,41 @@ struct HeaderTemplate<'a> {
 struct FooterTemplate<'a> {
     support: Option<&'a str>,
     phone: &'a str,
+    /// `phone` as a `tel:` link takes it.
+    phone_tel: String,
     email: &'a str,
     columns: &'a [Node],
-    social: &'a [Node],
+    social: &'a [Social],
+    company: &'a str,
     copyright: &'a str,
 }
 
-/// Settings holding social links: setting name → label.
-const SOCIAL: [(&str, &str); 5] = [
-    ("facebook", "Facebook"),
-    ("instagram", "Instagram"),
-    ("youtube", "YouTube"),
-    ("linkedin", "LinkedIn"),
-    ("twitter", "X"),
+/// A social profile of the shop, shown in the footer with its icon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Social {
+    pub label: &'static str,
+    pub link: String,
+    /// The icon: an SVG path drawn in a 24×24 box (inline, no image to load).
+    pub icon: &'static str,
+}
+
+/// Social profiles: setting name (the admin's `social_<name>`, or the bare
+/// name), label, icon path.
+const SOCIAL: [(&str, &str, &str); 5] = [
+    ("facebook", "Facebook", "M14 8h3V4h-3a4 4 0 0 0-4 4v2H8v4h2v7h4v-7h3l1-4h-4V8z"),
+    ("instagram", "Instagram", "M7 3h10a4 4 0 0 1 4 4v10a4 4 0 0 1-4 4H7a4 4 0 0 1-4-4V7a4 4 0 0 1 4-4zm5 5a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm5.5-2.5v.01"),
+    ("youtube", "YouTube", "M3 8a3 3 0 0 1 3-3h12a3 3 0 0 1 3 3v8a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3zm7 1v6l5-3z"),
+    ("linkedin", "LinkedIn", "M4 9h4v11H4zM6 4a2 2 0 1 1 0 4 2 2 0 0 1 0-4zm5 5h4v2c1-2 6-2.5 6 2v7h-4v-6c0-2-3-2-3 0v6h-3z"),
+    ("twitter", "X", "M4 4l16 16M20 4L4 20"),
 ];
+
+/// Whether `url` may be a footer link: an absolute `https://` or `http://` URL.
+fn web_link(url: &str) -> bool {
+    let url = url.trim();
+    (url.starts_with("https://") || url.starts_with("http://"))
+        && !url.contains(char::is_whitespace)
+        && !url.contains('"')
+}
 
 impl ChromeData {
     /// Loads the chrome from the database.
@@ -142,12 +163,16 @@ impl ChromeData {
             .unwrap_or_else(|| "Regal Furniture".to_string());
         let social = SOCIAL
             .iter()
-            .filter_map(|(name, label)| {
-                settings.get(*name).filter(|u| !u.is_empty()).map(|u| Node {
-                    label: label.to_string(),
-                    link: u.clone(),
-                    children: Vec::new(),
-                })
+            .filter_map(|(name, label, icon)| {
+                settings
+                    .get(&format!("social_{name}"))
+                    .or_else(|| settings.get(*name))
+                    .filter(|u| web_link(u))
+                    .map(|u| Social {
+                        label,
+                        link: u.trim().to_string(),
+                        icon,
+                    })
             })
             .collect();
         let support = settings.get("footer_support").cloned();
@@ -187,9 +212,11 @@ impl ChromeData {
         let footer = FooterTemplate {
             support: self.support.as_deref(),
             phone: self.setting("com_phone"),
+            phone_tel: tel(self.setting("com_phone")),
             email: self.setting("com_email"),
             columns: &self.columns,
             social: &self.social,
+            company: &self.company,
             copyright: &self.copyright,
         }
         .render()?;
@@ -212,6 +239,15 @@ impl ChromeData {
             settings: self.settings.clone(),
         })
     }
+}
+
+/// A phone number as a `tel:` link holds it: digits, with a leading `+`
+/// kept (spaces, dashes, dots and brackets dropped).
+pub fn tel(phone: &str) -> String {
+    let phone = phone.trim();
+    let plus = if phone.starts_with('+') { "+" } else { "" };
+    let digits: String = phone.chars().filter(char::is_ascii_digit).collect();
+    format!("{plus}{digits}")
 }
 
 fn leaf(l: &MenuLink) -> Node {
@@ -288,5 +324,30 @@ mod tests {
         assert!(top.contains("Top4") && !top.contains("Top5"));
         assert!(html.header.contains("Top5"), "the drawer has every link");
         assert!(html.footer.contains("Menu 4"));
+    }
+
+    #[test]
+    fn social_links_come_from_the_social_settings_with_names_and_inline_icons() {
+        let settings: BTreeMap<String, String> = [
+            ("com_name", "Regal Furniture"),
+            ("com_phone", "+880 9612-345678"),
+            (
+                "social_facebook",
+                "https://www.facebook.com/regalfurniturebd",
+            ),
+            ("youtube", "https://www.youtube.com/@regalfurniturebd"),
+            ("social_instagram", "javascript:alert(1)"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let c = ChromeData::from_rows(&[], settings, None);
+        let labels: Vec<&str> = c.social.iter().map(|s| s.label).collect();
+        assert_eq!(labels, ["Facebook", "YouTube"], "only web links");
+        let footer = c.render().unwrap().footer;
+        assert!(footer.contains(r#"<a href="https://www.facebook.com/regalfurniturebd" rel="noopener" aria-label="Regal Furniture on Facebook"><svg"#));
+        assert!(!footer.contains("<img"));
+        assert!(footer.contains(r#"href="tel:+8809612345678""#));
+        assert_eq!(tel(" 017-1234 5678 "), "01712345678");
     }
 }

@@ -158,13 +158,23 @@ pub struct CheckoutPageProps {}
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ComparePageProps {}
 
-/// Props of `drawer` (written by no page today: the header's template holds
-/// the island without props).
+/// Props of `contact-form`: none (the shop's phone and e-mail are in its
+/// fallback; `?sent=1` shows the confirmation).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContactFormProps {}
+
+/// Props of `drawer`: the header's template holds the left drawer's island
+/// without props and the right (account) drawer's with `nav_id` and `account`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct DrawerProps<'a> {
     /// The id of the generator's drawer `<nav>` (the island's default: `menu`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nav_id: Option<&'a str>,
+    /// The right drawer (the account links, opened by links to `#<nav_id>`)
+    /// rather than the left one with its menu link (written by the header's
+    /// template as `{"nav_id":"account","account":true}`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
 }
 
 /// Props of `fail-page`: none; the query may carry `data` (the gateway's message).
@@ -354,6 +364,7 @@ island_props! {
     "category-filters" => CategoryFiltersProps<'_>,
     "checkout-page" => CheckoutPageProps,
     "compare-page" => ComparePageProps,
+    "contact-form" => ContactFormProps,
     "drawer" => DrawerProps<'_>,
     "fail-page" => FailPageProps,
     "flash-countdown" => FlashCountdownProps,

@@ -50,7 +50,9 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await expectCartCount(page, 1);
 
   // The account pages, signed in.
-  await page.getByRole('link', { name: 'My Profile' }).click();
+  // The profile icon opens the account drawer, which links to the profile.
+  await page.getByRole('link', { name: 'My Profile', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Account menu' }).getByRole('link', { name: 'My profile', exact: true }).click();
   await page.waitForURL('**/user/profile');
   await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), account.name, 'the profile shows the name');
   assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), account.email);
