@@ -28,9 +28,9 @@ after(async () => {
   await browser?.close();
 });
 
-async function shot(name) {
+async function shot(name, fullPage = true) {
   if (!SHOTS) return;
-  await page.screenshot({ path: `${SHOTS}/lite-${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/lite-${name}.png`, fullPage });
   // The page as the browser holds it, for the Nu checker.
   writeFileSync(`${SHOTS}/lite-${name}.html`, await page.content());
 }
@@ -52,6 +52,8 @@ const main = () => page.locator('main').innerText();
 test('a product is bought by cash on delivery and its order tracked, without JavaScript', async () => {
   const [p] = buyable(1, 2);
   await page.goto(`/product/${p.seo_url}`);
+  await page.getByRole('button', { name: 'Add to cart' }).scrollIntoViewIfNeeded();
+  await shot('product', false);
   await page.getByRole('button', { name: 'Add to cart' }).click();
   await page.waitForURL(/\/lite\/cart\?done=added$/);
   assert.match(await main(), /Added to your cart\./);
