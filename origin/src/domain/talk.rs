@@ -41,6 +41,40 @@ pub async fn product_is_active(pool: &Pool, id: i64) -> sqlx::Result<bool> {
     Ok(active == Some(true))
 }
 
+/// The active product a question or comment call names: by `id`
+/// (`product_id`) or by `seo_url` (the original client's name), exactly one
+/// of them, or both naming the same product. Neither, or two that name
+/// different products, is a 400; a product that is not on sale a 404.
+pub async fn product_named(pool: &Pool, id: Option<i64>, seo_url: Option<&str>) -> ApiResult<i64> {
+    let not_found = || ApiError::not_found("Product not found");
+    let by_seo = match seo_url {
+        Some(seo) => Some(
+            catalog::read::product::id_by_seo_url(pool, seo)
+                .await?
+                .ok_or_else(not_found)?,
+        ),
+        None => None,
+    };
+    match (id, by_seo) {
+        (None, None) => Err(ApiError::invalid(
+            "product_id",
+            "Give the product's product_id or its seo_url.",
+        )),
+        (Some(id), Some(found)) if id != found => Err(ApiError::invalid(
+            "product_id",
+            "product_id and seo_url name different products; give one of them.",
+        )),
+        (_, Some(found)) => Ok(found),
+        (Some(id), None) => {
+            if product_is_active(pool, id).await? {
+                Ok(id)
+            } else {
+                Err(not_found())
+            }
+        }
+    }
+}
+
 /// Stores a question or comment of `user` about `product`, unpublished,
 /// under the shopper's name, in one write transaction; a 429 past
 /// [`TALK_LIMIT`]. The new row's id.

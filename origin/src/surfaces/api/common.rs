@@ -28,6 +28,9 @@ use crate::surfaces::api::home::{
     product_set_tiles, ProductSetsResponse, ProductsResponse, TermsById, TermsResponse, MAX_PAGE,
 };
 
+mod contact;
+pub(crate) mod districts;
+
 /// Flash sale items per page of `common/flash-sales`.
 const FLASH_PER_PAGE: i64 = 30;
 /// Most products `common/top-offers` lists.
@@ -76,6 +79,12 @@ pub fn router() -> ApiRouter {
             Doc::public("All 64 districts with their divisions and delivery zones: {districts}"),
         )
         .get(
+            "/districts-by-diviison/{division}",
+            districts::get_districts_by_division,
+            Doc::public("A division's districts (by the division's id, name, Bangla name or old spelling; the original's spelling of the path) as a bare array of common/districts rows")
+                .answers(404, "No division has this id or name"),
+        )
+        .get(
             "/showrooms",
             get_showrooms,
             Doc::public("Showrooms: {showrooms}").answers(404, unknown_district),
@@ -105,6 +114,13 @@ pub fn router() -> ApiRouter {
             get_widget,
             Doc::public("A widget (22 the EMI details, 5 the pre-load advert): {widget}")
                 .answers(404, "No widget has this id"),
+        )
+        .post(
+            "/contact",
+            contact::post_contact,
+            Doc::open("The contact form: {name, contact (mobile or e-mail), message}, kept and mailed to the shop; JSON or a form body; a browser navigation (Accept: text/html first) is answered 303 to /page/contact#sent (or #not-sent)")
+                .answers(429, "Too many messages from this client; see Retry-After")
+                .redirects(303, "A browser's form: back to the contact page"),
         )
         .post(
             "/get-seo-content",

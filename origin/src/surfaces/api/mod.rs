@@ -23,6 +23,7 @@ pub mod doc;
 pub mod home;
 pub mod interior;
 pub mod lists;
+pub mod location;
 pub mod order;
 pub mod password;
 pub mod payment;
@@ -82,6 +83,7 @@ fn documented() -> (Router<AppState>, Value) {
                 .merge(password::router()),
         )
         .merge(checkout::place_order_router())
+        .merge(location::router())
         .nest("/nagad", payment::nagad_router())
         .nest("/bkash", payment::bkash_router())
         .get(

@@ -18,7 +18,7 @@ use crate::domain::listing_query::MAX_PARAM_LEN;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
-use crate::plumbing::params::{blank_allowed, blank_is_none, required, Int, Text};
+use crate::plumbing::params::{required, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 use crate::surfaces::api::home::ProductsResponse;
@@ -27,14 +27,6 @@ use crate::surfaces::api::home::ProductsResponse;
 const RELATED_LIMIT: i64 = 16;
 /// Products in `similar-products`.
 const SIMILAR_LIMIT: i64 = 10;
-/// Default `limit` of question-index (the original client's 8).
-const DEFAULT_QUESTIONS: i64 = 8;
-/// Default `limit` of comment-index (the original client's 3).
-const DEFAULT_COMMENTS: i64 = 3;
-/// Largest `limit` answered: larger (sane) values are capped to it.
-const MAX_TALK_LIMIT: i64 = 50;
-/// Largest `limit` accepted at all (then capped); above it is a 400.
-const MAX_TALK_LIMIT_ASKED: i64 = 1_000;
 /// Products in the recently viewed strip.
 const RECENT_LIMIT: i64 = 10;
 
@@ -93,16 +85,6 @@ pub fn router() -> ApiRouter {
             .self_token_optional(),
         )
         .get(
-            "/question-index",
-            get_questions,
-            by_seo("Published questions with answers: {questions}"),
-        )
-        .get(
-            "/comment-index",
-            get_comments,
-            by_seo("Published comments: {comments}"),
-        )
-        .get(
             "/product-set-products",
             get_set_products,
             by_slug("A set's products: {term, products}"),
@@ -131,8 +113,6 @@ pub fn router() -> ApiRouter {
 
 /// A product's `seo_url` or a product set's `slug`.
 type Slug = Text<1, MAX_PARAM_LEN>;
-/// A `limit` as asked (then capped to [`MAX_TALK_LIMIT`]).
-type TalkLimit = Int<1, MAX_TALK_LIMIT_ASKED>;
 
 /// The parameter of the calls about one product.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -140,19 +120,6 @@ struct ProductQuery {
     /// The product's seo_url.
     #[schemars(required)]
     seo_url: Option<Slug>,
-}
-
-/// The parameters of `question-index` and `comment-index`.
-#[derive(Debug, Deserialize, JsonSchema)]
-struct TalkQuery {
-    /// The product's seo_url.
-    #[schemars(required)]
-    seo_url: Option<Slug>,
-    /// How many to return (default 8 questions or 3 comments; above 50 read
-    /// as 50).
-    #[serde(default, deserialize_with = "blank_is_none")]
-    #[schemars(transform = blank_allowed)]
-    limit: Option<TalkLimit>,
 }
 
 /// The parameter of the calls about one product set.
@@ -338,54 +305,6 @@ async fn get_recent_views(
         Err(_) => Vec::new(),
     };
     Ok(Json(ProductsResponse { products }))
-}
-
-/// The answer of `GET /api/product/question-index`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct QuestionsResponse {
-    /// The newest published questions, each with its answers.
-    pub questions: Vec<q::Question>,
-}
-
-/// `GET /api/product/question-index?seo_url=&limit=`: `{questions}`.
-async fn get_questions(
-    State(state): State<AppState>,
-    Query(query): Query<TalkQuery>,
-) -> ApiResult<Shared<QuestionsResponse>> {
-    let id = product_of(&state, query.seo_url).await?;
-    let limit = query
-        .limit
-        .map_or(DEFAULT_QUESTIONS, Int::get)
-        .min(MAX_TALK_LIMIT);
-    let questions = q::questions(&state.pool, id, limit, catalog::clock::now_unix()).await?;
-    Ok(Shared::new(
-        QuestionsResponse { questions },
-        [SurrogateKey::Product(id)],
-    ))
-}
-
-/// The answer of `GET /api/product/comment-index`.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct CommentsResponse {
-    /// The newest published comments.
-    pub comments: Vec<q::Comment>,
-}
-
-/// `GET /api/product/comment-index?seo_url=&limit=`: `{comments}`.
-async fn get_comments(
-    State(state): State<AppState>,
-    Query(query): Query<TalkQuery>,
-) -> ApiResult<Shared<CommentsResponse>> {
-    let id = product_of(&state, query.seo_url).await?;
-    let limit = query
-        .limit
-        .map_or(DEFAULT_COMMENTS, Int::get)
-        .min(MAX_TALK_LIMIT);
-    let comments = q::comments(&state.pool, id, limit, catalog::clock::now_unix()).await?;
-    Ok(Shared::new(
-        CommentsResponse { comments },
-        [SurrogateKey::Product(id)],
-    ))
 }
 
 /// The answer of `GET /api/product/product-variation`.
