@@ -113,6 +113,10 @@ async fn every_page_type_has_its_key_content() {
             "<div data-buy-status aria-live=\"polite\"></div>",
             "Watch the video",
             "360° view",
+            // Without script the 360° link leads to the photos on the page,
+            // not to the API's JSON.
+            r##"<img id="photos" "##,
+            r##"<a href="#photos" "##,
             "<th>Material</th><td>Teak</td>",
             "Colour: Walnut",
             "Is assembly included?",
@@ -125,6 +129,7 @@ async fn every_page_type_has_its_key_content() {
             r#"href="/product/oak-bed""#,
         ],
     );
+    assert!(!p.contains("href=\"/api/"), "no link leads to the API's JSON");
     assert!(
         !p.contains("action=\"/api/"),
         "no form posts to the API: it needs the cart token only script has"
