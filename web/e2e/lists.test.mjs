@@ -63,9 +63,9 @@ test('the wishlist asks a guest to sign in, then keeps the product until it is r
   await page.goto(`/product/${p.seo_url}`);
   await badge(page, 'Wishlist', 0);
 
-  // A guest has no wishlist: the server says 401 and the page goes to sign-in.
-  watcher.expect(/\/api\/user\/add-to-wishlist\?/);
+  // A guest has no wishlist: the page says why, and its sign-in link comes back here.
   await page.getByRole('button', { name: 'Wishlist', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'Sign in to keep a wishlist.' }).getByRole('link', { name: 'Sign in' }).click();
   await page.waitForURL('**/user/login**');
   await fill(page, 'Email', 'demo@example.com');
   await fill(page, 'Password', 'demo-password-1');

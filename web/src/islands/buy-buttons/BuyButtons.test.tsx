@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { setAuthToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
 import { calledUrl, mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { BuyButtons } from './BuyButtons';
@@ -31,6 +32,7 @@ beforeEach(() => {
 afterEach(() => {
   for (const t of ['cart:changed', 'wishlist:changed', 'compare:changed']) window.removeEventListener(t, record);
   vi.unstubAllGlobals();
+  setAuthToken(null);
 });
 
 describe('buy-buttons', () => {
@@ -87,6 +89,7 @@ describe('buy-buttons', () => {
   });
 
   it('adds to the wishlist and only then fires add_to_wishlist', async () => {
+    setAuthToken('7|signed-in');
     const fetch = mockFetch({ '/api/user/add-to-wishlist': { body: { success: true, product: { title: 'Oslo Bed' } } } });
     render(<BuyButtons {...product} />);
     fireEvent.click(screen.getByRole('button', { name: 'Wishlist' }));
@@ -100,12 +103,26 @@ describe('buy-buttons', () => {
     });
   });
 
-  it('sends a guest to /user/login when the wishlist answers 401', async () => {
+  it('tells a guest why the wishlist needs an account, with a sign-in link back to the product', async () => {
+    const fetch = mockFetch({});
+    render(<BuyButtons {...product} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Wishlist' }));
+    await flush();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe('Sign in to keep a wishlist. Sign in');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/user/login?redirect=%2Fproduct%2Foslo-bed');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(window.dataLayer).toBeUndefined();
+  });
+
+  it('says the same when a sign-in has run out (401)', async () => {
+    setAuthToken('7|expired');
     mockFetch({ '/api/user/add-to-wishlist': { status: 401, body: { message: 'Unauthenticated.' } } });
     render(<BuyButtons {...product} />);
     fireEvent.click(screen.getByRole('button', { name: 'Wishlist' }));
     await flush();
-    expect(navigate).toHaveBeenCalledWith('/user/login?redirect=%2Fproduct%2Foslo-bed');
+    expect(screen.getByRole('alert').textContent).toBe('Sign in to keep a wishlist. Sign in');
+    expect(navigate).not.toHaveBeenCalled();
     expect(window.dataLayer).toBeUndefined();
   });
 

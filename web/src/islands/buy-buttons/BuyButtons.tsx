@@ -3,13 +3,14 @@
 // errors included (the original ignored cart errors); successes tell the
 // other islands (cart:changed, wishlist:changed, compare:changed) and push
 // the analytics events (add_to_cart; add_to_wishlist only once the server
-// said yes). Wishlist needs a signed-in shopper: a 401 goes to /user/login.
+// said yes). Wishlist needs a signed-in shopper: a guest is told so, with a
+// sign-in link that comes back to this product (as after a 401).
 import { useEffect, useEffectEvent, useRef } from 'react';
 import * as analytics from '../../lib/analytics';
-import { apiGet } from '../../lib/api';
+import { apiGet, authToken } from '../../lib/api';
 import { addProduct, addedMessage } from '../../lib/cart';
 import { emit } from '../../lib/events';
-import { FeedbackLine, useActions, type Feedback } from './actions';
+import { FeedbackLine, signInForWishlist, useActions, type Feedback } from './actions';
 import styles from './BuyButtons.module.css';
 import { SetButtons } from './SetButtons';
 import type { AddProductResponse, ListAddResponse, BuyButtonsProps, ProductBuyProps, SetBuyProps } from './types';
@@ -42,6 +43,7 @@ function ProductButtons({ early, ...p }: ProductBuyProps & { early?: Promise<Add
     );
   const addToWishlist = () =>
     run('wishlist', async () => {
+      if (!authToken()) return signInForWishlist();
       await apiGet('/api/user/add-to-wishlist', { pid: p.id });
       analytics.addToWishlist(item());
       emit('wishlist:changed', {});

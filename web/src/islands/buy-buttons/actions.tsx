@@ -2,7 +2,7 @@
 // line that tells the shopper how it went (errors as an alert).
 import { useState } from 'react';
 import { ApiError, errorText } from '../../lib/api';
-import { loginUrl, navigate } from '../../lib/navigate';
+import { loginUrl } from '../../lib/navigate';
 import styles from './BuyButtons.module.css';
 
 export type Action = 'cart' | 'wishlist' | 'compare';
@@ -10,6 +10,11 @@ export interface Feedback {
   ok: boolean;
   text: string;
   link?: { href: string; label: string };
+}
+
+/** What a guest (or a shopper whose sign-in ran out) is told on tapping Wishlist: why, and the way to sign in and come back here. */
+export function signInForWishlist(): Feedback {
+  return { ok: false, text: 'Sign in to keep a wishlist.', link: { href: loginUrl(), label: 'Sign in' } };
 }
 
 function problem(e: unknown): Feedback {
@@ -26,7 +31,7 @@ export function useActions() {
       setFeedback(await work());
     } catch (e) {
       if (e instanceof ApiError && e.status === 401 && action === 'wishlist') {
-        navigate(loginUrl());
+        setFeedback(signInForWishlist());
         return;
       }
       setFeedback(problem(e));
@@ -50,6 +55,12 @@ export function FeedbackLine({ feedback }: { feedback: Feedback | null }) {
       {feedback && !feedback.ok && (
         <p className={styles.error} role="alert">
           {feedback.text}
+          {feedback.link && (
+            <>
+              {' '}
+              <a href={feedback.link.href}>{feedback.link.label}</a>
+            </>
+          )}
         </p>
       )}
     </>
