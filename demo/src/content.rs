@@ -619,7 +619,7 @@ pub(super) fn build(
         ],
     );
     for (id, title, slug) in PAGES {
-        pages.push(row![id, title, "", slug, format!("<h2>{title}</h2><p>This page explains our {}. Questions? Call 09612345678.</p><p>Orders are delivered within 72 hours inside Dhaka and within 5 working days elsewhere.</p>", title.to_lowercase()), image_id(pool.rooms[id as usize % pool.rooms.len()])]);
+        pages.push(row![id, title, "", slug, format!("<h2>{title}</h2><p>This page explains our {}. Questions? Call <a href=\"tel:09612345678\">09612345678</a>.</p><p>Orders are delivered within 72 hours inside Dhaka and within 5 working days elsewhere.</p>", title.to_lowercase()), image_id(pool.rooms[id as usize % pool.rooms.len()])]);
     }
     tables.push(pages);
 

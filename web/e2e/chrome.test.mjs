@@ -170,6 +170,10 @@ test('footer social links, showrooms with hours and map links, chat to buy links
 
   await page.goto('/page/contact');
   await collectTels();
+  // A CMS page's text names the hotline as a link too.
+  await page.goto('/page/faq');
+  assert.equal(await page.locator('main a[href^="tel:"]').count(), 1, 'the FAQ page links its hotline');
+  await collectTels();
   await page.goto('/');
   await collectTels();
   assert.ok(tels.size >= 10, `tel: links found: ${[...tels].join(' ')}`);
