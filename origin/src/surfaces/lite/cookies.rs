@@ -36,9 +36,9 @@ pub struct Visitor {
     /// The request came over TLS (the edge says so).
     pub secure: bool,
     /// A sign-in token to keep in its cookie now.
-    set_auth: Option<String>,
+    pub(super) set_auth: Option<String>,
     /// The sign-in cookie is to go.
-    clear_auth: bool,
+    pub(super) clear_auth: bool,
 }
 
 /// The value of cookie `name` in the request's `Cookie` headers.
