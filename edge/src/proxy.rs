@@ -6,7 +6,7 @@
 use crate::cache::age;
 use crate::cache::date;
 use crate::cache::key::{cache_key, url_id, RouteClass};
-use crate::cache::policy::{self, Freshness, RequestFacts, Verdict, VARY_ALLOWED};
+use crate::cache::policy::{self, Freshness, RequestFacts, Verdict};
 use crate::cache::status::{cache_status, CacheOutcome};
 use crate::cache::storage::{MemoryHit, URL_HEADER};
 use crate::purge::Mode;
@@ -756,8 +756,9 @@ impl ProxyHttp for Edge {
         let names = policy::vary_names(meta.headers());
         let mut variance = VarianceBuilder::new();
         for name in &names {
-            // Accept-Encoding is in the key already, as the preferred coding.
-            if name == "accept-encoding" || !VARY_ALLOWED.contains(&name.as_str()) {
+            // Accept-Encoding is in the key already, as the preferred coding (the shop's
+            // own Vary, so its pages keep the fast path). `*` is never stored.
+            if name == "accept-encoding" {
                 continue;
             }
             if name == "accept" && ctx.route == RouteClass::Image {
@@ -772,11 +773,7 @@ impl ProxyHttp for Edge {
                 variance.add_value(name, class);
                 continue;
             }
-            let value = req
-                .headers
-                .get(name.as_str())
-                .map_or(&[][..], |v| v.as_bytes());
-            variance.add_value(name, value);
+            variance.add_owned_value(name, policy::vary_value(&req.headers, name));
         }
         variance.finalize()
     }

@@ -587,3 +587,88 @@ async fn statuses_no_cache_and_heuristic_freshness() {
         assert_eq!(origin.count_path(path), 2, "{path}");
     }
 }
+
+/// RFC 9111 §4.1: a response varying on any request header is stored, and a request is
+/// answered by the variant whose nominated header values match (normalised: field lines
+/// combined, whitespace around list members, case for case-insensitive fields); `Vary: *`
+/// never matches; at most 16 more variants of one URL are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn vary_on_any_request_header() {
+    let origin = Origin::start(|r| {
+        let theme = r.header("x-theme").unwrap_or("none").to_string();
+        let reply =
+            Reply::new(200, format!("{} {theme}", r.path())).header("cache-control", "max-age=600");
+        match r.path() {
+            "/star" => reply.header("vary", "*"),
+            "/language" => reply.header("vary", "Accept-Language"),
+            _ => reply.header("vary", "X-Theme"),
+        }
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let themed = |path: &str, theme: Option<&str>| {
+        let theme = theme.map(str::to_string);
+        let url = edge.url(path);
+        async move {
+            let headers: Vec<(&str, &str)> = theme
+                .as_deref()
+                .map(|t| ("x-theme", t))
+                .into_iter()
+                .collect();
+            let resp = send(&url, &headers).await;
+            let x_cache = resp.headers()["x-cache"].to_str().unwrap().to_string();
+            (x_cache, resp.text().await.unwrap())
+        }
+    };
+    assert_eq!(
+        themed("/t", Some("dark")).await,
+        ("MISS".into(), "/t dark".into())
+    );
+    assert_eq!(
+        themed("/t", Some("light")).await,
+        ("MISS".into(), "/t light".into())
+    );
+    assert_eq!(themed("/t", None).await, ("MISS".into(), "/t none".into()));
+    assert_eq!(
+        themed("/t", Some("dark")).await,
+        ("HIT".into(), "/t dark".into())
+    );
+    assert_eq!(
+        themed("/t", Some("light")).await,
+        ("HIT".into(), "/t light".into())
+    );
+    assert_eq!(themed("/t", None).await, ("HIT".into(), "/t none".into()));
+    // Whitespace and field lines do not make a new variant; case does for this field.
+    assert_eq!(themed("/t", Some("a,b")).await.0, "MISS");
+    assert_eq!(themed("/t", Some(" a ,  b")).await.0, "HIT");
+    assert_eq!(themed("/t", Some("Dark")).await.0, "MISS");
+    let lang = |value: &'static str| {
+        let url = edge.url("/language");
+        async move { send(&url, &[("accept-language", value)]).await.headers()["x-cache"].clone() }
+    };
+    assert_eq!(lang("en, de").await, "MISS");
+    assert_eq!(lang("EN,de").await, "HIT");
+    assert_eq!(origin.count_path("/t"), 5);
+
+    // Vary: * is never a hit.
+    themed("/star", None).await;
+    assert_ne!(themed("/star", None).await.0, "HIT");
+    assert_eq!(origin.count_path("/star"), 2);
+
+    // The first variant and 16 more are stored; beyond them, none.
+    for round in 0..2 {
+        for i in 0..20 {
+            let (x_cache, body) = themed("/flood", Some(&format!("v{i}"))).await;
+            assert_eq!(body, format!("/flood v{i}"));
+            if round == 1 {
+                assert_eq!(x_cache == "HIT", i < 17, "v{i}: {x_cache}");
+            }
+        }
+    }
+    // The stored ones stay hits.
+    for i in [0, 16] {
+        let (x_cache, _) = themed("/flood", Some(&format!("v{i}"))).await;
+        assert_eq!(x_cache, "HIT", "v{i}");
+    }
+    assert_eq!(origin.count_path("/flood"), 20 + 3);
+}

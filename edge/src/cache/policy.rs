@@ -4,7 +4,7 @@
 //! `Cache-Control` (even `private`, `no-store`) and `Expires` are then for browsers only.
 //! A response is never stored when it sets a cookie, is `private` or `no-store`
 //! in the governing header, answers a request with `Authorization` without being
-//! explicitly public, has `Vary: *` or varies on a header outside the allow-list, is larger
+//! explicitly public, has `Vary: *`, is larger
 //! than the maximum object size, is a `1xx`, `206`, `304` or a server error other than
 //! `501`, or has no freshness: neither
 //! explicit nor, for a heuristically cacheable status with `Last-Modified` outside `/api`,
@@ -21,11 +21,6 @@ use crate::cache::date;
 use http::HeaderMap;
 use pingora::cache::cache_control::{CacheControl, InterpretCacheControl};
 use std::time::{Duration, SystemTime};
-
-/// Request headers a response may vary on and still be stored. `Accept-Encoding` is already
-/// part of the key, as the preferred coding; `Origin` is what the origin's CORS answers
-/// vary on (one variant per front end, and one for same-origin calls, which send none).
-pub const VARY_ALLOWED: &[&str] = &["accept-encoding", "accept", "accept-language", "origin"];
 
 /// Status codes the edge stored before any final status could be (issue 16). A refused
 /// response of another status is refused as `status`, which the predictor treats as
@@ -212,17 +207,46 @@ fn expires_lifetime(headers: &HeaderMap, received: SystemTime) -> Option<Duratio
     Some(expires.duration_since(date).unwrap_or_default())
 }
 
-/// `Vary: *` or a header outside [`VARY_ALLOWED`] makes a response unstorable.
+/// `Vary: *` makes a response unstorable: no later request can match it (RFC 9111 §4.1).
+/// Any other nominated header is stored and selected by (`Edge::cache_vary_filter`).
 fn vary_refusal(headers: &HeaderMap) -> Option<&'static str> {
-    for name in vary_names(headers) {
-        if name == "*" {
-            return Some("vary-star");
-        }
-        if !VARY_ALLOWED.contains(&name.as_str()) {
-            return Some("vary-not-allowed");
+    vary_names(headers)
+        .iter()
+        .any(|name| name == "*")
+        .then_some("vary-star")
+}
+
+/// Request fields whose values are case-insensitive tokens: their variants are selected
+/// by the lower-cased value.
+const CASE_INSENSITIVE: &[&str] = &[
+    "accept",
+    "accept-charset",
+    "accept-encoding",
+    "accept-language",
+    "origin",
+];
+
+/// The value of the request field `name` as a variant is selected by (RFC 9111 §4.1): its
+/// field lines combined, list members separated by `, ` without other whitespace around
+/// them, lower-cased where the field is case-insensitive; empty when absent.
+pub fn vary_value(request: &HeaderMap, name: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in request.get_all(name) {
+        for member in line.as_bytes().split(|&b| b == b',') {
+            let member = member.trim_ascii();
+            if member.is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                out.extend_from_slice(b", ");
+            }
+            out.extend_from_slice(member);
         }
     }
-    None
+    if CASE_INSENSITIVE.contains(&name) {
+        out.make_ascii_lowercase();
+    }
+    out
 }
 
 /// The lower-cased header names listed in every `Vary` header.
@@ -324,10 +348,6 @@ mod tests {
             (
                 &[("cache-control", "public, max-age=60"), ("vary", "*")],
                 "vary-star",
-            ),
-            (
-                &[("cache-control", "public, max-age=60"), ("vary", "Cookie")],
-                "vary-not-allowed",
             ),
             (&[("content-type", "text/html")], "no-freshness"),
             (
@@ -509,6 +529,31 @@ mod tests {
         ]);
         store(&h);
         assert_eq!(vary_names(&h), vec!["accept", "accept-encoding"]);
+    }
+
+    #[test]
+    fn any_vary_but_star_is_stored_and_values_are_normalised() {
+        store(&headers(&[
+            ("cache-control", "max-age=60"),
+            ("vary", "X-Theme, Cookie"),
+        ]));
+        let request = |pairs: &[(&'static str, &'static str)]| {
+            let h = headers(pairs);
+            (vary_value(&h, "x-theme"), vary_value(&h, "accept-language"))
+        };
+        assert_eq!(
+            request(&[("x-theme", "Dark ,  wide"), ("accept-language", "EN, de")]),
+            request(&[
+                ("x-theme", "Dark"),
+                ("x-theme", "wide"),
+                ("accept-language", "en,de")
+            ])
+        );
+        assert_ne!(
+            request(&[("x-theme", "dark")]),
+            request(&[("x-theme", "Dark")])
+        );
+        assert_eq!(request(&[]), (Vec::new(), Vec::new()));
     }
 
     #[test]

@@ -35,6 +35,9 @@ use std::time::SystemTime;
 const SHARDS: usize = 64;
 /// Fixed per-object bookkeeping counted against the byte bound.
 const ENTRY_OVERHEAD: usize = 256;
+/// Variants of one URL stored besides the one in its primary slot: a request header a
+/// response varies on cannot flood the cache; beyond them, a new variant is not stored.
+pub const MAX_VARIANTS: u16 = 16;
 
 /// The LRU eviction manager the storage is paired with.
 pub type Eviction = lru::Manager<16>;
@@ -122,6 +125,8 @@ pub struct MemoryStorage {
     bytes: AtomicUsize,
     items: AtomicUsize,
     aborted_writes: AtomicU64,
+    /// Variants stored per primary key (objects with a variance only; rare, so one lock).
+    variants: std::sync::Mutex<HashMap<HashBinary, u16>>,
 }
 
 /// Internal response headers the proxy adds to stored metas and strips from responses.
@@ -138,6 +143,7 @@ impl MemoryStorage {
             bytes: AtomicUsize::new(0),
             items: AtomicUsize::new(0),
             aborted_writes: AtomicU64::new(0),
+            variants: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -165,8 +171,38 @@ impl MemoryStorage {
         &self.shards[usize::from(hash[0]) % SHARDS]
     }
 
+    /// Count a variant stored (`1`) or removed (`-1`) under its primary key.
+    fn count_variant(&self, key: &CompactCacheKey, delta: i32) {
+        if key.variance.is_none() {
+            return;
+        }
+        let mut variants = self.variants.lock().expect("variant counts lock poisoned");
+        let count = variants.entry(key.primary).or_insert(0);
+        *count = count.saturating_add_signed(delta as i16);
+        if *count == 0 {
+            variants.remove(&key.primary);
+        }
+    }
+
+    /// Whether a new variant of `key`'s primary key may be stored ([`MAX_VARIANTS`]).
+    fn variant_room(&self, key: &CacheKey) -> bool {
+        let hash = key.combined_bin();
+        if key.variance_bin().is_none()
+            || self
+                .shard(&hash)
+                .read()
+                .expect("cache shard lock poisoned")
+                .contains_key(&hash)
+        {
+            return true;
+        }
+        let variants = self.variants.lock().expect("variant counts lock poisoned");
+        variants.get(&key.primary_bin()).copied().unwrap_or(0) < MAX_VARIANTS
+    }
+
     fn insert(&self, hash: HashBinary, entry: Arc<Entry>) {
         let weight = entry.weight;
+        let key = entry.key.clone();
         let old = self
             .shard(&hash)
             .write()
@@ -179,6 +215,7 @@ impl MemoryStorage {
             }
             None => {
                 self.items.fetch_add(1, Ordering::Relaxed);
+                self.count_variant(&key, 1);
             }
         }
     }
@@ -192,6 +229,7 @@ impl MemoryStorage {
         if let Some(entry) = &removed {
             self.bytes.fetch_sub(entry.weight, Ordering::Relaxed);
             self.items.fetch_sub(1, Ordering::Relaxed);
+            self.count_variant(&entry.key, -1);
         }
         removed
     }
@@ -205,6 +243,7 @@ impl MemoryStorage {
                 if entry.matches(selector) {
                     self.bytes.fetch_sub(entry.weight, Ordering::Relaxed);
                     self.items.fetch_sub(1, Ordering::Relaxed);
+                    self.count_variant(&entry.key, -1);
                     self.eviction
                         .remove(CacheEntryKeyRef::from_entry_id(&entry.key, None));
                     removed += 1;
@@ -331,6 +370,9 @@ impl Storage for MemoryStorage {
             .and_then(|v| v.parse::<usize>().ok());
         if expected_len.is_some_and(|len| len > self.max_object_bytes) {
             return Error::e_explain(ErrorType::InternalError, "object above the maximum size");
+        }
+        if !self.variant_room(key) {
+            return Error::e_explain(ErrorType::InternalError, "too many variants of one URL");
         }
         // The URL travels in the header only to get here: every hit would copy it.
         let url = header
