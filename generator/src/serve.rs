@@ -33,9 +33,7 @@ pub use crate::output::{
     MANIFEST_FILE,
 };
 pub use crate::pages::errors::{NOT_FOUND_PATH, SERVER_ERROR_PATH};
-pub use crate::pages::listing::{
-    render_variant, FilterPanel, ListingData, Variant, ALL_PRODUCTS,
-};
+pub use crate::pages::listing::{render_variant, FilterPanel, ListingData, Variant, ALL_PRODUCTS};
 pub use crate::pages::lite::{
     render_lite, CartView, CheckoutValues, CheckoutView, FieldErrors, LiteFrame, LiteLine,
     LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView, TrackView,

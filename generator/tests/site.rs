@@ -129,7 +129,10 @@ async fn every_page_type_has_its_key_content() {
             r#"href="/product/oak-bed""#,
         ],
     );
-    assert!(!p.contains("href=\"/api/"), "no link leads to the API's JSON");
+    assert!(
+        !p.contains("href=\"/api/"),
+        "no link leads to the API's JSON"
+    );
     assert!(
         !p.contains("action=\"/api/"),
         "no form posts to the API: it needs the cart token only script has"

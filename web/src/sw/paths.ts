@@ -23,6 +23,7 @@ export const DISALLOWED = [
   '/product/review/',
   '/page/track-order',
   '/user',
+  '/lite/',
 ];
 
 /** Paths that are not pages: hashed assets, images, the worker and its offline page. */
