@@ -188,6 +188,9 @@ async fn serve_conn(
     count: Arc<AtomicUsize>,
     idle: Option<Duration>,
 ) -> std::io::Result<()> {
+    // Head and body go in two writes: without this, Nagle holds the body until the edge's
+    // delayed ACK of the head, some 40 ms per answer.
+    stream.set_nodelay(true)?;
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let mut last_answer: Option<Instant> = None;
