@@ -403,7 +403,6 @@ struct ProductReviewsBody {
     /// The product's id again (the original client sends it; the path's wins).
     #[serde(default)]
     #[schemars(range(min = 1, max = MAX_WHOLE))]
-    #[allow(dead_code)]
     product_id: Option<Whole>,
     /// How many reviews to answer (default 5, at most 50; "load more" asks
     /// for more).
@@ -495,6 +494,15 @@ async fn post_product_reviews(
     ProductId(id): ProductId,
     Body(body): Body<ProductReviewsBody>,
 ) -> ApiResult<Shared<ProductReviewsResponse>> {
+    if body
+        .product_id
+        .is_some_and(|p| !(1..=MAX_WHOLE).contains(&p.0))
+    {
+        return Err(ApiError::invalid(
+            "product_id",
+            "product_id must be a product's id",
+        ));
+    }
     let paginate = body.paginate.map(|p| p.0);
     if paginate.is_some_and(|p| !(1..=1000).contains(&p)) {
         return Err(ApiError::invalid(
