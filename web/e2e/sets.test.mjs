@@ -3,7 +3,8 @@
 // in the set's quantity says which ("Out of stock: …") and offers no add,
 // with JavaScript and without; a set in stock with fabrics has the shopper
 // choose one (a keyboard-usable radio group), adds it, and the cart shows
-// the set with that fabric. The sets are found through the API on the
+// the set with that fabric; without JavaScript the set page's form adds it,
+// fabric and all, to the basic cart (/lite/cart). The sets are found through the API on the
 // run's demo data. E2E_SHOTS=<dir> saves phone-size screenshots.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
@@ -103,12 +104,20 @@ test('a set in stock with fabrics: choose a fabric with the keyboard, add, and t
   watcher.check();
 });
 
-test('without JavaScript a set in stock shows its stock and fabrics', async () => {
+test('without JavaScript a set in stock shows its stock and fabrics, and the chosen fabric goes into the basic cart', async () => {
   const set = all.find((s) => !s.blocked.length && s.fabrics.length);
   const { page: p, watcher } = await page({ javaScriptEnabled: false });
   await p.goto(`/product-set/${set.slug}`);
   await p.getByText(`In stock: all ${set.products.length} items of the set.`).waitFor();
   for (const f of set.fabrics) await p.getByText(f.title, { exact: true }).first().waitFor();
   if (SHOTS) await p.screenshot({ path: `${SHOTS}/set-in-stock-nojs.png`, fullPage: true });
+  const chosen = set.fabrics[set.fabrics.length - 1];
+  await p.getByRole('group', { name: 'Choose a fabric' }).getByRole('radio', { name: chosen.title }).check();
+  await p.getByRole('button', { name: 'Add the set to cart' }).click();
+  await p.waitForURL('**/lite/cart?done=added');
+  const line = p.getByRole('link', { name: set.title, exact: true });
+  assert.equal(await line.getAttribute('href'), `/product-set/${set.slug}`);
+  assert.match(await p.locator('main').innerText(), new RegExp(`Fabric: ${chosen.title}`));
+  if (SHOTS) await p.screenshot({ path: `${SHOTS}/lite-cart-with-set.png`, fullPage: true });
   watcher.check();
 });

@@ -421,14 +421,12 @@ fn lines(cart: &cart::Cart) -> Vec<LiteLine> {
         let total: i64 = items.iter().map(|l| l.total()).sum();
         out.push(LiteLine {
             title: set.title.clone(),
-            href: items.first().map_or_else(
-                || "/c/products".into(),
-                |l| format!("/product/{}", l.seo_url),
-            ),
+            href: format!("/product-set/{}", set.slug),
             detail: Some(
-                items
+                set.fabric_title
                     .iter()
-                    .map(|l| format!("{} × {}", l.qty, l.title))
+                    .map(|f| format!("Fabric: {f}"))
+                    .chain(items.iter().map(|l| format!("{} × {}", l.qty, l.title)))
                     .collect::<Vec<_>>()
                     .join(", "),
             ),

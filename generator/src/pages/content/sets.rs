@@ -34,6 +34,7 @@ struct Item<'a> {
 
 /// A fabric with its swatch.
 struct Swatch<'a> {
+    id: i64,
     title: &'a str,
     image: Option<String>,
 }
@@ -53,6 +54,8 @@ struct SetTemplate<'a> {
 #[derive(Template)]
 #[template(path = "content/set_buy.html")]
 struct SetBuyTemplate<'a> {
+    /// The set's id, sent by the no-script form to `/lite/cart/add`.
+    set_id: i64,
     items: Vec<Item<'a>>,
     fabrics: Vec<Swatch<'a>>,
     /// The items that cannot be supplied, joined; empty when none.
@@ -129,6 +132,7 @@ fn set(
         .join(", ");
     let in_stock = blocked.is_empty() && !rows.is_empty();
     let fallback = SetBuyTemplate {
+        set_id: s.id,
         items: rows
             .iter()
             .map(|(c, qty, stock, ok)| Item {
@@ -143,6 +147,7 @@ fn set(
         fabrics: fabrics
             .iter()
             .map(|f| Swatch {
+                id: f.id,
                 title: &f.title,
                 image: (!f.path.is_empty()).then(|| image_url(&f.path, 80)),
             })
