@@ -326,11 +326,11 @@ impl Lite {
             let inside = cart::delivery_charge(&mut conn, "inside_dhaka", cart.subtotal()).await?;
             let outside =
                 cart::delivery_charge(&mut conn, "outside_dhaka", cart.subtotal()).await?;
-            Some(format!(
-                "{} in Dhaka, {} elsewhere",
-                taka(inside.fee),
-                taka(outside.fee)
-            ))
+            Some(match (inside.fee, outside.fee) {
+                (0, 0) => "Free delivery".to_string(),
+                (i, o) if i == o => format!("{} anywhere", taka(i)),
+                (i, o) => format!("{} in Dhaka, {} elsewhere", taka(i), taka(o)),
+            })
         } else {
             None
         };
