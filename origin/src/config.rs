@@ -182,7 +182,7 @@ pub struct SocialArgs {
 
 /// Online payment gateways. A gateway is on only when its credentials are
 /// set; its base URL is a setting so that tests and staging can point it at a
-/// simulator. bKash is not built: it always answers 503.
+/// simulator.
 #[derive(Debug, Clone, Default, Args)]
 pub struct PaymentArgs {
     /// The card gateway (SSLCommerz's API): sandbox
@@ -212,9 +212,30 @@ pub struct PaymentArgs {
     /// The key the wallet issued to the merchant (sent as `X-KM-Api-Key`).
     #[arg(long, env = "NAGAD_MERCHANT_KEY", hide_env_values = true)]
     pub nagad_merchant_key: Option<Secret>,
+    /// bKash Tokenized Checkout: sandbox
+    /// https://tokenized.sandbox.bka.sh/v1.2.0-beta, live
+    /// https://tokenized.pay.bka.sh/v1.2.0-beta.
+    #[arg(
+        long,
+        env = "BKASH_BASE_URL",
+        default_value = "https://tokenized.sandbox.bka.sh/v1.2.0-beta"
+    )]
+    pub bkash_base_url: String,
+    /// bKash app key (sent as `X-APP-Key`).
+    #[arg(long, env = "BKASH_APP_KEY")]
+    pub bkash_app_key: Option<String>,
+    /// bKash app secret.
+    #[arg(long, env = "BKASH_APP_SECRET", hide_env_values = true)]
+    pub bkash_app_secret: Option<Secret>,
+    /// bKash merchant user name (the grant token's `username` header).
+    #[arg(long, env = "BKASH_USERNAME")]
+    pub bkash_username: Option<String>,
+    /// bKash merchant password (the grant token's `password` header).
+    #[arg(long, env = "BKASH_PASSWORD", hide_env_values = true)]
+    pub bkash_password: Option<Secret>,
     /// Public address the gateways send shoppers and notifications back to
-    /// (`{this}/sslcommerz/success`, `{this}/api/nagad/receive-nagad-data`);
-    /// SITE_URL when unset.
+    /// (`{this}/sslcommerz/success`, `{this}/api/nagad/receive-nagad-data`,
+    /// `{this}/api/bkash/callback`); SITE_URL when unset.
     #[arg(long, env = "PAYMENT_CALLBACK_BASE")]
     pub payment_callback_base: Option<String>,
 }

@@ -377,6 +377,7 @@ fn args(ssl_base: &str, nagad_base: &str) -> PaymentArgs {
         nagad_merchant_id: Some(MERCHANT_ID.into()),
         nagad_merchant_key: Some(Secret(MERCHANT_KEY.into())),
         payment_callback_base: None,
+        ..Default::default()
     }
 }
 

@@ -1834,8 +1834,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** bKash checkout: not built, always 503 */
+        /** Places the cart for a bKash payment: {bkashURL} */
         post: operations["post_bkash_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bkash/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** bKash's return: 303 to /thank-you or /fail */
+        get: operations["get_bkash_callback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4957,6 +4974,26 @@ export interface components {
         NagadReturnQuery: {
             /** @description Nagad's payment reference. */
             payment_ref_id: string;
+        };
+        /** @description The body of `POST /api/bkash/create`. */
+        BkashCreateBody: {
+            /** @description The guest's token (or the SELF-TOKEN header). */
+            token?: string | null;
+        };
+        /** @description `POST /api/bkash/create`: where to send the shopper. */
+        BkashCreateResponse: {
+            success: boolean;
+            /** @description bKash's page where the shopper approves the payment. */
+            bkashURL: string;
+            /** @description The order being paid. */
+            order_random: string;
+        };
+        /** @description The query of `GET /api/bkash/callback` (bKash adds more, not read). */
+        BkashCallbackQuery: {
+            /** @description bKash's payment id. */
+            paymentID: string;
+            /** @description success, failure or cancel: not read, bKash is asked. */
+            status?: string | null;
         };
         /** @description The answer of `GET /api/health`. */
         HealthResponse: {
@@ -10742,12 +10779,55 @@ export interface operations {
     post_bkash_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BkashCreateBody"];
+            };
+        };
         responses: {
+            /** @description `POST /api/bkash/create`: where to send the shopper. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BkashCreateResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the Bearer token is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart is empty, incomplete, no longer in stock or not to be paid by bKash */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -10757,7 +10837,59 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description bKash is not built yet: this shop cannot take bKash payments */
+            /** @description This payment method is not configured, or its gateway cannot be reached or refused the payment (or buying is switched off for a while) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_bkash_callback: {
+        parameters: {
+            query: {
+                /** @description bKash's payment id. */
+                paymentID: string;
+                /** @description success, failure or cancel: not read, bKash is asked. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /thank-you?order_random&order_key when bKash completes the payment, else to /fail?data=<reason> */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description bKash is not configured */
             503: {
                 headers: {
                     [name: string]: unknown;

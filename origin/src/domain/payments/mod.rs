@@ -10,12 +10,14 @@
 //!
 //! The gateways speak one interface, [`gateway::Gateway`]: the card gateway
 //! in SSLCommerz's protocol ([`sslcommerz`]) and the wallet in Nagad's
-//! ([`nagad`]); each is on only when configured ([`Gateways`]).
+//! ([`nagad`]), and bKash's Tokenized Checkout ([`bkash`]); each is on only
+//! when configured ([`Gateways`]).
 //! [`pay_cart`] places the cart and opens a checkout, [`pay_existing`] opens
 //! one for what is left of the caller's own order, and [`confirm`] asks the
 //! gateway about an attempt and settles what it vouches for. The routes are in
-//! `crate::surfaces::api::payment`. bKash is not built.
+//! `crate::surfaces::api::payment`.
 
+pub mod bkash;
 pub mod gateway;
 pub mod nagad;
 pub mod sslcommerz;
@@ -30,6 +32,7 @@ use crate::domain::identity::Caller;
 use crate::domain::identity::Owner;
 use crate::domain::orders::{self, Paying};
 use crate::plumbing::error::{ApiError, ApiResult};
+use bkash::Bkash;
 use gateway::{Checkout, Emi, Gateway, GatewayError, GATEWAY_TIMEOUT};
 use nagad::Nagad;
 use sslcommerz::SslCommerz;
@@ -40,6 +43,7 @@ use sslcommerz::SslCommerz;
 pub struct Gateways {
     pub sslcommerz: Option<SslCommerz>,
     pub nagad: Option<Nagad>,
+    pub bkash: Option<Bkash>,
     pub http: reqwest::Client,
 }
 
@@ -82,9 +86,26 @@ impl Gateways {
             (Some(id), Some(key)) => Some(Nagad::new(&args.nagad_base_url, id, key, base)?),
             _ => None,
         };
+        let bkash = match (
+            set(&args.bkash_app_key),
+            secret(&args.bkash_app_secret),
+            set(&args.bkash_username),
+            secret(&args.bkash_password),
+        ) {
+            (Some(key), Some(app_secret), Some(user), Some(password)) => Some(Bkash::new(
+                &args.bkash_base_url,
+                key,
+                app_secret,
+                user,
+                password,
+                base,
+            )?),
+            _ => None,
+        };
         Ok(Gateways {
             sslcommerz,
             nagad,
+            bkash,
             http: reqwest::Client::builder()
                 .timeout(GATEWAY_TIMEOUT)
                 .connect_timeout(GATEWAY_TIMEOUT / 3)

@@ -18,7 +18,10 @@
 //! `{url}`; `GET receive-nagad-data?payment_ref_id=` is the return, sent on to
 //! `/nagad-thank-you?order_random&order_key` or `/fail`.
 //!
-//! bKash (`POST /api/bkash/create`) is not built: a 503.
+//! bKash (Tokenized Checkout), under `/api/bkash`: `POST create` with
+//! `{token}` answers `{bkashURL}`; `GET callback?paymentID=&status=` is the
+//! return: the server executes the payment (or queries it) and sends the
+//! browser on to `/thank-you?order_random&order_key` or `/fail`.
 //!
 //! A gateway that is not configured answers 503 "This payment method is not
 //! available"; one that cannot be reached, 503 with what to do.
@@ -50,6 +53,7 @@ use catalog::clock;
 
 use crate::domain::identity::Caller;
 use crate::domain::identity::{valid_self_token, Owner};
+use crate::domain::payments::bkash;
 use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
 use crate::domain::payments::{self, Confirmed, Started};
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT};
@@ -62,6 +66,8 @@ use crate::surfaces::api::doc::{ApiRouter, Doc};
 pub const CARD_METHODS: [&str; 2] = ["debitcredit", "mobilebanking"];
 /// The cart's payment method the wallet takes.
 pub const WALLET_METHODS: [&str; 1] = ["nagad"];
+/// The cart's payment method bKash takes.
+pub const BKASH_METHODS: [&str; 1] = ["bkash"];
 
 /// Whether the gateway for a cart's payment method is on; `None` for a
 /// method no gateway takes (cash on delivery).
@@ -70,8 +76,8 @@ pub fn method_available(state: &AppState, method: &str) -> Option<bool> {
         Some(state.payments.sslcommerz.is_some())
     } else if WALLET_METHODS.contains(&method) {
         Some(state.payments.nagad.is_some())
-    } else if method == "bkash" {
-        Some(false)
+    } else if BKASH_METHODS.contains(&method) {
+        Some(state.payments.bkash.is_some())
     } else {
         None
     }
@@ -176,38 +182,111 @@ pub fn nagad_router() -> ApiRouter {
         )
 }
 
-/// `/api/bkash/...`: not built (issue 18), so its one answer is a 503.
+/// `/api/bkash/...`.
 pub fn bkash_router() -> ApiRouter {
-    ApiRouter::new().post(
-        "/create",
-        post_bkash_create,
-        Doc::open("bKash checkout: not built, always 503").answers(
-            503,
-            "bKash is not built yet: this shop cannot take bKash payments",
-        ),
+    ApiRouter::new()
+        .post(
+            "/create",
+            post_bkash_create,
+            Doc::visitor("Places the cart for a bKash payment: {bkashURL}")
+                .self_token_optional()
+                .answers(
+                    409,
+                    "The cart is empty, incomplete, no longer in stock or not to be paid by bKash",
+                )
+                .answers(503, GATEWAY_OFF),
+        )
+        .get(
+            "/callback",
+            get_bkash_callback,
+            Doc::open("bKash's return: 303 to /thank-you or /fail")
+                .redirects(
+                    303,
+                    "To /thank-you?order_random&order_key when bKash completes the payment, \
+                     else to /fail?data=<reason>",
+                )
+                .answers(503, "bKash is not configured"),
+        )
+}
+
+/// The body of `POST /api/bkash/create`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+struct BkashCreateBody {
+    /// The guest's token (or the SELF-TOKEN header).
+    #[serde(default, deserialize_with = "blank_is_none")]
+    token: Option<GuestToken>,
+}
+
+/// `POST /api/bkash/create`: where to send the shopper.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BkashCreateResponse {
+    pub success: bool,
+    /// bKash's page where the shopper approves the payment.
+    #[serde(rename = "bkashURL")]
+    pub bkash_url: String,
+    /// The order being paid.
+    pub order_random: String,
+}
+
+/// `POST /api/bkash/create` `{token}`: places the cart and opens a bKash
+/// checkout.
+async fn post_bkash_create(
+    State(state): State<AppState>,
+    caller: Caller,
+    OptionalJson(body): OptionalJson<BkashCreateBody>,
+) -> ApiResult<Json<BkashCreateResponse>> {
+    let gateway = state.payments.bkash.as_ref().ok_or_else(|| {
+        ApiError::Unavailable("bKash is not available. Please choose another way to pay.".into())
+    })?;
+    let owner: Owner = caller_with(caller, body.token).owner()?;
+    let started = payments::pay_cart(
+        &state.pool,
+        &state.payments.http,
+        gateway,
+        &owner,
+        &BKASH_METHODS,
+        None,
+        clock::now_unix(),
     )
+    .await?;
+    bkash::record_payment_id(&state.pool, gateway, &started.tran_id).await?;
+    Ok(Json(BkashCreateResponse {
+        success: true,
+        bkash_url: started.url,
+        order_random: started.order_random,
+    }))
 }
 
-/// `POST /api/bkash/create`: reads nothing, answers 503.
-async fn post_bkash_create() -> ApiResult<Never> {
-    Err(ApiError::Unavailable(
-        "bKash is not available. Please choose another way to pay.".into(),
-    ))
+/// The query of `GET /api/bkash/callback` (bKash adds more, not read).
+#[derive(Debug, Deserialize, JsonSchema)]
+struct BkashCallbackQuery {
+    /// bKash's payment id.
+    #[serde(rename = "paymentID")]
+    #[schemars(required)]
+    payment_id: Option<Text<1, 100>>,
+    /// success, failure or cancel: not read, bKash is asked.
+    #[allow(dead_code)]
+    status: Option<String>,
 }
 
-/// The success answer of an operation that has none (bKash, not built): it
-/// documents no response, and no value of it exists.
-#[derive(Debug)]
-pub enum Never {}
-
-impl IntoResponse for Never {
-    fn into_response(self) -> Response {
-        match self {}
-    }
-}
-
-impl aide::OperationOutput for Never {
-    type Inner = Self;
+/// `GET /api/bkash/callback?paymentID=&status=`: executes (or queries) the
+/// payment and sends the browser on (303).
+async fn get_bkash_callback(
+    State(state): State<AppState>,
+    Query(query): Query<BkashCallbackQuery>,
+) -> ApiResult<Response> {
+    let payment_id = required(query.payment_id, "paymentID")?;
+    let gateway = state.payments.bkash.as_ref().ok_or_else(unavailable)?;
+    let result = payments::confirm(
+        &state.pool,
+        &state.payments.http,
+        gateway,
+        payment_id.as_str(),
+        None,
+        clock::now_unix(),
+    )
+    .await;
+    Ok(send_on(&state, result, "/thank-you", ""))
 }
 
 /// A guest's token in the query, as the `SELF-TOKEN` header carries it: 8 to

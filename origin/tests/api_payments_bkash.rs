@@ -1,0 +1,489 @@
+//! bKash Tokenized Checkout end to end: the real router on a real seeded
+//! database (SQLite, or PostgreSQL with TEST_POSTGRES_URL), and the workspace's
+//! simulated bKash (`payments-sim`) started in-process on loopback. The
+//! shopper's part is played over HTTP: the test opens the simulator's hosted
+//! page, follows its approve, decline or cancel link, and brings the
+//! redirect back to the shop's callback. Faults are switched on at the
+//! simulator: insufficient balance, execute's answer lost, callback lost,
+//! amount tampered, gateway down, short-lived tokens.
+
+mod common;
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use catalog::db;
+use serde_json::{json, Value};
+
+use common::{assert_api_error, TestShop};
+use origin::config::{PaymentArgs, Secret};
+use origin::domain::payments::{bkash, Confirmed, Gateways};
+
+const SITE: &str = "https://shop.example";
+
+/// The simulator on loopback: its base URL.
+async fn simulator() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { payments_sim::serve(listener).await.unwrap() });
+    base
+}
+
+fn args(base: &str, app_key: &str) -> PaymentArgs {
+    PaymentArgs {
+        bkash_base_url: base.into(),
+        bkash_app_key: Some(app_key.into()),
+        bkash_app_secret: Some(Secret(payments_sim::APP_SECRET.into())),
+        bkash_username: Some(payments_sim::USERNAME.into()),
+        bkash_password: Some(Secret(payments_sim::PASSWORD.into())),
+        ..Default::default()
+    }
+}
+
+/// A fresh shop paying through a new simulator: (shop, simulator base).
+async fn shop_with_bkash() -> (TestShop, String) {
+    let base = simulator().await;
+    let shop = shop_at(&base, payments_sim::APP_KEY).await;
+    (shop, base)
+}
+
+async fn shop_at(base: &str, app_key: &str) -> TestShop {
+    let mut shop = TestShop::fresh().await;
+    shop.state.payments = Arc::new(Gateways::from_args(&args(base, app_key), SITE).unwrap());
+    shop.app = origin::app(shop.state.clone());
+    shop
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Switches the simulator's faults; answers its report.
+async fn faults(base: &str, faults: Value) -> Value {
+    client()
+        .post(format!("{base}/sim/admin"))
+        .json(&faults)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn report(base: &str) -> Value {
+    client()
+        .get(format!("{base}/sim/admin"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// An active product outside flash sales with `stock` units or more, no
+/// variations, not a pre-booking.
+async fn product(shop: &TestShop, stock: i64) -> i64 {
+    db::query_scalar(
+        "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND pre_booking = FALSE AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
+         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
+    )
+    .bind(stock)
+    .fetch_one(&shop.state.pool)
+    .await
+    .expect("a plain product")
+}
+
+async fn stock(shop: &TestShop, pid: i64) -> i64 {
+    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
+        .await
+}
+
+async fn cart_lines(shop: &TestShop, token: &str) -> i64 {
+    shop.scalar_i64(&format!(
+        "SELECT COUNT(*) FROM cart_item i JOIN cart c ON c.id = i.cart_id WHERE c.self_token = '{token}'"
+    ))
+    .await
+}
+
+/// The guest `token` has `qty` of `pid` in the cart, an address and bKash
+/// chosen.
+async fn ready(shop: &TestShop, token: &str, pid: i64, qty: i64) {
+    let (status, _, body) = shop
+        .guest_get(
+            token,
+            &format!("/api/cart/add-to-cart?main_pid={pid}&qty={qty}"),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let address = json!({
+        "name": "Rahima Khatun",
+        "mobile": "01712345678",
+        "emergency_mobile": "01812345678",
+        "email": "rahima@example.com",
+        "district": "Dhaka",
+        "thana": "Mirpur",
+        "address": "House 12, Road 3, Mirpur 10",
+    });
+    let (status, _, body) = shop
+        .guest_post(token, "/api/cart/checkout-delivery-address", &address)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, body) = shop
+        .guest_post(
+            token,
+            "/api/cart/store-payment-method",
+            &json!({ "payment_method": "bkash", "terms_check": true }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+/// The guest's newest order: (id, payment_term_status, order_status,
+/// grand_total, amount_paid).
+async fn last_order(shop: &TestShop, token: &str) -> (i64, String, String, i64, i64) {
+    db::query_as(
+        "SELECT id, payment_term_status, order_status, grand_total, amount_paid FROM order_master \
+         WHERE self_token = $1 ORDER BY id DESC LIMIT 1",
+    )
+    .bind(token)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap()
+}
+
+/// `POST /api/bkash/create` as the guest: (status, answer).
+async fn create(shop: &TestShop, token: &str) -> (StatusCode, Value) {
+    let (status, headers, body) = shop
+        .request(
+            "POST",
+            "/api/bkash/create",
+            &[],
+            Some(&json!({ "token": token })),
+        )
+        .await;
+    if status != StatusCode::OK {
+        assert_api_error(status, &headers, &body, status);
+    }
+    (status, body)
+}
+
+/// Creates the guest's payment; answers the simulator's page.
+async fn start(shop: &TestShop, token: &str) -> String {
+    let (status, body) = create(shop, token).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["success"], true);
+    let url = body["bkashURL"].as_str().unwrap().to_string();
+    assert!(url.contains("/sim/checkout?paymentID="), "{url}");
+    url
+}
+
+/// The shopper at bKash's page follows `action` (approve, decline, cancel);
+/// answers where the browser is sent (`None`: nowhere, the callback is lost).
+async fn at_bkash_page(page: &str, action: &str) -> Option<String> {
+    let http = client();
+    let html = http.get(page).send().await.unwrap().text().await.unwrap();
+    assert!(html.contains("Simulated bKash — no real money"), "{html}");
+    let marker = format!("id=\"{action}\" href=\"");
+    let start = html.find(&marker).expect("the action's link") + marker.len();
+    let href = &html[start..start + html[start..].find('"').unwrap()];
+    let origin = &page[..page.find("/sim/").unwrap()];
+    let answer = http.get(format!("{origin}{href}")).send().await.unwrap();
+    if answer.status() == reqwest::StatusCode::SEE_OTHER {
+        let location = answer.headers()["location"].to_str().unwrap().to_string();
+        Some(location)
+    } else {
+        assert_eq!(answer.status(), reqwest::StatusCode::OK);
+        None
+    }
+}
+
+/// The browser arrives at the shop's callback; answers where it is sent on.
+async fn callback(shop: &TestShop, location: &str) -> String {
+    let path = location
+        .strip_prefix(SITE)
+        .expect("back to the shop's callback");
+    assert!(path.starts_with("/api/bkash/callback?paymentID="), "{path}");
+    let (status, headers, body) = shop.get(path).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    headers["location"].to_str().unwrap().to_string()
+}
+
+async fn thank_you(shop: &TestShop, order_id: i64) -> String {
+    let (number, key): (String, String) =
+        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    format!("{SITE}/thank-you?order_random={number}&order_key={key}")
+}
+
+async fn paid_history(shop: &TestShop, order_id: i64) -> i64 {
+    shop.scalar_i64(&format!(
+        "SELECT COUNT(*) FROM order_status_history WHERE order_id = {order_id} AND status = 'paid'"
+    ))
+    .await
+}
+
+async fn tran_id(shop: &TestShop, order_id: i64) -> String {
+    db::query_scalar("SELECT tran_id FROM payment WHERE order_id = $1 ORDER BY id DESC LIMIT 1")
+        .bind(order_id)
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
+    let (shop, base) = shop_with_bkash().await;
+    let (_, _, gateways) = shop.get("/api/cart/get-payment-gateway").await;
+    assert_eq!(gateways["bkash"]["active"], true);
+    assert_eq!(gateways["nagad"]["active"], false);
+
+    let t = "1700000000000bkashguest1";
+    let pid = product(&shop, 5).await;
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 2).await;
+    let page = start(&shop, t).await;
+    let (order_id, term, _, total, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Pending", 0));
+    assert_eq!(stock(&shop, pid).await, before - 2, "stock reserved");
+    let payment_id = page.rsplit('=').next().unwrap().to_string();
+    let recorded: String = db::query_scalar("SELECT gateway_ref FROM payment WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        recorded, payment_id,
+        "the paymentID is kept with the attempt"
+    );
+
+    // A callback before approval (forged "success") proves nothing.
+    let forged = format!("{SITE}/api/bkash/callback?paymentID={payment_id}&status=success");
+    let sent = callback(&shop, &forged).await;
+    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert_eq!(last_order(&shop, t).await.1, "Pending");
+    // So does a paymentID bKash never issued.
+    let unknown = format!("{SITE}/api/bkash/callback?paymentID=TR0011nope&status=success");
+    assert!(callback(&shop, &unknown).await.contains("/fail?data="));
+
+    let back = at_bkash_page(&page, "approve").await.expect("sent back");
+    assert!(back.contains("status=success"), "{back}");
+    // The browser's callback arrives twice at once (a double click, a
+    // replay): one execute completes, the other is refused and queried.
+    let (first, second) = tokio::join!(callback(&shop, &back), callback(&shop, &back));
+    let thanks = thank_you(&shop, order_id).await;
+    assert_eq!(first, thanks);
+    assert_eq!(second, thanks);
+    // And once more, later.
+    assert_eq!(callback(&shop, &back).await, thanks);
+    let (_, term, status, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+    assert_ne!(status, "cancelled");
+    assert_eq!(paid_history(&shop, order_id).await, 1, "paid once");
+    assert_eq!(stock(&shop, pid).await, before - 2, "stock kept");
+    assert_eq!(cart_lines(&shop, t).await, 0, "the cart is emptied");
+    let trx: String = db::query_scalar("SELECT gateway_ref FROM payment WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap();
+    assert!(trx.starts_with("SIM"), "bKash's trxID recorded: {trx}");
+    let r = report(&base).await;
+    assert_eq!(r["grants"], 1, "one token for every call: {r}");
+    assert!(r["executes"].as_u64().unwrap() >= 2, "{r}");
+}
+
+#[tokio::test]
+async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
+    let (shop, base) = shop_with_bkash().await;
+    let pid = product(&shop, 5).await;
+    for (i, action) in ["decline", "cancel", "broke"].into_iter().enumerate() {
+        let t = format!("1700000000000bkashfail{i}");
+        let before = stock(&shop, pid).await;
+        ready(&shop, &t, pid, 1).await;
+        let page = start(&shop, &t).await;
+        let (order_id, ..) = last_order(&shop, &t).await;
+        assert_eq!(stock(&shop, pid).await, before - 1);
+        let clicked = if action == "broke" {
+            faults(&base, json!({ "insufficient_balance": true })).await;
+            "approve"
+        } else {
+            action
+        };
+        let back = at_bkash_page(&page, clicked).await.expect("sent back");
+        let sent = callback(&shop, &back).await;
+        faults(&base, json!({})).await;
+        assert!(
+            sent.starts_with(&format!("{SITE}/fail?data=")),
+            "{action}: {sent}"
+        );
+        let (_, term, status, _, paid) = last_order(&shop, &t).await;
+        assert_eq!(
+            (term.as_str(), status.as_str(), paid),
+            ("Failed", "cancelled", 0),
+            "{action}"
+        );
+        assert_eq!(stock(&shop, pid).await, before, "{action}: stock released");
+        assert_eq!(cart_lines(&shop, &t).await, 1, "{action}: the cart is kept");
+        assert_eq!(paid_history(&shop, order_id).await, 0);
+        let expected = if action == "cancel" {
+            "cancelled"
+        } else {
+            "failed"
+        };
+        let status: String = db::query_scalar("SELECT status FROM payment WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+        assert_eq!(status, expected, "{action}");
+        // Replaying the callback changes nothing.
+        let again = callback(&shop, &back).await;
+        assert!(again.contains("/fail?data="), "{again}");
+        assert_eq!(stock(&shop, pid).await, before, "{action}: released once");
+    }
+}
+
+#[tokio::test]
+async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
+    let (shop, base) = shop_with_bkash().await;
+    let pid = product(&shop, 5).await;
+
+    // The callback never arrives: the shop settles the attempt itself.
+    let t = "1700000000000bkashlost1";
+    ready(&shop, t, pid, 1).await;
+    let page = start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    faults(&base, json!({ "lose_callback": true })).await;
+    assert_eq!(at_bkash_page(&page, "approve").await, None);
+    faults(&base, json!({})).await;
+    assert_eq!(last_order(&shop, t).await.1, "Pending");
+    let tran = tran_id(&shop, order_id).await;
+    let gateway = shop.state.payments.bkash.as_ref().unwrap();
+    let http = &shop.state.payments.http;
+    let settled = bkash::recheck(&shop.state.pool, http, gateway, &tran, 1_800_000_000)
+        .await
+        .unwrap();
+    assert!(
+        matches!(settled, Confirmed::Settled { paid: true, .. }),
+        "{settled:?}"
+    );
+    let (_, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+    // Settled attempts are not checked again.
+    let again = bkash::recheck(&shop.state.pool, http, gateway, &tran, 1_800_000_001)
+        .await
+        .unwrap();
+    assert_eq!(again, Confirmed::Unconfirmed);
+    assert_eq!(paid_history(&shop, order_id).await, 1);
+
+    // Execute completes at bKash but its answer is lost: query says so.
+    let t = "1700000000000bkashlost2";
+    ready(&shop, t, pid, 1).await;
+    let page = start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    let back = at_bkash_page(&page, "approve").await.unwrap();
+    faults(&base, json!({ "execute_timeout": true })).await;
+    let before = report(&base).await["queries"].as_u64().unwrap();
+    assert_eq!(
+        callback(&shop, &back).await,
+        thank_you(&shop, order_id).await
+    );
+    assert!(report(&base).await["queries"].as_u64().unwrap() > before);
+    faults(&base, json!({})).await;
+    let (_, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+}
+
+#[tokio::test]
+async fn a_tampered_amount_is_not_paid() {
+    let (shop, base) = shop_with_bkash().await;
+    let pid = product(&shop, 5).await;
+    let t = "1700000000000bkashshort";
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 1).await;
+    let page = start(&shop, t).await;
+    let back = at_bkash_page(&page, "approve").await.unwrap();
+    faults(&base, json!({ "tamper_amount": true })).await;
+    let sent = callback(&shop, &back).await;
+    assert!(sent.contains("/fail?data="), "{sent}");
+    let (order_id, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Failed", 0));
+    assert_eq!(paid_history(&shop, order_id).await, 0);
+    assert_eq!(stock(&shop, pid).await, before);
+}
+
+#[tokio::test]
+async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
+    let (shop, base) = shop_with_bkash().await;
+    let pid = product(&shop, 5).await;
+
+    // Down when the shopper starts: 503, the order cancelled, stock back,
+    // the cart kept to try again.
+    let t = "1700000000000bkashdown1";
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 1).await;
+    faults(&base, json!({ "down": true })).await;
+    let (status, body) = create(&shop, t).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("bKash"),
+        "{body}"
+    );
+    let (_, term, status, _, _) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), status.as_str()), ("Failed", "cancelled"));
+    assert_eq!(stock(&shop, pid).await, before);
+    assert_eq!(cart_lines(&shop, t).await, 1);
+
+    // Down when the shopper comes back: sent to /fail, the order waits;
+    // the callback once bKash is back pays it.
+    faults(&base, json!({})).await;
+    let page = start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    let back = at_bkash_page(&page, "approve").await.unwrap();
+    faults(&base, json!({ "down": true })).await;
+    let sent = callback(&shop, &back).await;
+    assert!(sent.contains("/fail?data="), "{sent}");
+    assert_eq!(last_order(&shop, t).await.1, "Pending");
+    faults(&base, json!({})).await;
+    assert_eq!(
+        callback(&shop, &back).await,
+        thank_you(&shop, order_id).await
+    );
+    let (_, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+
+    // Wrong credentials: bKash refuses the token (2001), a clean 503.
+    let wrong = shop_at(&base, "not-the-app-key").await;
+    let t = "1700000000000bkashwrong";
+    ready(&wrong, t, pid, 1).await;
+    let (status, body) = create(&wrong, t).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(last_order(&wrong, t).await.1, "Failed");
+}
+
+#[tokio::test]
+async fn the_token_is_renewed_before_it_expires() {
+    let (shop, base) = shop_with_bkash().await;
+    faults(&base, json!({ "token_ttl": 1 })).await;
+    let pid = product(&shop, 5).await;
+    for i in 0..2 {
+        let t = format!("1700000000000bkashtoken{i}");
+        ready(&shop, &t, pid, 1).await;
+        start(&shop, &t).await;
+        tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    }
+    let r = report(&base).await;
+    assert_eq!(r["grants"], 1, "{r}");
+    assert_eq!(r["refreshes"], 1, "{r}");
+    assert_eq!(r["expired_tokens"], 0, "{r}");
+    assert_eq!(r["creates"], 2, "{r}");
+}
