@@ -222,8 +222,8 @@ pub struct PaymentArgs {
     )]
     pub bkash_base_url: String,
     /// bKash app key (sent as `X-APP-Key`).
-    #[arg(long, env = "BKASH_APP_KEY")]
-    pub bkash_app_key: Option<String>,
+    #[arg(long, env = "BKASH_APP_KEY", hide_env_values = true)]
+    pub bkash_app_key: Option<Secret>,
     /// bKash app secret.
     #[arg(long, env = "BKASH_APP_SECRET", hide_env_values = true)]
     pub bkash_app_secret: Option<Secret>,

@@ -32,7 +32,7 @@ async fn simulator() -> String {
 fn args(base: &str, app_key: &str) -> PaymentArgs {
     PaymentArgs {
         bkash_base_url: base.into(),
-        bkash_app_key: Some(app_key.into()),
+        bkash_app_key: Some(Secret(app_key.into())),
         bkash_app_secret: Some(Secret(payments_sim::APP_SECRET.into())),
         bkash_username: Some(payments_sim::USERNAME.into()),
         bkash_password: Some(Secret(payments_sim::PASSWORD.into())),

@@ -36,7 +36,8 @@ use crate::plumbing::error::ApiResult;
 #[derive(Debug)]
 pub struct Bkash {
     base: String,
-    app_key: String,
+    /// Sent as `X-APP-Key`; kept out of logs like the secrets.
+    app_key: Secret,
     app_secret: Secret,
     username: String,
     password: Secret,
@@ -163,7 +164,7 @@ impl Bkash {
         endpoint(base, "/tokenized/checkout/create")?;
         Ok(Bkash {
             base: base.trim_end_matches('/').to_string(),
-            app_key: app_key.to_string(),
+            app_key: Secret(app_key.to_string()),
             app_secret: Secret(app_secret),
             username: username.to_string(),
             password: Secret(password),
@@ -225,7 +226,7 @@ impl Bkash {
             Some(_) => ("/tokenized/checkout/token/refresh", json!({})),
             None => ("/tokenized/checkout/token/grant", json!({})),
         };
-        body["app_key"] = json!(self.app_key);
+        body["app_key"] = json!(self.app_key.0);
         body["app_secret"] = json!(self.app_secret.0);
         if let Some(refresh_token) = refresh {
             body["refresh_token"] = json!(refresh_token);
@@ -273,7 +274,7 @@ impl Bkash {
             let response = http
                 .post(url.clone())
                 .header("Authorization", token)
-                .header("X-APP-Key", &self.app_key)
+                .header("X-APP-Key", &self.app_key.0)
                 .header("Accept", "application/json")
                 .json(body)
                 .send()

@@ -87,14 +87,14 @@ impl Gateways {
             _ => None,
         };
         let bkash = match (
-            set(&args.bkash_app_key),
+            secret(&args.bkash_app_key),
             secret(&args.bkash_app_secret),
             set(&args.bkash_username),
             secret(&args.bkash_password),
         ) {
             (Some(key), Some(app_secret), Some(user), Some(password)) => Some(Bkash::new(
                 &args.bkash_base_url,
-                key,
+                &key,
                 app_secret,
                 user,
                 password,
