@@ -36,6 +36,8 @@ const TAKA = /৳\d[\d,]*/;
 test('home, category, product and blog pages are readable without JavaScript', async () => {
   await readable('/');
   assert.match(await page.locator('main').innerText(), TAKA, 'the home page shows prices in taka');
+  // The header's counts need the script: without it they are hidden, never a wrong 0.
+  for (const badge of await page.locator('header .icons b').all()) assert.equal(await badge.isVisible(), false);
   const category = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').first().getAttribute('href');
   const blog = await page.locator('a[href^="/blogs/"]').first().getAttribute('href');
 

@@ -175,6 +175,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
                     message: format!("Invalid JSON body: {}", rejection.body_text()),
                     errors: Default::default(),
                 })?;
+        // Every body is a struct, documented as an object; serde would also
+        // read a struct from an array (`[null, null]`), which no client means.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            return Err(ApiError::BadRequest {
+                message: "Invalid JSON body: the body must be a JSON object".into(),
+                errors: Default::default(),
+            });
+        }
         // NUL read as U+FFFD (see [`REPLACEMENT`]).
         let bytes = match json_without_nul(&bytes) {
             Some(replaced) => axum::body::Bytes::from(replaced),
@@ -316,6 +324,36 @@ mod tests {
             problems("seo_url=sofa&page=x")["page"][0],
             "page must be a whole number"
         );
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Optional {
+        a: Option<i64>,
+        b: Option<i64>,
+    }
+
+    async fn body(text: &'static str) -> Result<Json<Optional>, ApiError> {
+        let request = Request::builder()
+            .method("POST")
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(text))
+            .unwrap();
+        Json::<Optional>::from_request(request, &()).await
+    }
+
+    #[tokio::test]
+    async fn a_body_is_an_object_never_an_array() {
+        assert!(body(r#"{"a": 1}"#).await.is_ok());
+        assert!(body("{}").await.is_ok());
+        for array in ["[null, null]", " [1, 2]", "[]"] {
+            match body(array).await {
+                Err(ApiError::BadRequest { message, .. }) => {
+                    assert!(message.contains("JSON object"), "{array}: {message}")
+                }
+                other => panic!("{array}: {other:?}"),
+            }
+        }
     }
 
     #[test]
