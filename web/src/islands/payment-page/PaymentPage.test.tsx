@@ -106,6 +106,23 @@ describe('payment-page', () => {
     expect(navigate).toHaveBeenCalledWith('https://nagad.example/pay/1');
   });
 
+  it("sends a bKash payment to bKash's approval page", async () => {
+    const fetch = mockFetch({
+      '/api/cart/view': { body: view },
+      '/api/cart/store-payment-method': { body: { success: true } },
+      '/api/bkash/create': { body: { success: true, bkashURL: 'https://bkash.example/approve/TR0001', order_random: 'R1002' } },
+    });
+    render(<PaymentPage />);
+    await flush();
+    fireEvent.click(screen.getByLabelText('bKash'));
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
+    await flush();
+    const create = fetch.mock.calls.find((c) => urlOf(c[0]).includes('/api/bkash/create'))!;
+    expect(sentJson<{ token: string }>(create[1]).token).toBeTruthy();
+    expect(navigate).toHaveBeenCalledWith('https://bkash.example/approve/TR0001');
+  });
+
   it('takes a part payment for a pre-booking and shows what is due on delivery', async () => {
     const fetch = mockFetch({
       '/api/cart/view': { body: { ...view, cart: { ...view.cart, totalprice: 200000 }, grand_total: 201500, prebooking: true, prebooking_min_amount: 40000 } },

@@ -114,9 +114,10 @@ export function PaymentPage() {
         if (!r.url) throw new ApiError(200, 'Nagad could not be reached. Please try another method.');
         navigate(r.url);
       } else if (method === 'bkash') {
-        // Not built on the server yet (issue 18): its 503 is thrown by apiPost.
-        await apiPost<BkashCreateResponse>('/api/bkash/create', { token });
-        throw new ApiError(200, 'bKash could not be reached. Please try another method.');
+        // bKash's own page, where the shopper approves; it comes back to /api/bkash/callback.
+        const r = await apiPost<BkashCreateResponse>('/api/bkash/create', { token });
+        if (!r.success || !r.bkashURL) throw new ApiError(200, 'bKash could not be reached. Please try another method.');
+        navigate(r.bkashURL);
       } else {
         const r = await apiPost<SslcommerzPayResponse>(`/sslcommerz/pay-via-ajax?self_token=${encodeURIComponent(token)}`, { device: 'website' });
         if (!/^success$/i.test(r.status) || !r.data) throw new ApiError(200, r.message || 'The card payment could not start. Please try another method.');
