@@ -128,11 +128,13 @@ async fn with_a_mail_server_the_reset_link_goes_over_smtp() {
 
 #[tokio::test]
 async fn a_mail_server_that_is_down_changes_nothing_in_the_answer() {
-    // A port nobody listens on.
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    // A port nobody listens on: bound but never listening, so connections are
+    // refused, and held to the end so that no other test's server gets it
+    // (a freed port went to the SMTP test beside this one, which then
+    // received this test's mail too).
+    let reserved = tokio::net::TcpSocket::new_v4().unwrap();
+    reserved.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let port = reserved.local_addr().unwrap().port();
     let mut shop = TestShop::fresh().await;
     let url = Secret(format!("smtp://127.0.0.1:{port}"));
     shop.state.smtp = Some(Arc::new(
@@ -142,6 +144,7 @@ async fn a_mail_server_that_is_down_changes_nothing_in_the_answer() {
     let known = ask_for_link(&shop, "demo@example.com").await;
     let unknown = ask_for_link(&shop, "nobody-here@example.com").await;
     assert_eq!(known, unknown);
+    drop(reserved);
 }
 
 #[test]
