@@ -9,50 +9,14 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
-use common::{assert_api_error, TestShop};
+use common::{assert_api_error, TestShop, DEMO, RAHIM};
 use serde_json::{json, Value};
-
-const DEMO: (&str, &str) = ("demo@example.com", "demo-password-1");
-const RAHIM: (&str, &str) = ("rahim@example.com", "rahim-password-1");
-
-async fn login(shop: &TestShop, who: (&str, &str)) -> String {
-    let (status, _, body) = shop
-        .post_json(
-            "/api/auth/login",
-            &json!({ "email": who.0, "password": who.1 }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
-
-async fn call(
-    shop: &TestShop,
-    token: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let bearer = format!("Bearer {token}");
-    let (status, _, answer) = shop
-        .request(
-            method,
-            uri,
-            &[("Authorization", bearer.as_str())],
-            body.as_ref(),
-        )
-        .await;
-    (status, answer)
-}
-
-async fn user_id(shop: &TestShop, email: &str) -> i64 {
-    shop.scalar_i64(&format!("SELECT id FROM app_user WHERE email = '{email}'"))
-        .await
-}
 
 /// The shopper's delivered products, in the answer's order.
 async fn reviewable(shop: &TestShop, token: &str) -> Vec<Value> {
-    let (status, body) = call(shop, token, "GET", "/api/user/reviewable", None).await;
+    let (status, body) = shop
+        .as_user(token, "GET", "/api/user/reviewable", None)
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["success"], true);
     body["products"].as_array().unwrap().clone()
@@ -108,8 +72,8 @@ async fn review_calls_need_a_signed_in_shopper() {
 #[tokio::test]
 async fn a_delivered_product_is_reviewed_checked_published_edited_and_checked_again() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
-    let demo = user_id(&shop, DEMO.0).await;
+    let token = shop.login(None, DEMO).await;
+    let demo = shop.user_id(DEMO.0).await;
     let delivered = shop
         .scalar_i64(&format!(
             "SELECT COUNT(DISTINCT d.product_id) FROM order_detail d JOIN order_master o ON o.id = d.order_id \
@@ -145,14 +109,14 @@ async fn a_delivered_product_is_reviewed_checked_published_edited_and_checked_ag
 
     // Written: waiting for the shop, not on the product.
     let text = "Solid teak, delivered on time. <b>Sturdy</b>";
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-store",
-        Some(json!({ "product_id": pid, "rating": 4, "comment": text })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-store",
+            Some(json!({ "product_id": pid, "rating": 4, "comment": text })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let products = reviewable(&shop, &token).await;
     let review = &find(&products, pid)["review"];
@@ -167,7 +131,7 @@ async fn a_delivered_product_is_reviewed_checked_published_edited_and_checked_ag
         .await;
     assert_eq!(active, 0, "a new review is unpublished");
     assert_eq!(published(&shop, pid).await["count"], before["count"]);
-    let (_, mine) = call(&shop, &token, "GET", "/api/user/reviews", None).await;
+    let (_, mine) = shop.as_user(&token, "GET", "/api/user/reviews", None).await;
     assert_eq!(mine["reviews"][review_id.to_string()]["is_active"], false);
 
     // Checked by the shop: on the product, by first name only.
@@ -199,14 +163,14 @@ async fn a_delivered_product_is_reviewed_checked_published_edited_and_checked_ag
 
     // Edited: back to waiting, off the product page.
     let edited = "Still solid after a month; one drawer sticks a little.";
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-update",
-        Some(json!({ "id": review_id, "rating": 3, "comment": edited })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-update",
+            Some(json!({ "id": review_id, "rating": 3, "comment": edited })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let products = reviewable(&shop, &token).await;
     let review = &find(&products, pid)["review"];
@@ -216,48 +180,50 @@ async fn a_delivered_product_is_reviewed_checked_published_edited_and_checked_ag
     assert_eq!(published(&shop, pid).await["count"], before["count"]);
 
     // Only the author edits it: for anyone else it does not exist.
-    let rahim = login(&shop, RAHIM).await;
-    let (status, body) = call(
-        &shop,
-        &rahim,
-        "POST",
-        "/api/user/review-update",
-        Some(json!({ "id": review_id, "rating": 1, "comment": "Not mine to change at all." })),
-    )
-    .await;
+    let rahim = shop.login(None, RAHIM).await;
+    let (status, body) = shop
+        .as_user(
+            &rahim,
+            "POST",
+            "/api/user/review-update",
+            Some(json!({ "id": review_id, "rating": 1, "comment": "Not mine to change at all." })),
+        )
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let products = reviewable(&shop, &token).await;
     assert_eq!(find(&products, pid)["review"]["comment"], edited);
 
     // Checked: each field's error at once.
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-update",
-        Some(json!({ "id": review_id, "rating": 0, "comment": "  short  " })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-update",
+            Some(json!({ "id": review_id, "rating": 0, "comment": "  short  " })),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("rating").is_some() && body["errors"].get("comment").is_some());
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-update",
-        Some(json!({ "rating": 5, "comment": "x".repeat(2001) })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-update",
+            Some(json!({ "rating": 5, "comment": "x".repeat(2001) })),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("id").is_some() && body["errors"].get("comment").is_some());
-    let (status, _) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-update",
-        Some(json!({ "id": 999_999_999, "rating": 5, "comment": "A review of nothing at all." })),
-    )
-    .await;
+    let (status, _) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-update",
+            Some(
+                json!({ "id": 999_999_999, "rating": 5, "comment": "A review of nothing at all." }),
+            ),
+        )
+        .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -279,7 +245,9 @@ async fn a_shopper_without_deliveries_has_nothing_to_review() {
     if status != StatusCode::OK {
         panic!("registration: {status} {body}");
     }
-    let token = login(&shop, ("nadia@example.com", "nadia-password-1")).await;
+    let token = shop
+        .login(None, ("nadia@example.com", "nadia-password-1"))
+        .await;
     assert!(reviewable(&shop, &token).await.is_empty());
 }
 
@@ -367,57 +335,55 @@ async fn published_reviews_are_public_paged_and_checked() {
 #[tokio::test]
 async fn a_null_birthday_or_gender_keeps_what_is_stored() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/user-update",
-        Some(json!({
-            "name": "Demo Shopper",
-            "email": DEMO.0,
-            "phone": "01712345678",
-            "birthday": "1990-05-17",
-            "gender": "female",
-        })),
-    )
-    .await;
+    let token = shop.login(None, DEMO).await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/user-update",
+            Some(json!({
+                "name": "Demo Shopper",
+                "email": DEMO.0,
+                "phone": "01712345678",
+                "birthday": "1990-05-17",
+                "gender": "female",
+            })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // The original storefront's form: null for the two it does not edit.
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/user-update",
-        Some(json!({
-            "name": "Demo Shopper Two",
-            "email": DEMO.0,
-            "phone": "01712345678",
-            "emergency_mobile": "",
-            "birthday": null,
-            "gender": null,
-        })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/user-update",
+            Some(json!({
+                "name": "Demo Shopper Two",
+                "email": DEMO.0,
+                "phone": "01712345678",
+                "emergency_mobile": "",
+                "birthday": null,
+                "gender": null,
+            })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["user"]["name"], "Demo Shopper Two");
     assert_eq!(body["user"]["birthday"], "1990-05-17");
     assert_eq!(body["user"]["gender"], "female");
     // Left out is the same; empty still clears; a bad value is still refused.
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/user-update",
-        Some(json!({ "name": "Demo Shopper", "email": DEMO.0, "gender": "" })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/user-update",
+            Some(json!({ "name": "Demo Shopper", "email": DEMO.0, "gender": "" })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["user"]["birthday"], "1990-05-17");
     assert!(body["user"]["gender"].is_null(), "{body}");
-    let (status, body) = call(
-        &shop,
-        &token,
+    let (status, body) = shop.as_user(&token,
         "POST",
         "/api/user/user-update",
         Some(

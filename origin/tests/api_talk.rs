@@ -4,20 +4,8 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
-use common::{assert_api_error, TestShop};
+use common::{assert_api_error, TestShop, DEMO};
 use serde_json::json;
-
-async fn login(shop: &TestShop, guest: &str) -> String {
-    let (status, _, body) = shop
-        .guest_post(
-            guest,
-            "/api/auth/login",
-            &json!({ "email": "demo@example.com", "password": "demo-password-1" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
 
 async fn active_product(shop: &TestShop, n: i64) -> (i64, String) {
     db::query_as(
@@ -38,7 +26,7 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
         .guest_post("guest-talk-0001", "/api/product/question-store", &body)
         .await;
     assert_api_error(status, &headers, &answer, StatusCode::UNAUTHORIZED);
-    let token = login(&shop, "guest-talk-0001").await;
+    let token = shop.login(Some("guest-talk-0001"), DEMO).await;
     let bearer = format!("Bearer {token}");
     let auth = [("Authorization", bearer.as_str())];
     let (status, _, answer) = shop
@@ -135,7 +123,7 @@ async fn recently_viewed_is_per_visitor_newest_first_and_follows_sign_in() {
         .await;
     assert_api_error(status, &headers, &body, StatusCode::NOT_FOUND);
     // Signing in keeps them.
-    let token = login(&shop, g).await;
+    let token = shop.login(Some(g), DEMO).await;
     let bearer = format!("Bearer {token}");
     let (_, _, mine) = shop
         .request(

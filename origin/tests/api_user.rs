@@ -6,46 +6,8 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
-use common::{assert_api_error, TestShop};
-use serde_json::{json, Value};
-
-const DEMO: (&str, &str) = ("demo@example.com", "demo-password-1");
-const RAHIM: (&str, &str) = ("rahim@example.com", "rahim-password-1");
-
-async fn login(shop: &TestShop, who: (&str, &str)) -> String {
-    let (status, _, body) = shop
-        .post_json(
-            "/api/auth/login",
-            &json!({ "email": who.0, "password": who.1 }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
-
-async fn call(
-    shop: &TestShop,
-    token: &str,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let bearer = format!("Bearer {token}");
-    let (status, _, answer) = shop
-        .request(
-            method,
-            uri,
-            &[("Authorization", bearer.as_str())],
-            body.as_ref(),
-        )
-        .await;
-    (status, answer)
-}
-
-async fn user_id(shop: &TestShop, email: &str) -> i64 {
-    shop.scalar_i64(&format!("SELECT id FROM app_user WHERE email = '{email}'"))
-        .await
-}
+use common::{assert_api_error, TestShop, DEMO, RAHIM};
+use serde_json::json;
 
 #[tokio::test]
 async fn every_account_call_needs_a_signed_in_shopper() {
@@ -73,34 +35,32 @@ async fn every_account_call_needs_a_signed_in_shopper() {
 #[tokio::test]
 async fn only_profile_fields_change_and_they_are_checked() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/user-update",
-        Some(json!({
-            "name": "Demo Shopper Two",
-            "email": "demo@example.com",
-            "phone": "01712345678",
-            "birthday": "1990-05-17",
-            "gender": "Female",
-            "postcode": "1216",
-            "district": "Dhaka",
-            "password_hash": "x",
-            "id": 99,
-            "is_active": 0,
-        })),
-    )
-    .await;
+    let token = shop.login(None, DEMO).await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/user-update",
+            Some(json!({
+                "name": "Demo Shopper Two",
+                "email": "demo@example.com",
+                "phone": "01712345678",
+                "birthday": "1990-05-17",
+                "gender": "Female",
+                "postcode": "1216",
+                "district": "Dhaka",
+                "password_hash": "x",
+                "id": 99,
+                "is_active": 0,
+            })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["user"]["name"], "Demo Shopper Two");
     assert_eq!(body["user"]["gender"], "female");
     // The password still works: the stray field changed nothing.
-    login(&shop, DEMO).await;
-    let (status, body) = call(
-        &shop,
-        &token,
+    shop.login(None, DEMO).await;
+    let (status, body) = shop.as_user(&token,
         "POST",
         "/api/user/user-update",
         Some(json!({ "name": "X", "phone": "123", "birthday": "2999-01-01", "gender": "robot", "postcode": "12" })),
@@ -110,25 +70,23 @@ async fn only_profile_fields_change_and_they_are_checked() {
     for f in ["name", "phone", "birthday", "gender", "postcode"] {
         assert!(body["errors"].get(f).is_some(), "{f}: {body}");
     }
-    let (status, _) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/user-update",
-        Some(json!({ "name": "Demo", "email": RAHIM.0 })),
-    )
-    .await;
+    let (status, _) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/user-update",
+            Some(json!({ "name": "Demo", "email": RAHIM.0 })),
+        )
+        .await;
     assert_eq!(status, StatusCode::CONFLICT, "another account's e-mail");
 }
 
 #[tokio::test]
 async fn changing_the_password_signs_out_every_other_session() {
     let shop = TestShop::fresh().await;
-    let phone_session = login(&shop, DEMO).await;
-    let token = login(&shop, DEMO).await;
-    let (status, body) = call(
-        &shop,
-        &token,
+    let phone_session = shop.login(None, DEMO).await;
+    let token = shop.login(None, DEMO).await;
+    let (status, body) = shop.as_user(&token,
         "POST",
         "/api/user/change-password",
         Some(json!({ "old_password": "wrong-one", "password": "new-password-9", "password_confirmation": "new-password-9" })),
@@ -136,9 +94,7 @@ async fn changing_the_password_signs_out_every_other_session() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("old_password").is_some());
-    let (status, body) = call(
-        &shop,
-        &token,
+    let (status, body) = shop.as_user(&token,
         "POST",
         "/api/user/change-password",
         Some(json!({ "old_password": DEMO.1, "password": "new-password-9", "password_confirmation": "new-password-9" })),
@@ -146,11 +102,13 @@ async fn changing_the_password_signs_out_every_other_session() {
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body["signed_out_sessions"].as_u64().unwrap() >= 1);
-    let (status, _) = call(&shop, &phone_session, "GET", "/api/auth/user", None).await;
+    let (status, _) = shop
+        .as_user(&phone_session, "GET", "/api/auth/user", None)
+        .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, _) = call(&shop, &token, "GET", "/api/auth/user", None).await;
+    let (status, _) = shop.as_user(&token, "GET", "/api/auth/user", None).await;
     assert_eq!(status, StatusCode::OK, "this session stays");
-    login(&shop, (DEMO.0, "new-password-9")).await;
+    shop.login(None, (DEMO.0, "new-password-9")).await;
     let (status, _, _) = shop
         .post_json(
             "/api/auth/login",
@@ -163,11 +121,9 @@ async fn changing_the_password_signs_out_every_other_session() {
 #[tokio::test]
 async fn the_address_book_is_private_and_keeps_defaults() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
-    let other = login(&shop, RAHIM).await;
-    let (status, body) = call(
-        &shop,
-        &token,
+    let token = shop.login(None, DEMO).await;
+    let other = shop.login(None, RAHIM).await;
+    let (status, body) = shop.as_user(&token,
         "GET",
         "/api/user/address-store?name=Office&phone=01712000000&address=Level%205%2C%20Gulshan%20Avenue&district=dhaka",
         None,
@@ -175,54 +131,58 @@ async fn the_address_book_is_private_and_keeps_defaults() {
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let id = body["id"].as_i64().unwrap();
-    let (_, list) = call(&shop, &token, "GET", "/api/user/address-list", None).await;
+    let (_, list) = shop
+        .as_user(&token, "GET", "/api/user/address-list", None)
+        .await;
     assert_eq!(list["addresses"][id.to_string()]["district"], "Dhaka");
     assert_eq!(list["addresses"][id.to_string()]["region"], "Dhaka");
     // Rahim cannot see, change or pick Demo's address.
-    let (_, theirs) = call(&shop, &other, "GET", "/api/user/address-list", None).await;
+    let (_, theirs) = shop
+        .as_user(&other, "GET", "/api/user/address-list", None)
+        .await;
     assert!(theirs["addresses"].get(id.to_string()).is_none());
     for uri in [
         format!("/api/user/address-update?id={id}&name=Mine&phone=01811000000&address=Somewhere%20else&district=Sylhet"),
         format!("/api/user/set-default-address?type=shipping&id={id}"),
     ] {
-        let (status, body) = call(&shop, &other, "GET", &uri, None).await;
+        let (status, body) = shop.as_user(&other, "GET", &uri, None).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}: {body}");
     }
-    let (status, _) = call(
-        &shop,
-        &token,
-        "GET",
-        &format!("/api/user/set-default-address?type=shipping&id={id}"),
-        None,
-    )
-    .await;
+    let (status, _) = shop
+        .as_user(
+            &token,
+            "GET",
+            &format!("/api/user/set-default-address?type=shipping&id={id}"),
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, default) = call(
-        &shop,
-        &token,
-        "GET",
-        "/api/user/get-default-address?type=shipping",
-        None,
-    )
-    .await;
+    let (_, default) = shop
+        .as_user(
+            &token,
+            "GET",
+            "/api/user/get-default-address?type=shipping",
+            None,
+        )
+        .await;
     assert_eq!(default["address"]["id"], id);
-    let (status, _) = call(
-        &shop,
-        &token,
-        "GET",
-        "/api/user/get-default-address?type=home",
-        None,
-    )
-    .await;
+    let (status, _) = shop
+        .as_user(
+            &token,
+            "GET",
+            "/api/user/get-default-address?type=home",
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let (status, body) = call(
-        &shop,
-        &token,
-        "GET",
-        "/api/user/address-store?name=A&phone=123&address=x&district=Atlantis",
-        None,
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "GET",
+            "/api/user/address-store?name=A&phone=123&address=x&district=Atlantis",
+            None,
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     for f in ["name", "phone", "address", "district"] {
         assert!(body["errors"].get(f).is_some(), "{f}: {body}");
@@ -232,9 +192,9 @@ async fn the_address_book_is_private_and_keeps_defaults() {
 #[tokio::test]
 async fn shoppers_see_only_their_own_orders_and_review_what_was_delivered() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
-    let demo = user_id(&shop, DEMO.0).await;
-    let (status, body) = call(&shop, &token, "GET", "/api/user/orders", None).await;
+    let token = shop.login(None, DEMO).await;
+    let demo = shop.user_id(DEMO.0).await;
+    let (status, body) = shop.as_user(&token, "GET", "/api/user/orders", None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let mine = shop
         .scalar_i64(&format!(
@@ -267,49 +227,44 @@ async fn shoppers_see_only_their_own_orders_and_review_what_was_delivered() {
         .unwrap();
     let review =
         json!({ "product_id": pid, "rating": 4, "comment": "Solid teak, delivered on time." });
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-store",
-        Some(review.clone()),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-store",
+            Some(review.clone()),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-store",
-        Some(review.clone()),
-    )
-    .await;
+    let (status, _) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-store",
+            Some(review.clone()),
+        )
+        .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    let (_, reviews) = call(&shop, &token, "GET", "/api/user/reviews", None).await;
+    let (_, reviews) = shop.as_user(&token, "GET", "/api/user/reviews", None).await;
     assert!(reviews["reviews"]
         .as_object()
         .unwrap()
         .values()
         .any(|r| r["product"]["id"] == pid && r["rating"] == 4));
     // Rahim never had it delivered.
-    let other = login(&shop, RAHIM).await;
-    let (status, _) = call(
-        &shop,
-        &other,
-        "POST",
-        "/api/user/review-store",
-        Some(review),
-    )
-    .await;
+    let other = shop.login(None, RAHIM).await;
+    let (status, _) = shop
+        .as_user(&other, "POST", "/api/user/review-store", Some(review))
+        .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, body) = call(
-        &shop,
-        &token,
-        "POST",
-        "/api/user/review-store",
-        Some(json!({ "product_id": pid, "rating": 9, "comment": "short" })),
-    )
-    .await;
+    let (status, body) = shop
+        .as_user(
+            &token,
+            "POST",
+            "/api/user/review-store",
+            Some(json!({ "product_id": pid, "rating": 9, "comment": "short" })),
+        )
+        .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("rating").is_some() && body["errors"].get("comment").is_some());
 }
@@ -341,7 +296,7 @@ async fn subscribing_twice_is_one_subscription() {
 #[tokio::test]
 async fn address_parameters_are_typed_and_named_when_wrong() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, DEMO).await;
+    let token = shop.login(None, DEMO).await;
     for (uri, field, message) in [
         (
             "/api/user/get-default-address?type=home",
@@ -370,10 +325,12 @@ async fn address_parameters_are_typed_and_named_when_wrong() {
             "page must be between 1 and 10000",
         ),
     ] {
-        let (status, body) = call(&shop, &token, "GET", uri, None).await;
+        let (status, body) = shop.as_user(&token, "GET", uri, None).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
         assert_eq!(body["errors"][field][0], message, "{uri}: {body}");
     }
-    let (status, body) = call(&shop, &token, "GET", "/api/user/orders?page=", None).await;
+    let (status, body) = shop
+        .as_user(&token, "GET", "/api/user/orders?page=", None)
+        .await;
     assert_eq!(status, StatusCode::OK, "a blank page is the first: {body}");
 }

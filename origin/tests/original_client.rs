@@ -9,7 +9,7 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
-use common::{arr, assert_api_error, TestShop};
+use common::{arr, assert_api_error, TestShop, DEMO};
 use serde_json::{json, Value};
 
 /// An active product outside every flash sale and without variations, in
@@ -232,18 +232,6 @@ async fn districts_by_division_by_name_or_id_and_json_errors_for_the_rest() {
     assert_api_error(status, &headers, &body, StatusCode::NOT_FOUND);
 }
 
-async fn login(shop: &TestShop, guest: &str) -> String {
-    let (status, _, body) = shop
-        .guest_post(
-            guest,
-            "/api/auth/login",
-            &json!({ "email": "demo@example.com", "password": "demo-password-1" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body["token"].as_str().unwrap().to_string()
-}
-
 #[tokio::test]
 async fn questions_and_comments_by_seo_url_or_product_id() {
     let shop = TestShop::fresh().await;
@@ -304,7 +292,7 @@ async fn questions_and_comments_by_seo_url_or_product_id() {
     assert!(questions > 0);
 
     // Writing by seo_url, as the original product page does.
-    let token = login(&shop, "guest-orig-0003").await;
+    let token = shop.login(Some("guest-orig-0003"), DEMO).await;
     let bearer = format!("Bearer {token}");
     let auth = [("Authorization", bearer.as_str())];
     let (status, _, answer) = shop

@@ -17,6 +17,11 @@ use tower::ServiceExt;
 use catalog::db::testing::TestDatabase;
 use origin::state::{AppState, Dirs};
 
+/// The seeded demo shopper (e-mail, password).
+pub const DEMO: (&str, &str) = ("demo@example.com", "demo-password-1");
+/// A second seeded shopper.
+pub const RAHIM: (&str, &str) = ("rahim@example.com", "rahim-password-1");
+
 /// Products in the test shop: enough for several pages of listings.
 pub const TEST_PRODUCTS: u32 = 120;
 /// The test shop's seed.
@@ -226,6 +231,44 @@ impl TestShop {
         body: &Value,
     ) -> (StatusCode, HeaderMap, Value) {
         self.request("POST", uri, &[("SELF-TOKEN", token)], Some(body))
+            .await
+    }
+
+    /// Signs `who` (e-mail, password) in, as the guest with self token
+    /// `guest` when given; answers the Bearer token.
+    pub async fn login(&self, guest: Option<&str>, who: (&str, &str)) -> String {
+        let headers: Vec<(&str, &str)> = guest.map(|g| ("SELF-TOKEN", g)).into_iter().collect();
+        let body = serde_json::json!({ "email": who.0, "password": who.1 });
+        let (status, _, body) = self
+            .request("POST", "/api/auth/login", &headers, Some(&body))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["token"].as_str().unwrap().to_string()
+    }
+
+    /// Any request as the shopper signed in with `token`.
+    pub async fn as_user(
+        &self,
+        token: &str,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let bearer = format!("Bearer {token}");
+        let (status, _, answer) = self
+            .request(
+                method,
+                uri,
+                &[("Authorization", bearer.as_str())],
+                body.as_ref(),
+            )
+            .await;
+        (status, answer)
+    }
+
+    /// The id of the account with `email`.
+    pub async fn user_id(&self, email: &str) -> i64 {
+        self.scalar_i64(&format!("SELECT id FROM app_user WHERE email = '{email}'"))
             .await
     }
 
