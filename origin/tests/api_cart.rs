@@ -10,6 +10,7 @@ use catalog::db;
 use std::sync::Arc;
 
 use axum::http::StatusCode;
+use common::checkout::stock;
 use common::{assert_api_error, TestShop};
 use serde_json::{json, Value};
 
@@ -79,11 +80,6 @@ async fn place(shop: &TestShop, token: &str, key: Option<&str>) -> (StatusCode, 
         .request("POST", "/api/cod-place-order", &headers, Some(&json!({})))
         .await;
     (status, body)
-}
-
-async fn stock(shop: &TestShop, pid: i64) -> i64 {
-    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
-        .await
 }
 
 #[tokio::test]

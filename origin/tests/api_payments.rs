@@ -8,6 +8,7 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
+use common::checkout::stock;
 use common::{assert_api_error, TestShop};
 use origin::domain::payments::{self, Outcome};
 use origin::plumbing::error::ApiError;
@@ -66,11 +67,6 @@ async fn order_state(shop: &TestShop, id: i64) -> (String, String, i64) {
     .fetch_one(&shop.state.pool)
     .await
     .unwrap()
-}
-
-async fn stock(shop: &TestShop, pid: i64) -> i64 {
-    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
-        .await
 }
 
 #[tokio::test]

@@ -15,6 +15,7 @@ use axum::http::StatusCode;
 use catalog::db;
 use serde_json::{json, Value};
 
+use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
 use common::{assert_api_error, TestShop};
 use origin::config::{PaymentArgs, Secret};
 use origin::domain::payments::{bkash, Confirmed, Gateways};
@@ -87,76 +88,6 @@ async fn report(base: &str) -> Value {
 
 /// An active product outside flash sales with `stock` units or more, no
 /// variations, not a pre-booking.
-async fn product(shop: &TestShop, stock: i64) -> i64 {
-    db::query_scalar(
-        "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
-         AND pre_booking = FALSE AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
-         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
-    )
-    .bind(stock)
-    .fetch_one(&shop.state.pool)
-    .await
-    .expect("a plain product")
-}
-
-async fn stock(shop: &TestShop, pid: i64) -> i64 {
-    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
-        .await
-}
-
-async fn cart_lines(shop: &TestShop, token: &str) -> i64 {
-    shop.scalar_i64(&format!(
-        "SELECT COUNT(*) FROM cart_item i JOIN cart c ON c.id = i.cart_id WHERE c.self_token = '{token}'"
-    ))
-    .await
-}
-
-/// The guest `token` has `qty` of `pid` in the cart, an address and bKash
-/// chosen.
-async fn ready(shop: &TestShop, token: &str, pid: i64, qty: i64) {
-    let (status, _, body) = shop
-        .guest_get(
-            token,
-            &format!("/api/cart/add-to-cart?main_pid={pid}&qty={qty}"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let address = json!({
-        "name": "Rahima Khatun",
-        "mobile": "01712345678",
-        "emergency_mobile": "01812345678",
-        "email": "rahima@example.com",
-        "district": "Dhaka",
-        "thana": "Mirpur",
-        "address": "House 12, Road 3, Mirpur 10",
-    });
-    let (status, _, body) = shop
-        .guest_post(token, "/api/cart/checkout-delivery-address", &address)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _, body) = shop
-        .guest_post(
-            token,
-            "/api/cart/store-payment-method",
-            &json!({ "payment_method": "bkash", "terms_check": true }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-}
-
-/// The guest's newest order: (id, payment_term_status, order_status,
-/// grand_total, amount_paid).
-async fn last_order(shop: &TestShop, token: &str) -> (i64, String, String, i64, i64) {
-    db::query_as(
-        "SELECT id, payment_term_status, order_status, grand_total, amount_paid FROM order_master \
-         WHERE self_token = $1 ORDER BY id DESC LIMIT 1",
-    )
-    .bind(token)
-    .fetch_one(&shop.state.pool)
-    .await
-    .unwrap()
-}
-
 /// `POST /api/bkash/create` as the guest: (status, answer).
 async fn create(shop: &TestShop, token: &str) -> (StatusCode, Value) {
     let (status, headers, body) = shop
@@ -247,9 +178,9 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
     assert_eq!(gateways["nagad"]["active"], false);
 
     let t = "1700000000000bkashguest1";
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
-    ready(&shop, t, pid, 2).await;
+    ready(&shop, t, pid, 2, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, term, _, total, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Pending", 0));
@@ -304,11 +235,11 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
 #[tokio::test]
 async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
     let (shop, base) = shop_with_bkash().await;
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     for (i, action) in ["decline", "cancel", "broke"].into_iter().enumerate() {
         let t = format!("1700000000000bkashfail{i}");
         let before = stock(&shop, pid).await;
-        ready(&shop, &t, pid, 1).await;
+        ready(&shop, &t, pid, 1, "bkash").await;
         let page = start(&shop, &t).await;
         let (order_id, ..) = last_order(&shop, &t).await;
         assert_eq!(stock(&shop, pid).await, before - 1);
@@ -355,11 +286,11 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
 #[tokio::test]
 async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
     let (shop, base) = shop_with_bkash().await;
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
 
     // The callback never arrives: the shop settles the attempt itself.
     let t = "1700000000000bkashlost1";
-    ready(&shop, t, pid, 1).await;
+    ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
     faults(&base, json!({ "lose_callback": true })).await;
@@ -387,7 +318,7 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
 
     // Execute completes at bKash but its answer is lost: query says so.
     let t = "1700000000000bkashlost2";
-    ready(&shop, t, pid, 1).await;
+    ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
     let back = at_bkash_page(&page, "approve").await.unwrap();
@@ -406,10 +337,10 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
 #[tokio::test]
 async fn a_tampered_amount_is_not_paid() {
     let (shop, base) = shop_with_bkash().await;
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let t = "1700000000000bkashshort";
     let before = stock(&shop, pid).await;
-    ready(&shop, t, pid, 1).await;
+    ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let back = at_bkash_page(&page, "approve").await.unwrap();
     faults(&base, json!({ "tamper_amount": true })).await;
@@ -424,13 +355,13 @@ async fn a_tampered_amount_is_not_paid() {
 #[tokio::test]
 async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (shop, base) = shop_with_bkash().await;
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
 
     // Down when the shopper starts: 503, the order cancelled, stock back,
     // the cart kept to try again.
     let t = "1700000000000bkashdown1";
     let before = stock(&shop, pid).await;
-    ready(&shop, t, pid, 1).await;
+    ready(&shop, t, pid, 1, "bkash").await;
     faults(&base, json!({ "down": true })).await;
     let (status, body) = create(&shop, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
@@ -464,7 +395,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
     // Wrong credentials: bKash refuses the token (2001), a clean 503.
     let wrong = shop_at(&base, "not-the-app-key").await;
     let t = "1700000000000bkashwrong";
-    ready(&wrong, t, pid, 1).await;
+    ready(&wrong, t, pid, 1, "bkash").await;
     let (status, body) = create(&wrong, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_eq!(last_order(&wrong, t).await.1, "Failed");
@@ -474,10 +405,10 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
 async fn the_token_is_renewed_before_it_expires() {
     let (shop, base) = shop_with_bkash().await;
     faults(&base, json!({ "token_ttl": 1 })).await;
-    let pid = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     for i in 0..2 {
         let t = format!("1700000000000bkashtoken{i}");
-        ready(&shop, &t, pid, 1).await;
+        ready(&shop, &t, pid, 1, "bkash").await;
         start(&shop, &t).await;
         tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     }

@@ -20,6 +20,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
+use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
 use common::{assert_api_error, TestShop};
 use origin::config::{PaymentArgs, Secret};
 use origin::domain::payments::Gateways;
@@ -397,76 +398,6 @@ async fn shop_with_gateways() -> (TestShop, Shared, String) {
 
 /// An active product outside flash sales with `stock` units or more, no
 /// variations, not a pre-booking: (id, price now).
-async fn product(shop: &TestShop, stock: i64) -> (i64, i64) {
-    db::query_as(
-        "SELECT id, price_now FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
-         AND pre_booking = FALSE AND stock >= $1 AND id NOT IN (SELECT product_id FROM flash_item) \
-         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
-    )
-    .bind(stock)
-    .fetch_one(&shop.state.pool)
-    .await
-    .expect("a plain product")
-}
-
-async fn stock(shop: &TestShop, pid: i64) -> i64 {
-    shop.scalar_i64(&format!("SELECT stock FROM product WHERE id = {pid}"))
-        .await
-}
-
-async fn cart_lines(shop: &TestShop, token: &str) -> i64 {
-    shop.scalar_i64(&format!(
-        "SELECT COUNT(*) FROM cart_item i JOIN cart c ON c.id = i.cart_id WHERE c.self_token = '{token}'"
-    ))
-    .await
-}
-
-/// The guest `token` has `qty` of `pid` in the cart, an address and `method`
-/// chosen.
-async fn ready(shop: &TestShop, token: &str, pid: i64, qty: i64, method: &str) {
-    let (status, _, body) = shop
-        .guest_get(
-            token,
-            &format!("/api/cart/add-to-cart?main_pid={pid}&qty={qty}"),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let address = json!({
-        "name": "Rahima Khatun",
-        "mobile": "01712345678",
-        "emergency_mobile": "01812345678",
-        "email": "rahima@example.com",
-        "district": "Dhaka",
-        "thana": "Mirpur",
-        "address": "House 12, Road 3, Mirpur 10",
-    });
-    let (status, _, body) = shop
-        .guest_post(token, "/api/cart/checkout-delivery-address", &address)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _, body) = shop
-        .guest_post(
-            token,
-            "/api/cart/store-payment-method",
-            &json!({ "payment_method": method, "terms_check": true }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-}
-
-/// The guest's newest order: (id, payment_term_status, order_status,
-/// grand_total, amount_paid).
-async fn last_order(shop: &TestShop, token: &str) -> (i64, String, String, i64, i64) {
-    db::query_as(
-        "SELECT id, payment_term_status, order_status, grand_total, amount_paid FROM order_master \
-         WHERE self_token = $1 ORDER BY id DESC LIMIT 1",
-    )
-    .bind(token)
-    .fetch_one(&shop.state.pool)
-    .await
-    .unwrap()
-}
-
 /// Starts a card payment of the guest's cart; answers the hosted page's
 /// transaction id.
 async fn start_card(shop: &TestShop, token: &str, body: &Value) -> String {
@@ -547,7 +478,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
     assert_eq!(gateways["bkash"]["active"], false);
 
     let t = "1700000000000cardguest1";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "debitcredit").await;
     let tran_id = start_card(&shop, t, &json!({ "device": "website" })).await;
@@ -644,7 +575,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
 async fn failed_cancelled_or_short_card_payments_release_stock_and_keep_the_cart() {
     let (shop, _sim, base) = shop_with_gateways().await;
     let t = "1700000000000cardguest2";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 3, "debitcredit").await;
     for (outcome, path) in [
@@ -684,7 +615,7 @@ async fn failed_cancelled_or_short_card_payments_release_stock_and_keep_the_cart
 async fn a_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (shop, sim, base) = shop_with_gateways().await;
     let t = "1700000000000downguest1";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
 
@@ -750,7 +681,7 @@ async fn a_wallet_payment_is_initialized_completed_and_verified() {
     let (shop, sim, base) = shop_with_gateways().await;
     let client = reqwest::Client::new();
     let t = "1700000000000walletguest1";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "nagad").await;
     let (status, _, body) = shop
@@ -864,7 +795,7 @@ async fn a_wallet_payment_is_initialized_completed_and_verified() {
 async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
     let (shop, sim, base) = shop_with_gateways().await;
     let t = "1700000000000ownerguest1";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
     start_card(&shop, t, &json!({})).await; // abandoned at the gateway
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -902,7 +833,7 @@ async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
 #[tokio::test]
 async fn instalments_are_offered_only_when_every_product_allows_them() {
     let (shop, sim, _) = shop_with_gateways().await;
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     db::query("UPDATE product SET emi_available = TRUE WHERE id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
@@ -955,7 +886,7 @@ async fn methods_not_configured_answer_503_and_their_routes_stay_json() {
         assert_eq!(gateways[m]["active"], false, "{m}");
     }
     let t = "1700000000000offguest01";
-    let (pid, _) = product(&shop, 5).await;
+    let (pid, _) = plain_product(&shop, 5).await;
     shop.guest_get(t, &format!("/api/cart/add-to-cart?main_pid={pid}&qty=1"))
         .await;
     let (status, headers, body) = shop

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod checkout;
+
 use catalog::db;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
