@@ -11,41 +11,15 @@
 mod common;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use axum::http::StatusCode;
 use serde_json::Value;
 
 use common::{assert_api_error, ok, TestShop};
 
-static BUILT: OnceLock<()> = OnceLock::new();
-
 /// The test shop with its site generated (once per test binary).
 async fn shop() -> TestShop {
-    let shop = TestShop::open().await;
-    let database = shop.url.clone();
-    let out = shop.state.dirs.site.clone();
-    BUILT.get_or_init(|| {
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Runtime::new().unwrap();
-            rt.block_on(generator::commands::build(
-                &generator::commands::BuildOptions {
-                    database,
-                    out,
-                    base_url: "https://shop.example".into(),
-                    web_dist: "no-web-dist".into(),
-                    compression: Default::default(),
-                    progress: false,
-                    now: catalog::clock::now_unix(),
-                    batch: 100,
-                },
-            ))
-            .unwrap();
-        })
-        .join()
-        .unwrap();
-    });
-    shop
+    TestShop::with_site().await
 }
 
 /// A top category with sub-categories and the most products.

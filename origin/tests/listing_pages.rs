@@ -6,41 +6,15 @@
 mod common;
 
 use std::io::Read;
-use std::sync::OnceLock;
 
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
 
 use common::{ok, TestShop};
 
-static BUILT: OnceLock<()> = OnceLock::new();
-
 /// The test shop with its site generated (once per test binary).
 async fn shop() -> TestShop {
-    let shop = TestShop::open().await;
-    let database = shop.url.clone();
-    let out = shop.state.dirs.site.clone();
-    BUILT.get_or_init(|| {
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Runtime::new().unwrap();
-            rt.block_on(generator::commands::build(
-                &generator::commands::BuildOptions {
-                    database,
-                    out,
-                    base_url: "https://shop.example".into(),
-                    web_dist: "no-web-dist".into(),
-                    compression: Default::default(),
-                    progress: false,
-                    now: catalog::clock::now_unix(),
-                    batch: 100,
-                },
-            ))
-            .unwrap();
-        })
-        .join()
-        .unwrap();
-    });
-    shop
+    TestShop::with_site().await
 }
 
 /// GET `uri` as HTML, asserting a 200.

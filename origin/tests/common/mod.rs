@@ -236,6 +236,38 @@ impl TestShop {
             .await
     }
 
+    /// The shared shop ([`TestShop::open`]) with its site generated into
+    /// its site directory, once per test binary.
+    pub async fn with_site() -> TestShop {
+        static BUILT: OnceLock<()> = OnceLock::new();
+        let shop = TestShop::open().await;
+        let database = shop.url.clone();
+        let out = shop.state.dirs.site.clone();
+        BUILT.get_or_init(|| {
+            // Its own runtime on its own thread: the build is async and this
+            // is called from inside a test's runtime.
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Runtime::new().unwrap();
+                rt.block_on(generator::commands::build(
+                    &generator::commands::BuildOptions {
+                        database,
+                        out,
+                        base_url: "https://shop.example".into(),
+                        web_dist: "no-web-dist".into(),
+                        compression: Default::default(),
+                        progress: false,
+                        now: catalog::clock::now_unix(),
+                        batch: 100,
+                    },
+                ))
+                .unwrap();
+            })
+            .join()
+            .unwrap();
+        });
+        shop
+    }
+
     /// Signs `who` (e-mail, password) in, as the guest with self token
     /// `guest` when given; answers the Bearer token.
     pub async fn login(&self, guest: Option<&str>, who: (&str, &str)) -> String {
