@@ -5,8 +5,9 @@ use std::borrow::Cow;
 
 use axum::extract::rejection::{FormRejection, JsonRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::COOKIE;
 use axum::http::request::Parts;
-use axum::http::{header, Method};
+use axum::http::{header, HeaderMap, Method};
 use serde::de::DeserializeOwned;
 
 use aide::generate::GenContext;
@@ -292,6 +293,18 @@ fn form_rejection(rejection: FormRejection) -> ApiError {
     }
 }
 
+/// The value of cookie `name` in the request's `Cookie` headers.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +367,20 @@ mod tests {
                 other => panic!("{array}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn cookies_are_found_among_others() {
+        use axum::http::HeaderValue;
+        let mut headers = HeaderMap::new();
+        headers.append(
+            COOKIE,
+            HeaderValue::from_static("a=1; social_state=google.abc"),
+        );
+        headers.append(COOKIE, HeaderValue::from_static("self_token=17000abc"));
+        assert_eq!(cookie(&headers, "social_state"), Some("google.abc"));
+        assert_eq!(cookie(&headers, "self_token"), Some("17000abc"));
+        assert_eq!(cookie(&headers, "social"), None);
     }
 
     #[test]

@@ -4,7 +4,20 @@
 //! sensitive calls per client address as well. The events live in the
 //! `rate_event` table, so every origin of a cluster counts the same ones.
 
+use axum::http::HeaderMap;
 use catalog::db::{self, Pool};
+
+/// The client's address as the edge forwarded it (the first of
+/// `X-Forwarded-For`), else "direct": the per-address key of a limit.
+pub fn client(headers: &HeaderMap) -> String {
+    headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 64)
+        .unwrap_or_else(|| "direct".to_string())
+}
 
 /// Counts an event for every key at `now` if each of them is under `limit`
 /// events in the last `window` seconds, and answers `Ok(Ok(()))`; otherwise

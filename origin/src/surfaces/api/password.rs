@@ -56,17 +56,6 @@ struct ForgotBody {
     email: Option<String>,
 }
 
-/// The client's address as the edge forwarded it, else "direct".
-fn client(headers: &HeaderMap) -> String {
-    headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty() && v.len() <= 64)
-        .unwrap_or_else(|| "direct".to_string())
-}
-
 /// `POST /api/user/forgot-password-send-link` with `{email}`.
 async fn post_forgot(
     State(state): State<AppState>,
@@ -81,7 +70,10 @@ async fn post_forgot(
         ));
     }
     let now = clock::now_unix();
-    let keys = [format!("to:{email}"), format!("ip:{}", client(&headers))];
+    let keys = [
+        format!("to:{email}"),
+        format!("ip:{}", ratelimit::client(&headers)),
+    ];
     if let Err(retry_after) =
         ratelimit::check(&state.pool, &keys, LINKS_PER_HOUR, 3_600, now).await?
     {

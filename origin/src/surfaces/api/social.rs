@@ -15,7 +15,7 @@
 //! redirects as what they are: a 303 with a `Location`, no body.
 
 use axum::extract::State;
-use axum::http::header::{COOKIE, REFERRER_POLICY, SET_COOKIE};
+use axum::http::header::{REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
 use schemars::JsonSchema;
@@ -28,7 +28,7 @@ use crate::domain::identity::{new_token, valid_self_token};
 use crate::domain::social::{self, Provider, ProviderKind};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
-use crate::plumbing::extract::Query;
+use crate::plumbing::extract::{cookie, Query};
 use crate::plumbing::params::{blank_is_none, Text};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -214,7 +214,7 @@ async fn finish(
     };
     // The state names its provider, and must be this browser's.
     if !sent_state.starts_with(&format!("{}.", kind.name()))
-        || cookie(headers, STATE_COOKIE).as_deref() != Some(sent_state.as_str())
+        || cookie(headers, STATE_COOKIE) != Some(sent_state.as_str())
     {
         return back(
             state,
@@ -236,14 +236,7 @@ async fn finish(
         }
     };
     let guest = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t));
-    let signed_in = social::sign_in(
-        &state.pool,
-        kind,
-        &profile,
-        guest.as_deref(),
-        clock::now_unix(),
-    )
-    .await?;
+    let signed_in = social::sign_in(&state.pool, kind, &profile, guest, clock::now_unix()).await?;
     back(state, signed_in)
 }
 
@@ -266,18 +259,6 @@ fn back(state: &AppState, result: Result<String, String>) -> ApiResult<Response>
     Ok(response)
 }
 
-/// The value of cookie `name` in the request's `Cookie` headers.
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim().to_string())
-}
-
 /// Percent-encodes everything but ASCII letters, digits and `-._~`.
 fn percent_encode(text: &str) -> String {
     use std::fmt::Write;
@@ -294,22 +275,6 @@ fn percent_encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cookies_are_found_among_others() {
-        let mut headers = HeaderMap::new();
-        headers.append(
-            COOKIE,
-            HeaderValue::from_static("a=1; social_state=google.abc"),
-        );
-        headers.append(COOKIE, HeaderValue::from_static("self_token=17000abc"));
-        assert_eq!(
-            cookie(&headers, STATE_COOKIE).as_deref(),
-            Some("google.abc")
-        );
-        assert_eq!(cookie(&headers, "self_token").as_deref(), Some("17000abc"));
-        assert_eq!(cookie(&headers, "social"), None);
-    }
 
     #[test]
     fn messages_are_percent_encoded_for_the_fragment() {

@@ -3,13 +3,14 @@
 //! (`shop_auth`, checked on every request and dropped when it no longer
 //! works); and the `Set-Cookie` headers that keep them.
 
-use axum::http::header::{CACHE_CONTROL, COOKIE, SET_COOKIE};
+use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use catalog::db::Pool;
 
 use crate::domain::accounts;
 use crate::domain::identity::{self, TOKEN_LIFETIME_SECS};
+use crate::plumbing::extract::cookie;
 
 /// The guest token's cookie.
 pub const TOKEN_COOKIE: &str = "shop_token";
@@ -39,18 +40,6 @@ pub struct Visitor {
     pub(super) set_auth: Option<String>,
     /// The sign-in cookie is to go.
     pub(super) clear_auth: bool,
-}
-
-/// The value of cookie `name` in the request's `Cookie` headers.
-pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim())
 }
 
 /// Whether the edge says the request came over TLS.
@@ -168,6 +157,7 @@ impl Visitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn cookies_are_read_by_name() {

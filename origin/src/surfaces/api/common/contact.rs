@@ -127,17 +127,6 @@ fn wants_html(headers: &HeaderMap) -> bool {
         .is_some_and(|first| first.trim().starts_with("text/html"))
 }
 
-/// The client's address as the edge forwarded it, else "direct".
-fn client(headers: &HeaderMap) -> String {
-    headers
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty() && v.len() <= 64)
-        .unwrap_or_else(|| "direct".to_string())
-}
-
 /// `POST /api/common/contact` with `{name, contact, message}` (JSON or a form).
 pub(super) async fn post_contact(
     State(state): State<AppState>,
@@ -168,7 +157,7 @@ async fn send(state: &AppState, headers: &HeaderMap, body: ContactBody) -> ApiRe
     .check()
     .map_err(ApiError::fields)?;
     let now = clock::now_unix();
-    let client = client(headers);
+    let client = ratelimit::client(headers);
     let keys = [format!("contact-ip:{client}")];
     if let Err(retry_after) =
         ratelimit::check(&state.pool, &keys, MESSAGES_PER_WINDOW, WINDOW_SECS, now).await?
