@@ -1,8 +1,16 @@
 //! Answer shapes shared by several API groups: a bare success, a message for
-//! the shopper, the profile, and the original API's PHP-array quirks
-//! ([`ById`], [`OrEmpty`]).
+//! the shopper, the profile, the original API's PHP-array quirks
+//! ([`ById`], [`OrEmpty`]), and JSON or a browser form's redirect
+//! ([`JsonOrSeeOther`]).
 
 use std::borrow::Cow;
+
+use aide::generate::GenContext;
+use aide::openapi::{Operation, Response as DocResponse};
+use aide::OperationOutput;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::Json;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -154,4 +162,47 @@ impl<T: JsonSchema> JsonSchema for OrEmpty<T> {
             "anyOf": [row, { "type": "array", "maxItems": 0 }],
         })
     }
+}
+
+/// The answer of a call that a script and a browser's plain form both send:
+/// JSON for the script, a 303 to a page for the browser ([`wants_html`]);
+/// documented as the JSON.
+#[derive(Debug)]
+pub enum JsonOrSeeOther<T> {
+    Json(Box<T>),
+    To(&'static str),
+}
+
+impl<T: Serialize> IntoResponse for JsonOrSeeOther<T> {
+    fn into_response(self) -> Response {
+        match self {
+            JsonOrSeeOther::Json(body) => Json(*body).into_response(),
+            JsonOrSeeOther::To(url) => Redirect::to(url).into_response(),
+        }
+    }
+}
+
+impl<T: JsonSchema> OperationOutput for JsonOrSeeOther<T> {
+    type Inner = T;
+
+    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
+        Json::<T>::operation_response(ctx, op)
+    }
+
+    fn inferred_responses(
+        ctx: &mut GenContext,
+        op: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        Json::<T>::inferred_responses(ctx, op)
+    }
+}
+
+/// Whether the caller is a browser navigating (its `Accept` header names
+/// `text/html` first) rather than a script asking for JSON.
+pub fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|first| first.trim().starts_with("text/html"))
 }

@@ -6,11 +6,9 @@ use std::collections::HashMap;
 
 use aide::generate::GenContext;
 use aide::openapi::{Operation, Response as DocResponse};
-use aide::{OperationInput, OperationOutput};
+use aide::OperationInput;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::Json;
 use catalog::clock;
 use catalog::db;
 use schemars::JsonSchema;
@@ -24,6 +22,7 @@ use crate::plumbing::extract::{read_query, Fields, Query};
 use crate::plumbing::params::Id;
 use crate::plumbing::params::{blank_allowed, blank_is_none, Int};
 use crate::state::AppState;
+use crate::surfaces::api::answers::{wants_html, JsonOrSeeOther};
 
 /// The parameters of `GET|POST /api/cart/add-to-cart`: a product
 /// (`main_pid`, `qty`, `variation_id`) or a product set (`pset_id`,
@@ -95,42 +94,14 @@ pub(super) async fn get_add(
 ) -> ApiResult<AddToCartAnswer> {
     let body = add(&state, &caller, query).await?;
     if wants_html(&headers) {
-        return Ok(AddToCartAnswer::ToCart);
+        return Ok(AddToCartAnswer::To("/cart"));
     }
     Ok(AddToCartAnswer::Json(Box::new(body)))
 }
 
 /// The add-to-cart answer: JSON for a script, or 303 to `/cart` for a
 /// browser's form; documented as the JSON.
-#[derive(Debug)]
-pub enum AddToCartAnswer {
-    Json(Box<AddToCartResponse>),
-    ToCart,
-}
-
-impl IntoResponse for AddToCartAnswer {
-    fn into_response(self) -> Response {
-        match self {
-            AddToCartAnswer::Json(body) => Json(*body).into_response(),
-            AddToCartAnswer::ToCart => Redirect::to("/cart").into_response(),
-        }
-    }
-}
-
-impl OperationOutput for AddToCartAnswer {
-    type Inner = AddToCartResponse;
-
-    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
-        Json::<AddToCartResponse>::operation_response(ctx, op)
-    }
-
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        op: &mut Operation,
-    ) -> Vec<(Option<u16>, DocResponse)> {
-        Json::<AddToCartResponse>::inferred_responses(ctx, op)
-    }
-}
+pub type AddToCartAnswer = JsonOrSeeOther<AddToCartResponse>;
 
 /// The JSON answer of `GET|POST /api/cart/add-to-cart`: the cart's new size,
 /// and what was added.
@@ -189,16 +160,6 @@ pub struct AddedSet {
     pub main_pid: Vec<i64>,
     pub pset_id: i64,
     pub fabric_id: Option<i64>,
-}
-
-/// Whether the caller is a browser navigating (its `Accept` header names
-/// `text/html` first) rather than a script asking for JSON.
-fn wants_html(headers: &HeaderMap) -> bool {
-    headers
-        .get(axum::http::header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .is_some_and(|first| first.trim().starts_with("text/html"))
 }
 
 /// Adds what `query` names to the caller's cart; the add-to-cart answer,

@@ -6,11 +6,9 @@
 
 use aide::generate::GenContext;
 use aide::openapi::{Operation, Response as DocResponse};
-use aide::{OperationInput, OperationOutput};
+use aide::OperationInput;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap};
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::Json;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -21,7 +19,7 @@ use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Fields, Json as JsonBody};
 use crate::plumbing::ratelimit;
 use crate::state::AppState;
-use crate::surfaces::api::answers::MessageResponse;
+use crate::surfaces::api::answers::{wants_html, JsonOrSeeOther, MessageResponse};
 
 /// Where a browser's form lands after sending.
 pub const SENT_URL: &str = "/page/contact?sent=1#sent";
@@ -88,44 +86,7 @@ impl OperationInput for ContactInput {
 }
 
 /// The answer: JSON for a script, a 303 for a browser's form.
-#[derive(Debug)]
-pub(super) enum ContactAnswer {
-    Json(MessageResponse),
-    To(&'static str),
-}
-
-impl IntoResponse for ContactAnswer {
-    fn into_response(self) -> Response {
-        match self {
-            ContactAnswer::Json(body) => Json(body).into_response(),
-            ContactAnswer::To(url) => Redirect::to(url).into_response(),
-        }
-    }
-}
-
-impl OperationOutput for ContactAnswer {
-    type Inner = MessageResponse;
-
-    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
-        Json::<MessageResponse>::operation_response(ctx, op)
-    }
-
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        op: &mut Operation,
-    ) -> Vec<(Option<u16>, DocResponse)> {
-        Json::<MessageResponse>::inferred_responses(ctx, op)
-    }
-}
-
-/// Whether the caller is a browser navigating (`Accept` names `text/html` first).
-fn wants_html(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .is_some_and(|first| first.trim().starts_with("text/html"))
-}
+pub(super) type ContactAnswer = JsonOrSeeOther<MessageResponse>;
 
 /// `POST /api/common/contact` with `{name, contact, message}` (JSON or a form).
 pub(super) async fn post_contact(
@@ -136,9 +97,9 @@ pub(super) async fn post_contact(
     let browser = wants_html(&headers);
     match send(&state, &headers, body).await {
         Ok(()) if browser => Ok(ContactAnswer::To(SENT_URL)),
-        Ok(()) => Ok(ContactAnswer::Json(MessageResponse::new(
+        Ok(()) => Ok(ContactAnswer::Json(Box::new(MessageResponse::new(
             "Thank you: your message has reached us. We answer within a day.",
-        ))),
+        )))),
         // A browser without JavaScript reads the page's note; a fault is still a fault.
         Err(ApiError::BadRequest { .. } | ApiError::TooManyRequests { .. }) if browser => {
             Ok(ContactAnswer::To(NOT_SENT_URL))
