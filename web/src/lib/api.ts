@@ -6,6 +6,7 @@
 // the loading-bar events (`loading:start` / `finish` / `fail`).
 
 import { emit } from './events';
+import { navigate } from './navigate';
 
 /** The cookie that holds the guest's identity (ORIGINAL-API.md §0.1). */
 export const SELF_TOKEN_COOKIE = 'self_token';
@@ -194,4 +195,16 @@ export function apiGet<T>(path: string, params?: Params, options: Omit<RequestOp
 /** `POST path` with a JSON body. */
 export function apiPost<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body' | 'method'> = {}): Promise<T> {
   return api<T>(path, { ...options, body, method: 'POST' });
+}
+
+/** Signs the shopper out (on the server when it can be reached), forgets the token, and goes home. */
+export async function signOut(): Promise<void> {
+  try {
+    await apiPost('/api/auth/logout', {});
+  } catch {
+    // Signing out must work even when the server cannot be reached.
+  }
+  setAuthToken(null);
+  emit('cart:changed', {});
+  navigate('/');
 }

@@ -2,9 +2,8 @@
 // names (profile by default), and Sign out. A visitor without a session is
 // asked to sign in and brought back.
 import { Wishlist } from '../../components/Wishlist';
-import { apiPost, authToken, setAuthToken } from '../../lib/api';
-import { emit } from '../../lib/events';
-import { loginUrl, navigate } from '../../lib/navigate';
+import { authToken, signOut } from '../../lib/api';
+import { loginUrl } from '../../lib/navigate';
 import styles from './AccountPage.module.css';
 import type { View } from './types';
 import { AddressBook, ChangePassword, Orders, Profile, Reviews } from './views';
@@ -22,17 +21,6 @@ export const VIEWS: [View, string][] = [
 export function viewOf(path: string): View {
   const name = path.replace(/^\/user\/?/, '').replace(/\/$/, '');
   return VIEWS.find(([v]) => v === name)?.[0] ?? 'profile';
-}
-
-export async function signOut(): Promise<void> {
-  try {
-    await apiPost('/api/auth/logout', {});
-  } catch {
-    // Signing out here must work even when the server cannot be reached.
-  }
-  setAuthToken(null);
-  emit('cart:changed', {});
-  navigate('/');
 }
 
 export function AccountPage({ path = location.pathname }: { path?: string }) {

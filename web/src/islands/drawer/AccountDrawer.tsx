@@ -10,9 +10,8 @@
 // Reviews and Sign out; a guest sees Sign in and Create account.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { apiGet, apiPost, authToken, setAuthToken } from '../../lib/api';
-import { emit } from '../../lib/events';
-import { loginUrl, navigate } from '../../lib/navigate';
+import { apiGet, authToken, signOut } from '../../lib/api';
+import { loginUrl } from '../../lib/navigate';
 import { useDrawerOpen } from './Drawer';
 import styles from './Drawer.module.css';
 import type { AccountUserResponse } from './types';
@@ -75,17 +74,6 @@ export function AccountDrawer({ navId = 'account', startOpen = false }: { navId?
       });
   }, []);
   useDrawerOpen(navId, open, setOpen, opener, onOpen);
-
-  const signOut = async () => {
-    try {
-      await apiPost('/api/auth/logout', {});
-    } catch {
-      // Signing out must work even when the server cannot be reached.
-    }
-    setAuthToken(null);
-    emit('cart:changed', {});
-    navigate('/');
-  };
 
   return (
     <>
