@@ -152,11 +152,22 @@ export async function until(read, expected, what, ms = 10_000) {
   assert.equal(got, expected, what);
 }
 
-/** Types into a labelled field as a shopper would (click, then key presses). */
+/**
+ * Types into a labelled field as a shopper would (click, then key presses).
+ * The offer (widget 5) opens when the browser is idle and takes the focus;
+ * if it opened while typing, its handler has closed it and some key presses
+ * went to it: the shopper clears the field and types again.
+ */
 export async function fill(page, label, value) {
   const field = page.getByLabel(label, { exact: true });
-  await field.click();
-  await field.pressSequentially(value, { delay: 0 });
+  for (let attempt = 1; ; attempt++) {
+    await field.click();
+    await field.pressSequentially(value, { delay: 0 });
+    const got = await field.inputValue();
+    if (got.endsWith(value)) return;
+    assert.ok(attempt < 3, `typing "${value}" into ${label} left "${got}"`);
+    await field.fill('');
+  }
 }
 
 /** The text of the `<dd>` after the `<dt>` that reads `term` (the first such pair shown). */
