@@ -910,6 +910,13 @@ impl ProxyHttp for Edge {
         ctx: &mut Ctx,
     ) -> Result<()> {
         strip_hop_by_hop(upstream);
+        // RFC 9110 §6.6.1: a response cached or forwarded without a `Date` gets one, the
+        // time it arrived. Stored with it, so hits keep it (Pingora adds `Date` only when
+        // absent, vendor/pingora-core/PATCH.md) and the age counts from it.
+        if !upstream.status.is_informational() && !upstream.headers.contains_key(http::header::DATE)
+        {
+            upstream.insert_header(http::header::DATE, date::format(SystemTime::now()))?;
+        }
         let status = upstream.status.as_u16();
         if (200..400).contains(&status) && !session.req_header().method.is_safe() {
             self.invalidate_after_unsafe(session.req_header(), upstream, ctx);

@@ -157,33 +157,57 @@ async fn expires_gives_freshness_without_max_age() {
     }
 }
 
-/// RFC 9110 §6.6.1: a stored response keeps its `Date`; a hit is not re-stamped.
+/// RFC 9110 §6.6.1: a stored response keeps its `Date`; a hit is not re-stamped. A miss
+/// forwards the origin's `Date`; an origin answer without one is dated when it arrives, and
+/// its hits keep that date; the edge's own answers are dated now.
 ///
-/// Not done: Pingora 0.9.1 (and its main branch, May 2026) overwrites `Date` with the
-/// current time in every response header it writes (`pingora-core`,
-/// `protocols/http/v1/server.rs` `write_response_header`, and `v2/server.rs` likewise),
-/// with no hook or setting to keep it (`update_resp_headers` is private and always true
-/// outside its own tests). The patch it needs: insert `Date` only when the header has none
-/// (the edge's own answers have none; every origin answer has one, RFC 9110 §6.6.1).
+/// Pingora 0.9.1 (and its main branch, May 2026) overwrites `Date` with the current time in
+/// every response header it writes, with no hook or setting to keep it; the workspace
+/// carries a patch of `pingora-core` that adds `Date` only when absent
+/// (`vendor/pingora-core/PATCH.md`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "needs a pingora patch: its HTTP/1 and HTTP/2 writers overwrite Date"]
 async fn a_hit_keeps_the_stored_date() {
     let dated = date::format(SystemTime::now() - Duration::from_secs(600));
     let origin = {
         let dated = dated.clone();
-        Origin::start(move |_| {
-            Reply::new(200, "x")
-                .header("cache-control", "max-age=3600")
-                .header("date", &dated)
+        Origin::start(move |req| {
+            let reply = Reply::new(200, "x").header("cache-control", "max-age=3600");
+            match req.path() {
+                "/undated" => reply,
+                _ => reply.header("date", &dated),
+            }
         })
         .await
     };
     let edge = Edge::start(&[origin.url()], &[]).await;
-    get(&edge.url("/d")).await;
+    let miss = send(&edge.url("/d"), &[]).await;
+    assert_eq!(miss.headers()["x-cache"], "MISS");
+    assert_eq!(miss.headers()["date"], dated.as_str());
     let hit = send(&edge.url("/d"), &[]).await;
     assert_eq!(hit.headers()["x-cache"], "HIT");
     assert_eq!(hit.headers()["date"], dated.as_str());
     assert!(age_of(&hit) >= 600);
+
+    let date_of = |resp: &reqwest::Response| {
+        let value = resp.headers()["date"].to_str().unwrap().to_string();
+        date::parse(value.as_bytes()).unwrap_or_else(|| panic!("not an HTTP date: {value}"))
+    };
+    let before = SystemTime::now() - Duration::from_secs(1);
+    let miss = send(&edge.url("/undated"), &[]).await;
+    assert_eq!(miss.headers()["x-cache"], "MISS");
+    let stamped = date_of(&miss);
+    assert!(stamped >= before && stamped <= SystemTime::now() + Duration::from_secs(1));
+    // A later hit keeps the date of arrival, not the time of the hit.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let hit = send(&edge.url("/undated"), &[]).await;
+    assert_eq!(hit.headers()["x-cache"], "HIT");
+    assert_eq!(date_of(&hit), stamped);
+    assert!(age_of(&hit) >= 2);
+
+    // The edge's own answers (here a 421 for a host it does not serve) are dated now.
+    let own = send(&edge.url("/d"), &[("host", "elsewhere.example")]).await;
+    assert_eq!(own.status(), 421);
+    assert!(date_of(&own) >= before);
 }
 
 /// RFC 9110 §7.6.1: hop-by-hop fields, and those the origin's `Connection` names, are
