@@ -6,12 +6,16 @@
 //!   body `app_key`, `app_secret`) and `POST .../token/refresh` (plus
 //!   `refresh_token`): `id_token`, `expires_in`, `refresh_token`. An expired
 //!   or unknown token is refused with HTTP 401, as bKash's API gateway does;
-//! - `POST /tokenized/checkout/create`, `.../execute`, `.../payment/status`
-//!   with `Authorization: <id_token>` and `X-APP-Key`, bKash's field names
-//!   and error codes (`statusCode`/`statusMessage`): 2001 invalid app key,
-//!   2002 invalid payment id, 2006 invalid amount, 2007 invalid currency,
-//!   2023 insufficient balance, 2056 invalid payment state, 2062 already
-//!   completed, 2117 execute already called;
+//! - `POST /tokenized/checkout/create`, `.../execute`, `.../payment/status`,
+//!   `.../payment/refund` (`paymentID`, `amount`, `trxID`, `sku`, `reason`:
+//!   full or partial, at most what is left) with `Authorization: <id_token>`
+//!   and `X-APP-Key`, bKash's field names and error codes
+//!   (`statusCode`/`statusMessage`): 2001 invalid app key, 2002 invalid
+//!   payment id, 2006 invalid amount, 2007 invalid currency, 2023
+//!   insufficient balance, 2025 invalid request body (a refund's `trxID`
+//!   not the payment's), 2026 a refund larger than what is left, 2056
+//!   invalid payment state, 2062 already completed, 2117 execute already
+//!   called;
 //! - the hosted page `GET /sim/checkout?paymentID=` (the `bkashURL`) shows the
 //!   amount and the merchant with approve, decline and cancel links; each
 //!   sends the browser (303) to the `callbackURL` with `paymentID` and
@@ -91,6 +95,8 @@ pub struct Report {
     pub creates: u64,
     pub executes: u64,
     pub queries: u64,
+    /// Refunds given (each partial refund counts).
+    pub refunds: u64,
     /// Calls refused for an expired or unknown token.
     pub expired_tokens: u64,
     pub faults: Faults,
@@ -129,6 +135,8 @@ struct Payment {
     executed: bool,
     trx_id: Option<String>,
     paid_amount: Option<String>,
+    /// Taka given back so far.
+    refunded: f64,
 }
 
 #[derive(Debug, Default)]
@@ -177,6 +185,7 @@ pub fn router(credentials: Credentials) -> Router {
         .route("/tokenized/checkout/create", post(create))
         .route("/tokenized/checkout/execute", post(execute))
         .route("/tokenized/checkout/payment/status", post(query))
+        .route("/tokenized/checkout/payment/refund", post(refund))
         .route("/sim/checkout", get(page))
         .route("/sim/checkout/{payment_id}/{action}", get(act))
         .route("/sim/admin", get(report).post(set_faults))
@@ -370,6 +379,7 @@ async fn create(
         executed: false,
         trx_id: None,
         paid_amount: None,
+        refunded: 0.0,
     };
     let answer = json!({
         "statusCode": "0000",
@@ -472,6 +482,62 @@ async fn query(State(sim): State<Shared>, headers: HeaderMap, Json(body): Json<V
         Some(p) => Json(describe(&payment_id, p)).into_response(),
         None => bkash_error("2002", "Invalid Payment ID"),
     }
+}
+
+/// `payment/refund`: gives back `amount` of a completed payment (full or
+/// partial), answered as bKash does with the refund's own `refundTrxID`.
+async fn refund(
+    State(sim): State<Shared>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    let mut inner = sim.lock();
+    if let Some(refusal) = check_token(&sim, &mut inner, &headers) {
+        return refusal;
+    }
+    let payment_id = text(&body, "paymentID");
+    let amount = text(&body, "amount");
+    let refund_trx = sim.id("SIMR");
+    let Some(p) = inner.payments.get_mut(&payment_id) else {
+        return bkash_error("2002", "Invalid Payment ID");
+    };
+    if p.stage != Stage::Completed {
+        return bkash_error("2056", "Invalid Payment State");
+    }
+    if p.trx_id.as_deref() != Some(text(&body, "trxID").as_str()) {
+        return bkash_error("2025", "Invalid request body");
+    }
+    if !valid_amount(&amount) {
+        return bkash_error("2006", "Invalid amount");
+    }
+    let asked: f64 = amount.parse().unwrap_or(0.0);
+    let paid: f64 = p
+        .paid_amount
+        .as_deref()
+        .unwrap_or(&p.amount)
+        .parse()
+        .unwrap_or(0.0);
+    if p.refunded + asked > paid + 1e-9 {
+        return bkash_error(
+            "2026",
+            "The reversal amount cannot be greater than the original transaction amount",
+        );
+    }
+    p.refunded += asked;
+    let original = p.trx_id.clone().unwrap_or_default();
+    inner.report.refunds += 1;
+    Json(json!({
+        "statusCode": "0000",
+        "statusMessage": "Successful",
+        "completedTime": now_text(),
+        "transactionStatus": "Completed",
+        "originalTrxID": original,
+        "refundTrxID": refund_trx,
+        "amount": amount,
+        "currency": "BDT",
+        "charge": "0.00",
+    }))
+    .into_response()
 }
 
 /// Escapes text for HTML.

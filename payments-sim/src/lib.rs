@@ -6,6 +6,7 @@
 //! environment that points the shop at it.
 
 pub mod bkash;
+pub mod sslcommerz;
 
 pub use bkash::{Credentials, Faults, Report, APP_KEY, APP_SECRET, MERCHANT, PASSWORD, USERNAME};
 
@@ -14,6 +15,10 @@ use axum::Router;
 /// Every simulated gateway's routes, with the default credentials.
 pub fn router() -> Router {
     bkash::router(Credentials::default())
+        .merge(sslcommerz::router(
+            sslcommerz::STORE_ID,
+            sslcommerz::STORE_PASSWORD,
+        ))
 }
 
 /// Serves every simulated gateway with the default credentials until the
@@ -39,5 +44,11 @@ pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
         ("BKASH_APP_SECRET", APP_SECRET.to_string()),
         ("BKASH_USERNAME", USERNAME.to_string()),
         ("BKASH_PASSWORD", PASSWORD.to_string()),
+        ("SSLCOMMERZ_BASE_URL", base.to_string()),
+        ("SSLCOMMERZ_STORE_ID", sslcommerz::STORE_ID.to_string()),
+        (
+            "SSLCOMMERZ_STORE_PASSWORD",
+            sslcommerz::STORE_PASSWORD.to_string(),
+        ),
     ]
 }
