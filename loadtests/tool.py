@@ -191,6 +191,15 @@ def cmd_export(a):
         )
     ]
     buy = [dict(r) for r in buyable(db)]
+    f = db.FALSE
+    prebooking = [
+        dict(r)
+        for r in db.execute(
+            "SELECT id, seo_url, title, price_now, stock, pre_booking_min_percent FROM product "
+            f"WHERE is_active = {t} AND disable_buy = {f} AND pre_booking = {t} AND enable_variation = {f} "
+            "AND stock > 0 ORDER BY id"
+        )
+    ]
     categories = [
         r[0]
         for r in db.execute(
@@ -209,7 +218,7 @@ def cmd_export(a):
     districts = [
         dict(r) for r in db.execute("SELECT district, division FROM district ORDER BY district LIMIT 64")
     ] if db.has_column("district", "division") else []
-    out = {"products": products, "buyable": buy, "categories": categories, "words": words, "districts": districts}
+    out = {"products": products, "buyable": buy, "prebooking": prebooking, "categories": categories, "words": words, "districts": districts}
     with open(a.out, "w") as f:
         json.dump(out, f)
     print(f"{len(products)} products ({len(buy)} buyable), {len(categories)} categories, {len(words)} search words")

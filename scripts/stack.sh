@@ -10,6 +10,8 @@
 #   stack_ports [TLS]          free ports: ORIGIN, EDGE, ADMIN (and EDGE_TLS with a self-signed
 #                              pair in $WORK/tls when TLS is 1); TOKEN, the purge token
 #   stack_generate             generator build into $WORK/site for http://$EDGE
+#   start_payments             the simulated payment gateways (payments-sim) on a free port; exports
+#                              the shop's settings for them (the origin started after uses them)
 #   start_origin, start_edge   start one server (pid in $WORK/NAME.pid), wait until it answers
 #   start_watch                generator watch (keeps the site current, purges the edge)
 #   stop NAME [SIGNAL]         stops origin|edge|watch and waits until it is gone
@@ -24,9 +26,9 @@ stack_build() {
   if [ "${STACK_BUILD:-1}" = 1 ]; then
     step "building ($profile)"
     if [ "$profile" = release ]; then
-      cargo build --quiet --release -p origin -p generator -p edge
+      cargo build --quiet --release -p origin -p generator -p edge -p payments-sim
     else
-      cargo build --quiet -p origin -p generator -p edge
+      cargo build --quiet -p origin -p generator -p edge -p payments-sim
     fi
   fi
   BIN="${STACK_BIN:-$CARGO_TARGET_DIR/$profile}" # STACK_BIN: binaries from elsewhere
@@ -84,8 +86,19 @@ stack_generate() {
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/${1:-0}/status" 2>/dev/null || echo 0; }
 
+start_payments() {
+  local port
+  port=$(python3 "$ROOT/loadtests/tool.py" ports 1)
+  "$BIN/payments-sim" "127.0.0.1:$port" --env-file "$WORK/payments.env" >>"$WORK/payments.log" 2>&1 &
+  echo $! >"$WORK/payments.pid"
+  disown
+  for _ in $(seq 1 600); do [ -f "$WORK/payments.env" ] && break; sleep 0.1; done
+  [ -f "$WORK/payments.env" ] || { tail -5 "$WORK/payments.log" >&2; return 1; }
+  # shellcheck disable=SC1091 # written by payments-sim
+  source "$WORK/payments.env"
+}
 start_origin() {
-  "${server_cpu[@]}" "$BIN/origin" serve --database "sqlite:$DB" --site "$WORK/site" \
+  SITE_URL="${SITE_URL:-http://$EDGE}" "${server_cpu[@]}" "$BIN/origin" serve --database "sqlite:$DB" --site "$WORK/site" \
     --storage "$CACHE/storage" --listen "$ORIGIN" >>"$WORK/origin.log" 2>&1 &
   echo $! >"$WORK/origin.pid"
   disown # no "Killed" notice when a fault kills it
@@ -125,7 +138,7 @@ stop() { # origin|edge|watch [signal, default TERM]: stops it and waits until it
 stack_cleanup() {
   [ -n "${WORK:-}" ] || return 0
   local p
-  for p in $(pid_of watch) $(pid_of edge) $(pid_of origin); do
+  for p in $(pid_of watch) $(pid_of edge) $(pid_of origin) $(pid_of payments); do
     kill -CONT "$p" 2>/dev/null || true
     kill "$p" 2>/dev/null || true
   done

@@ -19,6 +19,10 @@ pub fn router() -> Router {
             sslcommerz::STORE_ID,
             sslcommerz::STORE_PASSWORD,
         ))
+        .route(
+            "/favicon.ico",
+            axum::routing::get(|| async { axum::http::StatusCode::NO_CONTENT }),
+        )
 }
 
 /// Serves every simulated gateway with the default credentials until the

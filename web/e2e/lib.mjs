@@ -89,6 +89,14 @@ export function watch(page) {
   };
 }
 
+/** A phone-sized window (the shop's usual visitor). */
+export const PHONE = { viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true };
+
+/** Saves a screenshot as `E2E_SHOTS/<name>.png` when E2E_SHOTS names a folder. */
+export async function shot(page, name, fullPage = false) {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage });
+}
+
 /** A new context (cookies, storage) and page with the watcher on. */
 export async function open(browser, options = {}) {
   const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 900 }, ...options });
