@@ -7,10 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { buyable, fill, launch, open } from './lib.mjs';
-
-const SHOTS = process.env.E2E_SHOTS;
-const PHONE = { viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true };
+import { PHONE, buyable, fill, launch, open, shot } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -19,10 +16,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const shot = async (page, name) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
-};
 
 test('a guest’s Wishlist tap says why, and signing in comes back to the product', async () => {
   const { context, page, watcher } = await open(browser, PHONE);

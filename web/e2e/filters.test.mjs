@@ -6,10 +6,7 @@
 // form rendered by the origin). E2E_SHOTS=<dir> saves phone-size screenshots.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { BASE, data, launch, open } from './lib.mjs';
-
-const PHONE = { viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true };
-const SHOTS = process.env.E2E_SHOTS;
+import { BASE, PHONE, data, launch, open, shot } from './lib.mjs';
 
 async function api(path) {
   const res = await fetch(`${BASE}${path}`);
@@ -71,7 +68,7 @@ test('the panel offers only values with products, with counts; a value and a pri
   await buttons.first().waitFor();
   const shown = (await buttons.allInnerTexts()).map((t) => t.trim()).sort();
   assert.deepEqual(shown, offered(base));
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/filters-open-js.png`, fullPage: false });
+  await shot(page, 'filters-open-js');
 
   const c = await choice();
   await page.getByRole('button', { name: `${c.value.value} (${c.value.count})` }).click();
@@ -110,7 +107,7 @@ test('the panel offers only values with products, with counts; a value and a pri
   const narrowed = await api(`/api/category/filters?seo_url=${category}&${url.searchParams}`);
   const shownNow = (await buttons.allInnerTexts()).map((t) => t.trim()).sort();
   assert.deepEqual(shownNow, offered(narrowed));
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/filters-chosen-js.png`, fullPage: false });
+  await shot(page, 'filters-chosen-js');
   watcher.check();
 });
 
@@ -148,6 +145,6 @@ test('without JavaScript: value links with counts, and the price form keeps the 
     listed.products.data.map((p) => `/product/${p.seo_url}`),
   );
   await page.getByText('Filters (3)', { exact: true }).click();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/filters-chosen-nojs.png`, fullPage: false });
+  await shot(page, 'filters-chosen-nojs');
   watcher.check();
 });

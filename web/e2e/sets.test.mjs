@@ -8,10 +8,7 @@
 // run's demo data. E2E_SHOTS=<dir> saves phone-size screenshots.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { BASE, expectCartCount, launch, open, until } from './lib.mjs';
-
-const PHONE = { viewport: { width: 412, height: 915 }, isMobile: true, hasTouch: true };
-const SHOTS = process.env.E2E_SHOTS;
+import { BASE, PHONE, expectCartCount, launch, open, shot, until } from './lib.mjs';
 
 async function api(path) {
   const res = await fetch(`${BASE}${path}`);
@@ -69,7 +66,7 @@ test('a set with an item out of stock says which, and offers no add, with JavaSc
       const out = set.blocked.includes(item);
       assert.match(text, out ? /Out of stock|Too few in stock|Not sold online/ : /In stock|Pre-booking/, `${item.title}: ${text}`);
     }
-    if (SHOTS) await p.screenshot({ path: `${SHOTS}/set-out-of-stock-${javaScriptEnabled ? 'js' : 'nojs'}.png`, fullPage: true });
+    await shot(p, `set-out-of-stock-${javaScriptEnabled ? 'js' : 'nojs'}`, true);
     watcher.check();
   }
 });
@@ -88,7 +85,7 @@ test('a set in stock with fabrics: choose a fabric with the keyboard, add, and t
   assert.equal(await p.getByRole('alert').innerText(), 'Choose a fabric first.');
   const group = p.getByRole('group', { name: 'Choose a fabric' });
   for (const f of set.fabrics) await group.getByRole('radio', { name: f.title }).waitFor();
-  if (SHOTS) await p.screenshot({ path: `${SHOTS}/set-in-stock-js.png`, fullPage: true });
+  await shot(p, 'set-in-stock-js', true);
   // The first radio has the focus (it was asked for); an arrow key picks the next fabric.
   await p.keyboard.press('ArrowRight');
   const chosen = set.fabrics[1];
@@ -101,7 +98,7 @@ test('a set in stock with fabrics: choose a fabric with the keyboard, add, and t
   const section = p.getByRole('region', { name: set.title });
   await section.getByText(`Fabric: ${chosen.title}`).waitFor();
   for (const item of set.products) await section.getByRole('link', { name: item.title }).first().waitFor();
-  if (SHOTS) await p.screenshot({ path: `${SHOTS}/cart-with-set.png`, fullPage: true });
+  await shot(p, 'cart-with-set', true);
   watcher.check();
 });
 
@@ -111,7 +108,7 @@ test('without JavaScript a set in stock shows its stock and fabrics, and the cho
   await p.goto(`/product-set/${set.slug}`);
   await p.getByText(`In stock: all ${set.products.length} items of the set.`).waitFor();
   for (const f of set.fabrics) await p.getByText(f.title, { exact: true }).first().waitFor();
-  if (SHOTS) await p.screenshot({ path: `${SHOTS}/set-in-stock-nojs.png`, fullPage: true });
+  await shot(p, 'set-in-stock-nojs', true);
   const chosen = set.fabrics[set.fabrics.length - 1];
   await p.getByRole('group', { name: 'Choose a fabric' }).getByRole('radio', { name: chosen.title }).check();
   await p.getByRole('button', { name: 'Add the set to cart' }).click();
@@ -119,6 +116,6 @@ test('without JavaScript a set in stock shows its stock and fabrics, and the cho
   const line = p.getByRole('link', { name: set.title, exact: true });
   assert.equal(await line.getAttribute('href'), `/product-set/${set.slug}`);
   assert.match(await p.locator('main').innerText(), new RegExp(`Fabric: ${chosen.title}`));
-  if (SHOTS) await p.screenshot({ path: `${SHOTS}/lite-cart-with-set.png`, fullPage: true });
+  await shot(p, 'lite-cart-with-set', true);
   watcher.check();
 });
