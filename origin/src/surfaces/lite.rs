@@ -48,6 +48,7 @@ use tower::ServiceExt;
 
 use crate::domain::identity::{self, Owner};
 use crate::domain::{cart, orders};
+use crate::plumbing::ratelimit;
 use crate::state::AppState;
 use crate::surfaces::api;
 use crate::surfaces::site::listing::WEB_DIST_ENV;
@@ -883,7 +884,7 @@ async fn post_login(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -
                     Method::POST,
                     "/api/auth/login",
                     Some(body),
-                    &[],
+                    &[("x-forwarded-for", &ratelimit::client(&headers))],
                 )
                 .await?;
             if let Some(token) = answer.body["token"].as_str().filter(|_| answer.ok()) {
@@ -951,7 +952,7 @@ async fn post_register(State(lite): State<Lite>, headers: HeaderMap, body: Bytes
                     Method::POST,
                     "/api/auth/register",
                     Some(body),
-                    &[],
+                    &[("x-forwarded-for", &ratelimit::client(&headers))],
                 )
                 .await?;
             if let Some(token) = answer.body["token"].as_str().filter(|_| answer.ok()) {
@@ -1027,7 +1028,7 @@ async fn get_track(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Re
                     Method::GET,
                     &format!("/api/cart/track-order?{query}"),
                     None,
-                    &[],
+                    &[("x-forwarded-for", &ratelimit::client(&headers))],
                 )
                 .await?;
             if answer.ok() {

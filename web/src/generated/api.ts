@@ -9049,6 +9049,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many failed lookups of this order number or from this client address: wait Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -9117,6 +9126,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many accounts created from this client address: wait Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -9165,6 +9183,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed sign-ins for this account or client address: wait Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -18,8 +19,10 @@ use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
 use crate::domain::identity::TOKEN_LIFETIME_SECS;
 use crate::domain::identity::{Caller, SignedIn};
+use crate::domain::mail::Mail;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Json as Body;
+use crate::plumbing::ratelimit::{self, Throttle};
 use crate::plumbing::validate;
 use crate::plumbing::validate::check_new_password;
 use crate::plumbing::validate::{
@@ -37,14 +40,22 @@ pub fn router() -> ApiRouter {
             post_register,
             Doc::visitor("Creates an account and signs in: {success, token, user}")
                 .self_token_optional()
-                .answers(409, "An account with this e-mail or mobile number exists"),
+                .answers(409, "An account with this e-mail or mobile number exists")
+                .answers(
+                    429,
+                    "Too many accounts created from this client address: wait Retry-After seconds",
+                ),
         )
         .post(
             "/login",
             post_login,
             Doc::visitor("Signs in: {success, token, token_type, expires_in, user}")
                 .self_token_optional()
-                .answers(401, "The e-mail (or mobile) or the password is not right"),
+                .answers(401, "The e-mail (or mobile) or the password is not right")
+                .answers(
+                    429,
+                    "Too many failed sign-ins for this account or client address: wait Retry-After seconds",
+                ),
         )
         .post(
             "/logout",
@@ -143,9 +154,36 @@ fn device(name: &str) -> String {
     }
 }
 
+/// Failed sign-ins on one account, whatever address they come from: 5
+/// free, then 2, 4, 8, 16 s between attempts, and the tenth locks the
+/// account's sign-in for 15 minutes (and every failure after it, until a
+/// success or a day without attempts), with a mail to the owner.
+pub const SIGN_IN_PER_ACCOUNT: Throttle = Throttle {
+    free: 5,
+    first_wait: 2,
+    max_wait: 600,
+    lock_at: Some(10),
+    lock_secs: 900,
+};
+
+/// Failed sign-ins from one client address, on any accounts: 30 free (many
+/// shoppers share an address behind a mobile operator's NAT), then 1, 2, 4 s
+/// ... at most 10 minutes between attempts. Successes are not counted.
+pub const SIGN_IN_PER_ADDRESS: Throttle = Throttle {
+    free: 30,
+    first_wait: 1,
+    max_wait: 600,
+    lock_at: None,
+    lock_secs: 0,
+};
+
+/// Accounts one client address may create in an hour.
+pub const REGISTRATIONS_PER_HOUR: i64 = 10;
+
 /// `POST /api/auth/register`.
 async fn post_register(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     Body(body): Body<RegisterBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
@@ -225,6 +263,24 @@ async fn post_register(
         return Err(ApiError::fields(errors));
     }
     let name = name.unwrap_or_default();
+    let keys = [format!("register-ip:{}", ratelimit::client(&headers))];
+    if let Err(wait) = ratelimit::check(
+        &state.pool,
+        &keys,
+        REGISTRATIONS_PER_HOUR,
+        3_600,
+        clock::now_unix(),
+    )
+    .await?
+    {
+        return Err(ApiError::TooManyRequests {
+            message: format!(
+                "Too many accounts were created from your connection. Please try again in {}.",
+                ratelimit::wait_words(wait)
+            ),
+            retry_after: wait,
+        });
+    }
     let mut conn = state.pool.acquire().await?;
     let district = match cart::district(&mut conn, district_raw).await? {
         Some(d) => Some(d.name),
@@ -301,6 +357,7 @@ fn decoy_hash() -> &'static str {
 /// `POST /api/auth/login` with `{email (or a mobile number), password}`.
 async fn post_login(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     Body(body): Body<LoginBody>,
 ) -> ApiResult<Json<SignedInResponse>> {
@@ -321,16 +378,47 @@ async fn post_login(
     }
     let phone = validate::bd_mobile(&login);
     let found = accounts::credentials(&state.pool, &login, phone.as_deref()).await?;
+    // The account's key is its id, so its e-mail and its mobile share one
+    // count; an unknown login is throttled by its text alike.
+    let account_key = match &found {
+        Some((id, _)) => format!("login-user:{id}"),
+        None => format!("login-name:{}", phone.as_deref().unwrap_or(&login)),
+    };
+    let address_key = format!("login-ip:{}", ratelimit::client(&headers));
+    let now = clock::now_unix();
+    let keys = [
+        (account_key.as_str(), &SIGN_IN_PER_ACCOUNT),
+        (address_key.as_str(), &SIGN_IN_PER_ADDRESS),
+    ];
+    let failures = match ratelimit::attempt(&state.pool, &keys, now).await? {
+        Ok(counts) => counts[0],
+        Err(wait) => {
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "Too many failed sign-ins. Please try again in {}.",
+                    ratelimit::wait_words(wait)
+                ),
+                retry_after: wait,
+            })
+        }
+    };
     let (id, phc) = match found {
         Some((id, Some(phc))) => (Some(id), phc),
-        _ => (None, decoy_hash().to_string()),
+        Some((id, None)) => (Some(id), decoy_hash().to_string()),
+        None => (None, decoy_hash().to_string()),
     };
+    let has_password = phc != decoy_hash();
     let ok = blocking(move || catalog::password::verify(&password, &phc)).await?;
-    let Some(id) = id.filter(|_| ok) else {
+    let Some(id) = id.filter(|_| ok && has_password) else {
+        if let (Some(id), true) = (id, SIGN_IN_PER_ACCOUNT.locks_at(failures)) {
+            tell_owner_of_lock(&state, id).await?;
+        }
         return Err(ApiError::Unauthorized(
             "The e-mail (or mobile) or the password is not right.".into(),
         ));
     };
+    ratelimit::clear(&state.pool, &account_key).await?;
+    ratelimit::refund(&state.pool, &address_key, &SIGN_IN_PER_ADDRESS).await?;
     let (token, user) = accounts::sign_in(
         &state.pool,
         id,
@@ -340,6 +428,35 @@ async fn post_login(
     )
     .await?;
     Ok(Json(signed_in("You are signed in.", token, user)))
+}
+
+/// Mails the owner of account `id` (if it has an e-mail) that its sign-in
+/// is locked after repeated wrong passwords.
+async fn tell_owner_of_lock(state: &AppState, id: i64) -> ApiResult<()> {
+    let Some(user) = accounts::user_any(&state.pool, id).await? else {
+        return Ok(());
+    };
+    let Some(email) = user.email else {
+        return Ok(());
+    };
+    let minutes = SIGN_IN_PER_ACCOUNT.lock_secs / 60;
+    tracing::warn!(user = id, "sign-in locked after repeated wrong passwords");
+    state
+        .send_mail(Mail {
+            to: email,
+            subject: "Sign-in to your account is paused".into(),
+            body: format!(
+                "Hello {},\r\n\r\nSomeone entered a wrong password for your account {} times in a row, \
+                 so signing in is paused for {minutes} minutes.\r\n\r\n\
+                 If it was you, wait and try again, or choose a new password:\r\n{}/user/forgot_password\r\n\r\n\
+                 If it was not you, your password has not been given away: nobody signed in. \
+                 Choosing a new, longer password keeps it so.\r\n",
+                user.name,
+                SIGN_IN_PER_ACCOUNT.lock_at.unwrap_or_default(),
+                state.site_url
+            ),
+        })
+        .map_err(ApiError::Internal)
 }
 
 /// `POST /api/auth/logout`: the token used for this call stops working.

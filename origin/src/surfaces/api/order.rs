@@ -4,6 +4,7 @@
 //! link or the mobile is the proof), and neither answer is cached.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use crate::domain::orders::{self, OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::Query;
 use crate::plumbing::params::{required, Text};
+use crate::plumbing::ratelimit::{self, Throttle};
 use crate::plumbing::validate::{self, MOBILE_PATTERN};
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
@@ -30,7 +32,11 @@ pub fn router() -> ApiRouter {
             "/track-order",
             get_track_order,
             Doc::open("An order by its number and the mobile it was placed with")
-                .answers(404, "No order has that number and mobile"),
+                .answers(404, "No order has that number and mobile")
+                .answers(
+                    429,
+                    "Too many failed lookups of this order number or from this client address: wait Retry-After seconds",
+                ),
         )
 }
 
@@ -112,18 +118,57 @@ pub struct TrackedOrder {
     pub amount_paid: i64,
 }
 
+/// Failed lookups of one order number (a wrong mobile), from anywhere: 5
+/// free, then 2, 4, 8 s... between attempts, and the tenth locks the number
+/// for an hour. A mobile has about 10^8 values: nobody guesses it at that pace.
+pub const TRACK_PER_ORDER: Throttle = Throttle {
+    free: 5,
+    first_wait: 2,
+    max_wait: 600,
+    lock_at: Some(10),
+    lock_secs: 3_600,
+};
+
+/// Failed lookups from one client address, of any numbers: 20 free, then
+/// 1, 2, 4 s... at most 10 minutes between attempts. Successes are not counted.
+pub const TRACK_PER_ADDRESS: Throttle = Throttle {
+    free: 20,
+    first_wait: 1,
+    max_wait: 600,
+    lock_at: None,
+    lock_secs: 0,
+};
+
 /// `GET /api/cart/track-order?id=&phone=`.
 async fn get_track_order(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Query(query): Query<TrackOrderQuery>,
 ) -> ApiResult<Json<TrackOrderResponse>> {
     let number = required(query.id, "id")?;
     let phone = required(query.phone, "phone")?;
     let phone = validate::bd_mobile(&phone)
         .ok_or_else(|| ApiError::invalid("phone", "A mobile number is 11 digits: 01XXXXXXXXX."))?;
+    let order_key = format!("track-order:{}", number.trim().to_lowercase());
+    let address_key = format!("track-ip:{}", ratelimit::client(&headers));
+    let keys = [
+        (order_key.as_str(), &TRACK_PER_ORDER),
+        (address_key.as_str(), &TRACK_PER_ADDRESS),
+    ];
+    if let Err(wait) = ratelimit::attempt(&state.pool, &keys, catalog::clock::now_unix()).await? {
+        return Err(ApiError::TooManyRequests {
+            message: format!(
+                "Too many tries for this order. Please try again in {}.",
+                ratelimit::wait_words(wait)
+            ),
+            retry_after: wait,
+        });
+    }
     let order = orders::by_number_and_phone(&state.pool, &number, &phone)
         .await?
         .ok_or_else(|| ApiError::not_found("No order has that number and mobile number."))?;
+    ratelimit::clear(&state.pool, &order_key).await?;
+    ratelimit::refund(&state.pool, &address_key, &TRACK_PER_ADDRESS).await?;
     let details = orders::details(&state.pool, order.id).await?;
     let head = OrderHead::from(&order);
     Ok(Json(TrackOrderResponse {
