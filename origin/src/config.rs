@@ -209,9 +209,17 @@ pub struct PaymentArgs {
     /// Nagad merchant id.
     #[arg(long, env = "NAGAD_MERCHANT_ID")]
     pub nagad_merchant_id: Option<String>,
-    /// The key the wallet issued to the merchant (sent as `X-KM-Api-Key`).
-    #[arg(long, env = "NAGAD_MERCHANT_KEY", hide_env_values = true)]
-    pub nagad_merchant_key: Option<Secret>,
+    /// The merchant's Nagad wallet number (sent as `accountNumber`).
+    #[arg(long, env = "NAGAD_MERCHANT_NUMBER")]
+    pub nagad_merchant_number: Option<String>,
+    /// Nagad's payment-gateway public key: PEM (line breaks real or `\n`)
+    /// or the bare base64 Nagad hands out.
+    #[arg(long, env = "NAGAD_PG_PUBLIC_KEY", hide_env_values = true)]
+    pub nagad_pg_public_key: Option<String>,
+    /// The merchant's private key (PEM, PKCS#8 or PKCS#1, or bare base64):
+    /// signs requests and opens Nagad's answers.
+    #[arg(long, env = "NAGAD_MERCHANT_PRIVATE_KEY", hide_env_values = true)]
+    pub nagad_merchant_private_key: Option<Secret>,
     /// bKash Tokenized Checkout: sandbox
     /// https://tokenized.sandbox.bka.sh/v1.2.0-beta, live
     /// https://tokenized.pay.bka.sh/v1.2.0-beta.

@@ -6,6 +6,7 @@
 //! environment that points the shop at it.
 
 pub mod bkash;
+pub mod nagad;
 pub mod sslcommerz;
 
 pub use bkash::{Credentials, Faults, Report, APP_KEY, APP_SECRET, MERCHANT, PASSWORD, USERNAME};
@@ -15,6 +16,7 @@ use axum::Router;
 /// Every simulated gateway's routes, with the default credentials.
 pub fn router() -> Router {
     bkash::router(Credentials::default())
+        .merge(nagad::router(nagad::keys()))
         .merge(sslcommerz::router(
             sslcommerz::STORE_ID,
             sslcommerz::STORE_PASSWORD,
@@ -53,6 +55,14 @@ pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
         (
             "SSLCOMMERZ_STORE_PASSWORD",
             sslcommerz::STORE_PASSWORD.to_string(),
+        ),
+        ("NAGAD_BASE_URL", base.to_string()),
+        ("NAGAD_MERCHANT_ID", nagad::MERCHANT_ID.to_string()),
+        ("NAGAD_MERCHANT_NUMBER", nagad::MERCHANT_NUMBER.to_string()),
+        ("NAGAD_PG_PUBLIC_KEY", nagad::keys().pg_public_pem()),
+        (
+            "NAGAD_MERCHANT_PRIVATE_KEY",
+            nagad::keys().merchant_private_pem(),
         ),
     ]
 }

@@ -81,9 +81,17 @@ impl Gateways {
         };
         let nagad = match (
             set(&args.nagad_merchant_id),
-            secret(&args.nagad_merchant_key),
+            set(&args.nagad_pg_public_key),
+            secret(&args.nagad_merchant_private_key),
         ) {
-            (Some(id), Some(key)) => Some(Nagad::new(&args.nagad_base_url, id, key, base)?),
+            (Some(id), Some(public), Some(private)) => Some(Nagad::new(
+                &args.nagad_base_url,
+                id,
+                set(&args.nagad_merchant_number),
+                public,
+                &private,
+                base,
+            )?),
             _ => None,
         };
         let bkash = match (

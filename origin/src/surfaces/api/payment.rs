@@ -54,6 +54,7 @@ use catalog::clock;
 use crate::domain::identity::Caller;
 use crate::domain::identity::{valid_self_token, Owner};
 use crate::domain::payments::bkash;
+use crate::domain::payments::nagad;
 use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
 use crate::domain::payments::{self, Confirmed, Started};
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT};
@@ -764,6 +765,7 @@ async fn get_nagad_pay(
         clock::now_unix(),
     )
     .await?;
+    nagad::record_reference(&state.pool, gateway, &started.tran_id).await?;
     Ok(Json(NagadPayResponse {
         success: true,
         url: started.url,
