@@ -5,10 +5,14 @@
 //! `POST /purge` takes JSON `{"urls": [...], "tags": [...], "all": false, "soft": false}`
 //! or the same as query parameters (`?tag=product:12&tag=home&soft=1`, `?url=/p/x`,
 //! `?all=1`). `GET /purge/log?since=N` lists the purge log.
+//!
+//! `POST /stage` takes staged successors (`crate::staged::StageRequest`: the boundary
+//! `at_ms` and the responses) and `GET /staged` lists them, with the same token.
 
 use crate::cluster::Figures;
 use crate::dashboard::DASHBOARD_HTML;
 use crate::purge::{unix_ms, PurgeRequest};
+use crate::staged::{StageRequest, MAX_STAGE_BODY};
 use crate::State;
 use async_trait::async_trait;
 use http::{Response, StatusCode};
@@ -125,7 +129,122 @@ pub fn purge_from_query(query: &str) -> PurgeRequest {
     request
 }
 
+/// Read a request body of at most `limit` bytes, or the answer refusing it.
+async fn read_body(
+    session: &mut ServerSession,
+    limit: usize,
+) -> Result<Vec<u8>, Response<Vec<u8>>> {
+    let mut body = Vec::new();
+    loop {
+        match session.read_request_body().await {
+            Ok(Some(chunk)) => {
+                body.extend_from_slice(&chunk);
+                if body.len() > limit {
+                    return Err(json(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        serde_json::json!({"success": false, "message": "body too large"}),
+                    ));
+                }
+            }
+            Ok(None) => return Ok(body),
+            Err(e) => {
+                return Err(json(
+                    StatusCode::BAD_REQUEST,
+                    serde_json::json!({"success": false, "message": format!("could not read body: {e}")}),
+                ))
+            }
+        }
+    }
+}
+
 impl Admin {
+    /// The answer refusing a call without the right bearer token, if it lacks it.
+    fn refuse_unauthorized(&self, session: &ServerSession) -> Option<Response<Vec<u8>>> {
+        let auth = authorize(
+            self.state.settings.purge_token.as_deref(),
+            session
+                .req_header()
+                .headers
+                .get("authorization")
+                .map(|v| v.as_bytes()),
+        );
+        let (status, message) = match auth {
+            Ok(()) => return None,
+            Err(AuthFailure::Missing) => (StatusCode::UNAUTHORIZED, "bearer token required"),
+            Err(AuthFailure::Wrong) => (StatusCode::FORBIDDEN, "wrong token"),
+            Err(AuthFailure::Disabled) => (
+                StatusCode::FORBIDDEN,
+                "disabled: no EDGE_PURGE_TOKEN configured",
+            ),
+        };
+        let mut resp = json(
+            status,
+            serde_json::json!({"success": false, "message": message}),
+        );
+        if status == StatusCode::UNAUTHORIZED {
+            resp.headers_mut().insert(
+                "www-authenticate",
+                http::HeaderValue::from_static("Bearer realm=\"edge\""),
+            );
+        }
+        Some(resp)
+    }
+
+    /// `POST /stage`: check and keep staged successors, and push them to the peers.
+    async fn stage(&self, session: &mut ServerSession) -> Response<Vec<u8>> {
+        if let Some(refusal) = self.refuse_unauthorized(session) {
+            return refusal;
+        }
+        let from_peer = session.req_header().headers.contains_key("x-edge-peer");
+        let body = match read_body(session, MAX_STAGE_BODY).await {
+            Ok(body) => body,
+            Err(refusal) => return refusal,
+        };
+        let request: StageRequest = match serde_json::from_slice(&body) {
+            Ok(request) => request,
+            Err(e) => {
+                return json(
+                    StatusCode::BAD_REQUEST,
+                    serde_json::json!({"success": false, "message": format!("bad staging body: {e}")}),
+                )
+            }
+        };
+        let state = self.state;
+        let hosts = &state.settings.hosts;
+        match state.staged.stage(&request, |host| hosts.serves(host)) {
+            Ok(staged) => {
+                let peers = if from_peer {
+                    0
+                } else {
+                    crate::peers::forward_staging(state, body.into(), request.at_ms);
+                    state.settings.peers.len()
+                };
+                tracing::info!(
+                    staged,
+                    at_ms = request.at_ms,
+                    from_peer,
+                    "staged successors"
+                );
+                let figures = state.staged.figures();
+                json(
+                    StatusCode::OK,
+                    serde_json::json!({
+                        "success": true,
+                        "staged": staged,
+                        "at_ms": request.at_ms,
+                        "now_ms": unix_ms(state.staged.clock().now()),
+                        "pending": figures.pending,
+                        "forwarded_to_peers": peers,
+                    }),
+                )
+            }
+            Err(refusal) => json(
+                StatusCode::BAD_REQUEST,
+                serde_json::json!({"success": false, "message": refusal.0}),
+            ),
+        }
+    }
+
     async fn purge(&self, session: &mut ServerSession) -> Response<Vec<u8>> {
         let state = self.state;
         let auth = authorize(
@@ -269,6 +388,7 @@ impl Admin {
                 "cluster": state.cluster.view(&own),
                 "series": state.metrics.series(),
                 "purges": purges,
+                "staged": state.staged.figures(),
                 "most_missed": missed,
                 "origins": origins,
                 "cache": {
@@ -302,6 +422,21 @@ impl ServeHttp for Admin {
                 )
             }
             ("GET", "/healthz") => respond(StatusCode::OK, "text/plain", "ok\n"),
+            ("POST", "/stage") => self.stage(session).await,
+            ("GET", "/staged") => {
+                if let Some(refusal) = self.refuse_unauthorized(session) {
+                    return refusal;
+                }
+                let staged = self.state.staged;
+                json(
+                    StatusCode::OK,
+                    serde_json::json!({
+                        "now_ms": unix_ms(staged.clock().now()),
+                        "figures": staged.figures(),
+                        "successors": staged.list(1000),
+                    }),
+                )
+            }
             ("POST", "/purge") => self.purge(session).await,
             ("GET", "/purge/log") => {
                 let auth = authorize(

@@ -77,6 +77,20 @@ pub struct Config {
     /// The shop's public address (the origin's SITE_URL): its host is served by default.
     #[arg(long, env = "SITE_URL")]
     pub site_url: Option<String>,
+    /// Directory where staged successors (`POST /stage`) are kept, so an edge restarted
+    /// before or across a boundary still has them. Unset: kept in memory only.
+    #[arg(long, env = "EDGE_STAGED_DIR")]
+    pub staged_dir: Option<String>,
+    /// Shift this edge's clock for staged boundaries by this many milliseconds (ahead when
+    /// positive). For tests of edges whose clocks disagree; hidden from --help.
+    #[arg(
+        long,
+        env = "EDGE_CLOCK_OFFSET_MS",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        hide = true
+    )]
+    pub clock_offset_ms: i64,
     /// Worker threads per listener (0: one per CPU).
     #[arg(long, env = "EDGE_THREADS", default_value_t = 0)]
     pub threads: usize,

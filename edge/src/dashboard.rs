@@ -1,8 +1,8 @@
 //! The ops dashboard: one self-contained page (no external assets) that polls `/stats`
 //! every second and plots hit ratio, requests/s, origin requests/s, origin p50/p99 and
 //! cache size over the last ten minutes, with recent purges, the most-missed URLs and
-//! origin health, and the cluster's figures (this edge plus its `--peers`: sums and each
-//! peer's state). Readable on a phone (one column below 700 px).
+//! origin health, the cluster's figures (this edge plus its `--peers`: sums and each
+//! peer's state), and the staged successors (pending, applied, the next boundary). Readable on a phone (one column below 700 px).
 
 /// The page.
 pub const DASHBOARD_HTML: &str = r##"<!doctype html>
@@ -36,6 +36,9 @@ th{color:var(--mut);font-weight:600;overflow-wrap:normal}
 <section><h2>Origin requests / s</h2><div class="big" id="v-orps">–</div><canvas id="c-orps"></canvas></section>
 <section><h2>Origin latency p50 / <span style="color:var(--line2)">p99</span> (ms)</h2><div class="big" id="v-lat">–</div><canvas id="c-lat"></canvas></section>
 <section><h2>Cache size</h2><div class="big" id="v-size">–</div><canvas id="c-size"></canvas></section>
+<section><h2>Staged successors</h2>
+<div class="tiles"><div><div class="big" id="st-pending">–</div>pending</div><div><div class="big" id="st-applied">–</div>applied</div><div><div class="big" id="st-installed">–</div>installed</div></div>
+<div>next boundary: <span id="st-next">none</span></div></section>
 <section><h2>Recent purges</h2><table><thead><tr><th>when</th><th>what</th><th>mode</th><th class="n">objects</th></tr></thead><tbody id="purges"></tbody></table></section>
 <section class="wide"><h2>Most-missed URLs</h2><table><thead><tr><th>URL</th><th class="n">misses</th></tr></thead><tbody id="missed"></tbody></table></section>
 </main>
@@ -84,6 +87,11 @@ async function tick(){
     $("cl-size").textContent=fmtBytes(c.sum.cache_bytes);
     $("peers").innerHTML=c.peers.map(p=>`<tr><td>${esc(p.url)}</td><td class="${p.up?"up":"down"}">${p.up?"up":"down"}</td><td>${p.last_seen_ms?ago(p.last_seen_ms,d.now_ms):"never"}</td><td class="n">${p.up&&p.figures?p.figures.rps.toLocaleString():"–"}</td><td class="n">${p.up&&p.figures?fmtBytes(p.figures.cache_bytes):"–"}</td></tr>`).join("")||'<tr><td colspan="5">no peers configured</td></tr>';
     $("purges").innerHTML=d.purges.map(p=>`<tr><td>${p.at_ms?ago(p.at_ms,d.now_ms):""}</td><td>${esc(p.all?"everything":[...p.tags.map(t=>"tag "+t),...p.urls].join(", "))}${p.source==="peer"?" (peer)":""}</td><td>${p.mode}</td><td class="n">${p.matched}</td></tr>`).join("")||'<tr><td colspan="4">none yet</td></tr>';
+    const st=d.staged||{};
+    $("st-pending").textContent=(st.pending??0).toLocaleString();
+    $("st-applied").textContent=(st.applied_total??0).toLocaleString();
+    $("st-installed").textContent=(st.installed_total??0).toLocaleString();
+    $("st-next").textContent=st.next_boundary_ms?new Date(st.next_boundary_ms).toLocaleTimeString()+" (in "+Math.max(0,Math.round((st.next_boundary_ms-d.now_ms)/1000))+" s)":"none";
     $("missed").innerHTML=d.most_missed.map(m=>`<tr><td>${esc(m.url)}</td><td class="n">${m.misses}</td></tr>`).join("")||'<tr><td colspan="2">none yet</td></tr>';
   }catch(e){$("status").textContent="cannot reach the edge: "+e}
 }
@@ -102,5 +110,6 @@ mod tests {
         assert!(!DASHBOARD_HTML.contains("src="));
         assert!(DASHBOARD_HTML.contains("name=\"viewport\""));
         assert!(DASHBOARD_HTML.contains("id=\"peers\""));
+        assert!(DASHBOARD_HTML.contains("id=\"st-next\""));
     }
 }

@@ -3,7 +3,8 @@
 //! [`run`] wires the parts: the cache (`cache::storage` with an LRU eviction manager, a
 //! cache lock and a predictor), the proxy (`proxy::Edge`), the origin pool with health
 //! checks (`upstream`), purges and their broadcast to peers (`purge`, `peers`), rate
-//! limits (`ratelimit`), the hosts served (`hosts`), metrics and the ops dashboard on the admin listener (`metrics`,
+//! limits (`ratelimit`), staged successors switched in at a boundary (`staged`), the hosts
+//! served (`hosts`), metrics and the ops dashboard on the admin listener (`metrics`,
 //! `admin`, `dashboard`), with the cluster's figures fetched from the peers (`cluster`).
 
 pub mod admin;
@@ -17,6 +18,7 @@ pub mod peers;
 pub mod proxy;
 pub mod purge;
 pub mod ratelimit;
+pub mod staged;
 pub mod upstream;
 
 use crate::cache::storage::{Eviction, MemoryStorage, Selector};
@@ -54,6 +56,8 @@ pub struct Settings {
     pub purge_token: Option<String>,
     /// The hosts served.
     pub hosts: hosts::Hosts,
+    /// The other edges' admin URLs (`--peers`).
+    pub peers: Vec<String>,
 }
 
 /// Everything shared by the listeners and background tasks, created once and leaked.
@@ -78,6 +82,8 @@ pub struct State {
     pub limiter: RateLimiter,
     /// The peers' last known figures, for the dashboard.
     pub cluster: cluster::Cluster,
+    /// Staged successors waiting for (or past) their boundary.
+    pub staged: &'static staged::Staged,
     purge_ids: AtomicU64,
 }
 
@@ -102,6 +108,12 @@ impl State {
         let cache_lock: &'static CacheKeyLockImpl = Box::leak(CacheLock::new_boxed(lock_timeout));
         let pool: &'static Pool = Box::leak(Box::new(Pool::new(&config.origin)?));
         let metrics: &'static Metrics = Box::leak(Box::new(Metrics::new()));
+        let staged: &'static staged::Staged = Box::leak(Box::new(staged::Staged::new(
+            staged::Clock::new(config.clock_offset_ms),
+            storage,
+            config.max_object_bytes,
+            config.staged_dir.as_ref().map(std::path::PathBuf::from),
+        )));
         Ok(Self {
             settings: Settings {
                 cache_bytes: config.cache_bytes,
@@ -111,6 +123,12 @@ impl State {
                 origin_idle_timeout: Duration::from_millis(config.origin_idle_timeout_ms.max(1)),
                 purge_token: config.purge_token.clone(),
                 hosts: hosts::Hosts::new(&config.hosts, config.site_url.as_deref())?,
+                peers: config
+                    .peers
+                    .iter()
+                    .map(|p| p.trim().to_string())
+                    .filter(|p| !p.is_empty())
+                    .collect(),
             },
             storage,
             eviction,
@@ -124,6 +142,7 @@ impl State {
                 Duration::from_secs(config.rate_window.max(1)),
             ),
             cluster: cluster::Cluster::new(&config.peers),
+            staged,
             purge_ids: AtomicU64::new(0),
         })
     }
@@ -163,6 +182,9 @@ impl State {
                 Mode::Soft => self.storage.count_matching(*s),
             })
             .sum();
+        // A purge drops the successors staged for what it names too, pending or applied,
+        // soft or hard: they were rendered before what the purge says changed.
+        let staged_dropped: usize = selectors.iter().map(|s| self.staged.purge(*s)).sum();
         self.metrics
             .purges
             .with_label_values(&[request.kind(), request.mode().as_str(), source])
@@ -172,6 +194,7 @@ impl State {
             mode = request.mode().as_str(),
             source,
             matched,
+            staged_dropped,
             tags = ?request.tags,
             urls = ?request.urls,
             "purge applied"
@@ -191,6 +214,7 @@ impl State {
         self.metrics
             .aborted_writes
             .set(i64::try_from(self.storage.aborted_writes()).unwrap_or(i64::MAX));
+        self.metrics.set_staged(&self.staged.figures());
     }
 }
 
@@ -304,6 +328,17 @@ pub fn run(config: Config) -> anyhow::Result<()> {
         },
     ));
     server.add_service(background_service("metrics-sampler", Sampler { state }));
+    let hosts = state.settings.hosts.clone();
+    let loaded = state.staged.load(|host| hosts.serves(host));
+    if loaded > 0 {
+        tracing::info!(loaded, "staged successors read back from --staged-dir");
+    }
+    server.add_service(background_service(
+        "staged-successors",
+        staged::Scheduler {
+            staged: state.staged,
+        },
+    ));
     for peer in config.peers.iter().filter(|p| !p.trim().is_empty()) {
         server.add_service(background_service(
             "purge-broadcast",

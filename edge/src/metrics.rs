@@ -76,6 +76,14 @@ pub struct Metrics {
     pub cache_items: IntGauge,
     /// 1 when an origin passes its health check.
     pub origin_up: IntGaugeVec,
+    /// Staged successors whose boundary is ahead.
+    pub staged_pending: IntGauge,
+    /// Staged successors whose boundary passed, since start.
+    pub staged_applied: IntGauge,
+    /// Objects installed in the cache from staged successors, since start.
+    pub staged_installed: IntGauge,
+    /// The next pending boundary, Unix seconds (0: none).
+    pub staged_next_boundary: prometheus::Gauge,
     live: Live,
 }
 
@@ -215,6 +223,29 @@ impl Metrics {
         registry
             .register(Box::new(origin_up.clone()))
             .expect("metric registered once");
+        let staged_pending = gauge(
+            &registry,
+            "edge_staged_pending",
+            "Staged successors whose boundary is still ahead",
+        );
+        let staged_applied = gauge(
+            &registry,
+            "edge_staged_applied_total",
+            "Staged successors whose boundary passed (applied), since start",
+        );
+        let staged_installed = gauge(
+            &registry,
+            "edge_staged_installed_total",
+            "Cache objects installed from staged successors at lookups, since start",
+        );
+        let staged_next_boundary = prometheus::Gauge::new(
+            "edge_staged_next_boundary_seconds",
+            "The next pending staged boundary, Unix seconds (0 when none is pending)",
+        )
+        .expect("valid metric");
+        registry
+            .register(Box::new(staged_next_boundary.clone()))
+            .expect("metric registered once");
         Self {
             registry,
             requests,
@@ -230,8 +261,25 @@ impl Metrics {
             cache_bytes,
             cache_items,
             origin_up,
+            staged_pending,
+            staged_applied,
+            staged_installed,
+            staged_next_boundary,
             live: Live::default(),
         }
+    }
+
+    /// Copy the staged successors' figures into their gauges.
+    pub fn set_staged(&self, figures: &crate::staged::StagedFigures) {
+        let clamp = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        self.staged_pending.set(clamp(figures.pending as u64));
+        self.staged_applied.set(clamp(figures.applied_total));
+        self.staged_installed.set(clamp(figures.installed_total));
+        self.staged_next_boundary.set(
+            figures
+                .next_boundary_ms
+                .map_or(0.0, |ms| ms as f64 / 1000.0),
+        );
     }
 
     /// Count one client request in `edge_requests_total` without hashing its labels.

@@ -612,6 +612,14 @@ impl ProxyHttp for Edge {
             self.respond(session, ctx, 421, &[]).await?;
             return Ok(true);
         }
+        if matches!(req.method, http::Method::GET | http::Method::HEAD)
+            && !path.starts_with("/lite/")
+        {
+            // A staged successor whose boundary has passed becomes the stored answer first.
+            self.state
+                .staged
+                .install_due(host_of(req), &ctx.url, ctx.encoding);
+        }
         if !ratelimit::is_limited(&req.method, path) {
             return self.serve_fresh(session, ctx).await;
         }

@@ -284,6 +284,81 @@ impl MemoryStorage {
             .sum()
     }
 
+    /// When the object under `key` was stored (or last revalidated), if there is one.
+    pub fn stored_at(&self, key: &CacheKey) -> Option<SystemTime> {
+        self.get(key).map(|entry| entry.stored_at)
+    }
+
+    /// Store a whole object under `key` at once (a staged successor, `crate::staged`),
+    /// replacing what is there: the meta's header carries the URL ([`URL_HEADER`]) as a
+    /// fill's does, and the body is complete. Admitted to the eviction manager as a fill.
+    pub fn put(&self, key: &CacheKey, meta: &CacheMeta, body: Bytes) -> Result<()> {
+        if body.len() > self.max_object_bytes {
+            return Error::e_explain(ErrorType::InternalError, "object above the maximum size");
+        }
+        let (internal, _) = meta.serialize()?;
+        let mut header = meta.response_header_copy();
+        let url = header
+            .remove_header(URL_HEADER)
+            .and_then(|v| v.to_str().ok().map(Box::from))
+            .unwrap_or_default();
+        let times = Times::of(meta);
+        let key = key.to_compact();
+        let weight = entry_weight(body.len(), &header, internal.len());
+        let entry = Entry {
+            internal,
+            tags: surrogate_keys(&header),
+            header,
+            hit_header: OnceLock::new(),
+            body,
+            weight,
+            stored_at: SystemTime::now(),
+            url,
+            key: key.clone(),
+            times,
+        };
+        self.insert(key.combined_bin(), Arc::new(entry));
+        let evicted = self.eviction.admit(
+            CacheEntryKey::from_entry_id(key, None),
+            weight,
+            times.fresh_until,
+        );
+        for item in evicted {
+            self.remove(&item.key().combined_bin());
+        }
+        Ok(())
+    }
+
+    /// Remove every object of the URL ids in `before` stored before the time given for its
+    /// URL (every host, coding and variant); returns how many. One scan for them all, as a
+    /// purge's.
+    pub fn remove_stored_before(&self, before: &HashMap<String, SystemTime>) -> usize {
+        if before.is_empty() {
+            return 0;
+        }
+        let mut removed = 0;
+        for shard in self.shards.iter() {
+            let mut map = shard.write().expect("cache shard lock poisoned");
+            map.retain(|_, entry| {
+                if before
+                    .get(&*entry.url)
+                    .is_some_and(|&before| entry.stored_at < before)
+                {
+                    self.bytes.fetch_sub(entry.weight, Ordering::Relaxed);
+                    self.items.fetch_sub(1, Ordering::Relaxed);
+                    self.count_variant(&entry.key, -1);
+                    self.eviction
+                        .remove(CacheEntryKeyRef::from_entry_id(&entry.key, None));
+                    removed += 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        removed
+    }
+
     /// The stored entry under `key`, if any.
     fn get(&self, key: &CacheKey) -> Option<Arc<Entry>> {
         let hash = key.combined_bin();
