@@ -655,6 +655,65 @@ async fn odd_requests_get_fitting_pages() {
 }
 
 #[tokio::test]
+async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
+    let shop = TestShop::fresh().await;
+    // WELCOME10 holds from ৳3,000.
+    let (pid,): (i64,) = db::query_as(
+        "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND cash_on_delivery = TRUE AND pre_booking = FALSE AND stock >= 5 AND price_now >= 3000 \
+         AND id NOT IN (SELECT product_id FROM flash_item) \
+         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .expect("a plain product from ৳3,000");
+    let mut browser = Browser::new(&shop);
+    let csrf = browser.get("/lite/login").await.csrf();
+    // An empty cart takes no coupon.
+    let page = browser
+        .post("/lite/cart/coupon", &[("csrf", &csrf), ("coupon", "WELCOME10")])
+        .await;
+    assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.text);
+    let added = browser
+        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
+        .await;
+    let cart = browser.get(added.location()).await;
+    assert!(cart.text.contains("<label for=\"coupon\">Coupon code</label>"));
+    let csrf = cart.csrf();
+    for (bad, status) in [
+        ("NO-SUCH-COUPON", StatusCode::NOT_FOUND),
+        ("", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let page = browser
+            .post("/lite/cart/coupon", &[("csrf", &csrf), ("coupon", bad)])
+            .await;
+        assert_eq!(page.status, status, "{bad}: {}", page.text);
+        assert!(page.text.contains("role=\"alert\""), "{bad}");
+        assert!(!page.text.contains("Coupon NO-SUCH"), "{bad}");
+    }
+    // Without the form's CSRF value nothing is applied.
+    let page = browser
+        .post("/lite/cart/coupon", &[("coupon", "WELCOME10")])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(!browser.get("/lite/cart").await.text.contains("Coupon WELCOME10"));
+    let page = browser
+        .post(
+            "/lite/cart/coupon",
+            &[("csrf", &csrf), ("coupon", " welcome10 ")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/cart?done=coupon");
+    let cart = browser.get(page.location()).await;
+    assert!(cart.text.contains("The coupon is applied."));
+    assert!(cart.text.contains("Coupon WELCOME10"), "{}", cart.text);
+    // The checkout's totals carry it.
+    let checkout = browser.get("/lite/checkout").await;
+    assert!(checkout.text.contains("Coupon WELCOME10"), "{}", checkout.text);
+}
+
+#[tokio::test]
 async fn the_basic_sign_in_is_throttled_by_the_visitors_address_and_says_the_wait() {
     let shop = TestShop::fresh().await;
     let mut browser = Browser::new(&shop);

@@ -83,6 +83,7 @@ pub fn service(state: AppState) -> Router {
         .route("/cart/add", post(post_add))
         .route("/cart/update", post(post_update))
         .route("/cart/remove", post(post_remove))
+        .route("/cart/coupon", post(post_coupon))
         .route("/checkout", get(get_checkout).post(post_checkout))
         .route("/order/{number}", get(get_order))
         .route("/login", get(get_login).post(post_login))
@@ -529,6 +530,7 @@ fn done_notice(done: Option<&str>) -> Top {
         Some("added") => "Added to your cart.",
         Some("updated") => "Your cart is updated.",
         Some("removed") => "Removed from your cart.",
+        Some("coupon") => "The coupon is applied.",
         Some("signed-in") => "You are signed in.",
         Some("registered") => "Your account has been created. You are signed in.",
         Some("signed-out") => "You are signed out.",
@@ -656,6 +658,30 @@ async fn post_remove(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) 
                 .await?;
             if answer.ok() {
                 return Ok(see_other(&v, "/lite/cart?done=removed"));
+            }
+            lite.cart_page(&v, refused_status(&answer), Top::Error(answer.message()))
+                .await
+        }
+        .await,
+    )
+}
+
+/// `POST /lite/cart/coupon` with `coupon`: the cart page's coupon form, by
+/// the API's `coupon-apply` (its checks and messages).
+async fn post_coupon(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
+    let v = Visitor::read(lite.pool(), &headers).await;
+    let f = form(&body);
+    failed(
+        async {
+            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
+                return lite.forbidden(&v, "/lite/cart").await;
+            }
+            let body = json!({ "coupon": field(&f, "coupon").trim() });
+            let answer = lite
+                .api(&v, Method::POST, "/api/cart/coupon-apply", Some(body), &[])
+                .await?;
+            if answer.ok() {
+                return Ok(see_other(&v, "/lite/cart?done=coupon"));
             }
             lite.cart_page(&v, refused_status(&answer), Top::Error(answer.message()))
                 .await
