@@ -145,6 +145,8 @@ describe('payment-page', () => {
     expect(screen.getByText('Pay between ৳40,000 and ৳2,01,500 now.')).toBeTruthy();
     expect(fetch.mock.calls.filter((c) => urlOf(c[0]).includes('set-paying-amount'))).toHaveLength(0);
     fireEvent.change(advance, { target: { value: '50000' } });
+    expect(screen.queryByText('Pay between ৳40,000 and ৳2,01,500 now.')).toBeNull();
+    expect(advance.getAttribute('aria-invalid')).toBeNull();
     expect(document.querySelector('dl')!.textContent).toContain('Due on delivery৳1,51,500');
     fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
     await flush();

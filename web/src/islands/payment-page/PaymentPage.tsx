@@ -201,7 +201,11 @@ export function PaymentPage() {
             value={advance}
             aria-invalid={errors.advance ? true : undefined}
             aria-describedby="pay-advance-hint"
-            onChange={(e) => setAdvance(e.target.value)}
+            onChange={(e) => {
+              setAdvance(e.target.value);
+              // The range note stays until the shopper changes the amount.
+              setErrors(({ advance: _, ...rest }) => rest);
+            }}
           />
           <small id="pay-advance-hint" className={errors.advance ? forms.error : 'muted'}>
             {errors.advance ?? `This is a pre-booking: pay at least ${formatTaka(view.prebooking_min_amount)} now, and the rest on delivery.`}
