@@ -16,7 +16,7 @@ APT_PACKAGES=(cmake pkg-config)
 # ... and what only the tests need: Debian's Chromium for the browser tests
 # (web/e2e; no npm package downloads a browser).
 # Java runs the W3C Nu checker (generator/bench/validate.sh).
-TEST_APT_PACKAGES=(chromium openjdk-17-jre-headless)
+TEST_APT_PACKAGES=(chromium openjdk-17-jre-headless fonts-lohit-beng-bengali) # the font: ৳ and Bangla in screenshots, as phones here show them
 
 install_apt() {
   local missing=()
