@@ -30,6 +30,25 @@ pub enum Command {
     CopyDb(CopyDbArgs),
     /// Print the API's OpenAPI 3.1 document (as served at /api/openapi.json).
     Openapi,
+    /// Give back an online payment, whole or in part, through the gateway
+    /// that took it (bKash, SSLCommerz; others are left to the operator).
+    /// At most what was paid minus earlier refunds.
+    Refund(RefundArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RefundArgs {
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// The order: its number (order_random) or its id.
+    pub order: String,
+    /// Whole taka to give back; all that is left when left out.
+    pub amount: Option<i64>,
+    /// Why (sent to the gateway, kept with the refund).
+    #[arg(long, default_value = "Refund by the shop")]
+    pub reason: String,
+    #[command(flatten)]
+    pub payments: PaymentArgs,
 }
 
 #[derive(Debug, Args)]
@@ -246,6 +265,10 @@ pub struct PaymentArgs {
     /// `{this}/api/bkash/callback`); SITE_URL when unset.
     #[arg(long, env = "PAYMENT_CALLBACK_BASE")]
     pub payment_callback_base: Option<String>,
+    /// Minutes an online order waits for its payment before it is asked
+    /// about once more and cancelled, its stock released (0: 30).
+    #[arg(long, env = "PAYMENT_EXPIRY_MINUTES", default_value_t = 30)]
+    pub payment_expiry_minutes: u64,
 }
 
 /// A setting that must stay out of logs and `--help` (client secrets).

@@ -123,6 +123,11 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
             outbox: args.outbox,
         }),
     };
+    tokio::spawn(payments::expiry::run(
+        state.pool.clone(),
+        Arc::clone(&state.payments),
+        payments::expiry::period(state.payments.expiry()),
+    ));
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("binding {}", args.listen))?;

@@ -111,9 +111,52 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => origin::serve(args).await,
+        Command::Refund(args) => refund(args).await,
         Command::Openapi => {
             println!("{:#}", origin::surfaces::api::openapi());
             Ok(())
         }
     }
+}
+
+/// `origin refund ORDER [AMOUNT]`: gives money back through the gateway that
+/// took it, prints each part and how it ended; fails (exit 1) when nothing
+/// could be given back.
+async fn refund(args: origin::config::RefundArgs) -> anyhow::Result<()> {
+    let pool = catalog::db::connect(&catalog::db::PoolConfig {
+        create_if_missing: false,
+        ..catalog::db::PoolConfig::new(&args.db.database)
+    })
+    .await
+    .with_context(|| format!("opening {}", args.db.database))?;
+    catalog::db::migrate(&pool).await.context("migrating")?;
+    // Refunds send nobody back: any callback base will do.
+    let gateways =
+        origin::domain::payments::Gateways::from_args(&args.payments, "http://127.0.0.1")
+            .context("configuring payment gateways")?;
+    let report = origin::domain::payments::refund::refund_order(
+        &pool,
+        &gateways,
+        &args.order,
+        args.amount,
+        &args.reason,
+        catalog::clock::now_unix(),
+    )
+    .await
+    .map_err(|err| anyhow::anyhow!("{err}"))?;
+    for line in &report.lines {
+        println!(
+            "{} {} taka through {} (payment {}): {} {}",
+            report.order_random, line.amount, line.gateway, line.tran_id, line.status, line.detail
+        );
+    }
+    println!(
+        "order {}: paid {} taka online, refunded now {} taka",
+        report.order_random, report.paid, report.refunded
+    );
+    pool.close().await;
+    if report.refunded == 0 {
+        anyhow::bail!("nothing was refunded");
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod checkout;
+pub mod sim;
 
 use catalog::db;
 use std::path::PathBuf;

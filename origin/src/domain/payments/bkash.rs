@@ -13,6 +13,11 @@
 //!   and, when execute fails, times out or was already called, asks
 //!   `POST {base}/tokenized/checkout/payment/status`.
 //!
+//! Refunds (full or partial, from `origin refund` or for a payment completed
+//! after its order expired): `POST {base}/tokenized/checkout/payment/refund`
+//! with the `paymentID`, the `trxID`, the amount, our invoice as `sku` and
+//! the reason; bKash answers the refund's own `refundTrxID`.
+//!
 //! Only `transactionStatus: Completed` with our invoice number counts as
 //! paid, and [`super::settle`] checks the amount. Every call after the grant
 //! carries `Authorization: <id_token>` and `X-APP-Key`. An answer's
@@ -27,7 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError};
+use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError, Refund};
 use super::{confirm, Confirmed, Outcome};
 use crate::config::Secret;
 use crate::plumbing::error::ApiResult;
@@ -130,6 +135,18 @@ struct Payment {
     currency: String,
     #[serde(default, alias = "merchantInvoice")]
     merchant_invoice_number: String,
+}
+
+/// What `payment/refund` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Refunded {
+    #[serde(flatten)]
+    status: Status,
+    #[serde(default, rename = "refundTrxID")]
+    refund_trx_id: String,
+    #[serde(default)]
+    transaction_status: String,
 }
 
 /// Why a call did not answer a payment.
@@ -407,6 +424,41 @@ impl Gateway for Bkash {
             Err(CallError::Gateway(err)) => Err(err),
         }
     }
+
+    const REFUNDS: bool = true;
+
+    async fn refund(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> Result<String, GatewayError> {
+        if refund.session.is_empty() || refund.gateway_ref.is_empty() {
+            return Err(GatewayError::Refused(
+                "the payment's paymentID or trxID is not known".into(),
+            ));
+        }
+        let reason: String = refund.reason.chars().take(255).collect();
+        let body = json!({
+            "paymentID": refund.session,
+            "amount": refund.amount.to_string(),
+            "trxID": refund.gateway_ref,
+            "sku": refund.tran_id,
+            "reason": if reason.is_empty() { "Refund".to_string() } else { reason },
+        });
+        let refunded: Refunded = self
+            .call(http, "/tokenized/checkout/payment/refund", &body)
+            .await?;
+        if let Some(error) = refunded.status.error() {
+            return Err(GatewayError::Refused(error));
+        }
+        if refunded.transaction_status != "Completed" || refunded.refund_trx_id.is_empty() {
+            return Err(GatewayError::Refused(format!(
+                "refund not completed: {}",
+                refunded.transaction_status
+            )));
+        }
+        Ok(refunded.refund_trx_id)
+    }
 }
 
 /// Records the `paymentID` bKash gave a new attempt, so that it can be
@@ -414,8 +466,8 @@ impl Gateway for Bkash {
 pub async fn record_payment_id(pool: &Pool, gateway: &Bkash, tran_id: &str) -> ApiResult<()> {
     if let Some(payment_id) = gateway.take_payment_id(tran_id) {
         db::query(
-            "UPDATE payment SET gateway_ref = $2 WHERE tran_id = $1 AND gateway = 'bkash' \
-             AND status = 'initiated'",
+            "UPDATE payment SET gateway_ref = $2, session = $2 WHERE tran_id = $1 \
+             AND gateway = 'bkash' AND status = 'initiated'",
         )
         .bind(tran_id)
         .bind(payment_id)

@@ -84,6 +84,43 @@ pub trait Gateway: Sync {
         http: &reqwest::Client,
         reference: &Self::Reference,
     ) -> impl Future<Output = Result<Option<Outcome>, GatewayError>> + Send;
+
+    /// Whether money can be given back through this gateway's API; when
+    /// not, a refund is left to the operator (`payment_refund.status`
+    /// `operator`).
+    const REFUNDS: bool = false;
+
+    /// Gives back `refund.amount` taka of a validated payment; answers the
+    /// gateway's id of the refund. Only called when [`Gateway::REFUNDS`].
+    fn refund(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> impl Future<Output = Result<String, GatewayError>> + Send {
+        let _ = (http, refund);
+        async { Err(GatewayError::Refused("refunds are not offered".into())) }
+    }
+}
+
+/// One refund to ask of a gateway, read from the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refund {
+    /// Our id of the refund (`payment_refund.id`), sent where the gateway
+    /// takes a reference.
+    pub id: i64,
+    /// Taka to give back.
+    pub amount: i64,
+    /// Why, in the operator's words (or the shop's, when automatic).
+    pub reason: String,
+    /// The attempt's transaction id (our invoice number at the gateway).
+    pub tran_id: String,
+    /// The gateway's transaction id of the payment (bKash's `trxID`,
+    /// SSLCommerz's `bank_tran_id`).
+    pub gateway_ref: String,
+    /// The gateway's id of the checkout (bKash's `paymentID`).
+    pub session: String,
+    /// The order's number.
+    pub order_random: String,
 }
 
 /// Whole taka from a gateway's decimal amount ("1250", "1250.00"); `None`

@@ -16,10 +16,19 @@
 //! one for what is left of the caller's own order, and [`confirm`] asks the
 //! gateway about an attempt and settles what it vouches for. The routes are in
 //! `crate::surfaces::api::payment`.
+//!
+//! An order whose payment is neither confirmed nor failed within
+//! `PAYMENT_EXPIRY_MINUTES` is asked about once more and then cancelled with
+//! its stock and coupon use released ([`expiry`]); a payment the gateway
+//! confirms after that is `late` and given back at once through the gateway
+//! that took it, or left to the operator where the gateway has no refunds
+//! ([`refund`], which also serves `origin refund ORDER [AMOUNT]`).
 
 pub mod bkash;
+pub mod expiry;
 pub mod gateway;
 pub mod nagad;
+pub mod refund;
 pub mod sslcommerz;
 
 use anyhow::Context;
@@ -45,6 +54,9 @@ pub struct Gateways {
     pub nagad: Option<Nagad>,
     pub bkash: Option<Bkash>,
     pub http: reqwest::Client,
+    /// Seconds an online order may wait for its payment before it expires;
+    /// 0 for [`expiry::DEFAULT_SECS`].
+    pub expiry_secs: i64,
 }
 
 impl Gateways {
@@ -114,6 +126,8 @@ impl Gateways {
             sslcommerz,
             nagad,
             bkash,
+            expiry_secs: i64::try_from(args.payment_expiry_minutes.saturating_mul(60))
+                .unwrap_or(i64::MAX),
             http: reqwest::Client::builder()
                 .timeout(GATEWAY_TIMEOUT)
                 .connect_timeout(GATEWAY_TIMEOUT / 3)
@@ -155,6 +169,9 @@ pub struct Settled {
     pub order_id: i64,
     /// True only when the attempt was validated.
     pub paid: bool,
+    /// True when the gateway confirmed a payment whose order had expired:
+    /// the money is to be given back ([`refund::give_back_late`]).
+    pub late: bool,
 }
 
 /// Records an attempt to pay `amount` taka of an unpaid online order through
@@ -222,11 +239,47 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
     let Some((order_id, expected, status)) = row else {
         return Err(ApiError::NotFound("No such payment.".into()));
     };
+    if status == "expired" {
+        // Paid after its order was cancelled: never lost, given back.
+        if let Outcome::Validated {
+            amount,
+            gateway_ref,
+            ..
+        } = outcome
+        {
+            if *amount == expected {
+                let marked = db::query(
+                    "UPDATE payment SET status = 'late', gateway_ref = $2, updated_at = $3 \
+                     WHERE tran_id = $1 AND status = 'expired'",
+                )
+                .bind(outcome.tran_id())
+                .bind(gateway_ref)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+                history(
+                    &mut tx,
+                    order_id,
+                    "late_payment",
+                    "Online payment confirmed after the order expired; to be refunded",
+                    now,
+                )
+                .await?;
+                tx.commit().await?;
+                return Ok(Settled {
+                    order_id,
+                    paid: false,
+                    late: marked.rows_affected() == 1,
+                });
+            }
+        }
+    }
     if status != "initiated" {
         tx.rollback().await?;
         return Ok(Settled {
             order_id,
             paid: status == "validated",
+            late: false,
         });
     }
     let (new_status, gateway_ref) = match outcome {
@@ -270,16 +323,27 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
         .await?;
         history(&mut tx, order_id, "paid", "Online payment validated", now).await?;
     } else {
-        cancel_unpaid(&mut tx, order_id, now).await?;
+        cancel_unpaid(
+            &mut tx,
+            order_id,
+            "Online payment failed; stock released",
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
-    Ok(Settled { order_id, paid })
+    Ok(Settled {
+        order_id,
+        paid,
+        late: false,
+    })
 }
 
 /// Cancels an order still waiting for its payment and puts its reserved
-/// units back (pre-booked lines took none). Does nothing to an order already
-/// paid or cancelled.
-async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result<()> {
+/// units back (pre-booked lines took none) and its coupon use; `note` goes
+/// into its history. Does nothing to an order already paid or cancelled;
+/// answers whether it cancelled.
+async fn cancel_unpaid(conn: &mut Conn, order_id: i64, note: &str, now: i64) -> sqlx::Result<bool> {
     let cancelled = db::query(
         "UPDATE order_master SET payment_term_status = 'Failed', order_status = 'cancelled', \
          updated_at = $2 WHERE id = $1 AND payment_term_status = 'Pending' AND amount_paid = 0",
@@ -289,7 +353,7 @@ async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result
     .execute(&mut *conn)
     .await?;
     if cancelled.rows_affected() == 0 {
-        return Ok(());
+        return Ok(false);
     }
     db::query(
         "UPDATE coupon SET used_count = used_count - 1 WHERE used_count > 0 \
@@ -318,14 +382,8 @@ async fn cancel_unpaid(conn: &mut Conn, order_id: i64, now: i64) -> sqlx::Result
         .execute(&mut *conn)
         .await?;
     }
-    history(
-        conn,
-        order_id,
-        "cancelled",
-        "Online payment failed; stock released",
-        now,
-    )
-    .await
+    history(conn, order_id, "cancelled", note, now).await?;
+    Ok(true)
 }
 
 async fn history(
@@ -600,6 +658,9 @@ pub async fn confirm<G: Gateway>(
         }
         Err(e) => return Err(e),
     };
+    if settled.late {
+        refund::give_back_late(pool, http, gateway, outcome.tran_id(), now).await;
+    }
     let (order_random, order_key): (String, String) =
         db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
             .bind(settled.order_id)

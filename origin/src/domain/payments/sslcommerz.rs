@@ -9,12 +9,17 @@
 //!   a return without a `val_id`, the transaction query API
 //!   (`merchantTransIDvalidationAPI.php?tran_id=...`).
 //!
+//! Refunds (full or partial): the same transaction API with
+//! `refund_amount`, `bank_tran_id`, `refund_remarks` and `refe_id` (our
+//! refund's id) answers `{APIConnect: DONE, status: success|processing,
+//! refund_ref_id}`, or `status: failed` with `errorReason`.
+//!
 //! EMI: `emi_option=1` and `emi_max_inst_option` when the shopper asked for
 //! instalments and the order allows them.
 
 use serde::Deserialize;
 
-use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError};
+use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError, Refund};
 use super::Outcome;
 use crate::config::Secret;
 
@@ -91,6 +96,19 @@ struct Transaction {
     currency: String,
     #[serde(default)]
     bank_tran_id: String,
+}
+
+/// What the refund API answers.
+#[derive(Debug, Deserialize)]
+struct RefundAnswer {
+    #[serde(default, rename = "APIConnect")]
+    api_connect: String,
+    #[serde(default)]
+    status: String,
+    #[serde(default)]
+    refund_ref_id: String,
+    #[serde(default, rename = "errorReason")]
+    error_reason: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -231,6 +249,46 @@ impl Gateway for SslCommerz {
                     .or_else(|| outcomes.first())
                     .cloned())
             }
+        }
+    }
+
+    const REFUNDS: bool = true;
+
+    async fn refund(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> Result<String, GatewayError> {
+        if refund.gateway_ref.is_empty() {
+            return Err(GatewayError::Refused(
+                "the payment's bank_tran_id is not known".into(),
+            ));
+        }
+        let amount = format!("{}.00", refund.amount);
+        let reference = refund.id.to_string();
+        let remarks: String = refund.reason.chars().take(255).collect();
+        let mut query: Vec<(&str, &str)> = self.credentials().to_vec();
+        query.extend([
+            ("refund_amount", amount.as_str()),
+            ("refund_remarks", remarks.as_str()),
+            ("bank_tran_id", refund.gateway_ref.as_str()),
+            ("refe_id", reference.as_str()),
+        ]);
+        let answer = http
+            .get(self.query_url.clone())
+            .query(&query)
+            .send()
+            .await?;
+        if answer.status().is_server_error() {
+            return Err(GatewayError::Down(format!("HTTP {}", answer.status())));
+        }
+        let answer: RefundAnswer = answer.json().await?;
+        match answer.status.to_ascii_lowercase().as_str() {
+            "success" | "processing" if answer.api_connect == "DONE" => Ok(answer.refund_ref_id),
+            _ => Err(GatewayError::Refused(format!(
+                "{} {}",
+                answer.status, answer.error_reason
+            ))),
         }
     }
 }
