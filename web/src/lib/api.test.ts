@@ -1,4 +1,4 @@
-import { api, ApiError, apiGet, apiPost, authToken, readCookie, serverClockOffset, setAuthToken } from './api';
+import { api, ApiError, apiGet, apiPost, authToken, readCookie, serverClockOffset, setAuthToken, waitText } from './api';
 import { on } from './events';
 import { calledUrl, mockFetch } from './test-utils';
 
@@ -122,5 +122,25 @@ describe('api', () => {
     mockFetch({ '/api/x': { body: {}, headers: { Date: new Date(serverNow - 10_000).toUTCString(), Age: '10' } } });
     await api('/api/x');
     expect(Math.abs(serverClockOffset()! - 90_000)).toBeLessThan(2_000);
+  });
+
+  it('tells how long to wait on a 429, from Retry-After when the answer does not say', async () => {
+    mockFetch({
+      '/api/auth/login': { status: 429, headers: { 'Retry-After': '120' }, body: { success: false, message: 'Too many attempts.' } },
+      '/api/auth/register': {
+        status: 429,
+        headers: { 'Retry-After': '5' },
+        body: { success: false, message: 'Too many accounts. Please try again in 5 seconds.' },
+      },
+    });
+    const first = await apiPost('/api/auth/login', {}).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(ApiError);
+    expect((first as ApiError).retryAfter).toBe(120);
+    expect((first as ApiError).message).toBe('Too many attempts. Please try again in 2 minutes.');
+    const second = (await apiPost('/api/auth/register', {}).catch((e: unknown) => e)) as ApiError;
+    expect(second.message).toBe('Too many accounts. Please try again in 5 seconds.');
+    expect(second.retryAfter).toBe(5);
+    expect(waitText(1)).toBe('1 second');
+    expect(waitText(3601)).toBe('2 hours');
   });
 });

@@ -13,16 +13,38 @@ export const SELF_TOKEN_COOKIE = 'self_token';
 /** Where the Bearer token is kept after login. */
 export const AUTH_TOKEN_KEY = 'auth_token';
 
-/** A failed call: the HTTP status (0 when the network failed), the message to show, and field errors. */
+/**
+ * A failed call: the HTTP status (0 when the network failed), the message to show, field errors,
+ * and for a 429 the seconds to wait (`Retry-After`), also said in the message.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: Record<string, string[]>;
-  constructor(status: number, message: string, errors: Record<string, string[]> = {}) {
+  readonly retryAfter: number | null;
+  constructor(status: number, message: string, errors: Record<string, string[]> = {}, retryAfter: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** A wait in words, as the origin says it: "30 seconds", "4 minutes", "2 hours". */
+export function waitText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [n, unit] = s < 60 ? [s, 'second'] : s < 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** `Retry-After` in seconds (a number or an HTTP date), or null. */
+export function retryAfterSeconds(res: Response): number | null {
+  const value = res.headers.get('Retry-After');
+  if (!value) return null;
+  const n = Number(value);
+  if (Number.isFinite(n) && n >= 0) return n;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
@@ -179,9 +201,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       emit('loading:fail', { url, status: res.status });
     }
     if (res.status === 401 && bearer) setAuthToken(null);
-    const message = typeof obj.message === 'string' && obj.message ? obj.message : messageFor(res.status);
+    let message = typeof obj.message === 'string' && obj.message ? obj.message : messageFor(res.status);
     const errors = obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, string[]>) : {};
-    throw new ApiError(res.status, message, errors);
+    const retryAfter = res.status === 429 ? retryAfterSeconds(res) : null;
+    // The shopper is told how long to wait, whoever refused (the origin says it; the edge may not).
+    if (retryAfter !== null && !/try again in/i.test(message)) message = `${message.replace(/\s*$/, '')} Please try again in ${waitText(retryAfter)}.`;
+    throw new ApiError(res.status, message, errors, retryAfter);
   }
   if (loud) emit('loading:finish', { url });
   return data as T;

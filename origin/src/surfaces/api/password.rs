@@ -78,7 +78,10 @@ async fn post_forgot(
         ratelimit::check(&state.pool, &keys, LINKS_PER_HOUR, 3_600, now).await?
     {
         return Err(ApiError::TooManyRequests {
-            message: "Too many reset links asked for. Please try again later.".into(),
+            message: format!(
+                "Too many reset links asked for. Please try again in {}.",
+                ratelimit::wait_words(retry_after)
+            ),
             retry_after,
         });
     }

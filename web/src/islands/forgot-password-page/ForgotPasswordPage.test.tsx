@@ -34,4 +34,19 @@ describe('forgot-password-page', () => {
     expect(screen.getByText("We can't find a user with that email address.")).toBeTruthy();
     expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
   });
+
+  it('shows how long to wait when too many links were asked for', async () => {
+    mockFetch({
+      '/api/user/forgot-password-send-link': {
+        status: 429,
+        headers: { 'Retry-After': '3000' },
+        body: { success: false, message: 'Too many reset links asked for. Please try again in 50 minutes.' },
+      },
+    });
+    render(<ForgotPasswordPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
+    await flush();
+    expect(screen.getByText('Too many reset links asked for. Please try again in 50 minutes.')).toBeTruthy();
+  });
 });

@@ -91,4 +91,21 @@ describe('login-page', () => {
     expect(afterLogin('?redirect=%2F%5Cevil.example', origin)).toBe('/');
     expect(afterLogin('?redirect=https%3A%2F%2Fevil.example', origin)).toBe('/');
   });
+
+  it('shows how long to wait after too many failed sign-ins', async () => {
+    mockFetch({
+      '/api/auth/login': {
+        status: 429,
+        headers: { 'Retry-After': '900' },
+        body: { success: false, message: 'Too many failed sign-ins. Please try again in 15 minutes.' },
+      },
+    });
+    render(<LoginPage />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'guess-1234' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Too many failed sign-ins. Please try again in 15 minutes.');
+    expect(authToken()).toBeNull();
+  });
 });

@@ -71,4 +71,18 @@ describe('track-order-page', () => {
     await flush();
     expect(screen.getByRole('alert').textContent).toBe('No order matches that number and phone. Please check both.');
   });
+
+  it('shows how long to wait after too many tries', async () => {
+    mockFetch({
+      '/api/cart/track-order': {
+        status: 429,
+        headers: { 'Retry-After': '8' },
+        body: { success: false, message: 'Too many tries for this order. Please try again in 8 seconds.' },
+      },
+    });
+    render(<TrackOrderPage search="?id=1&phone=01712345678" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Track order' }));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Too many tries for this order. Please try again in 8 seconds.');
+  });
 });
