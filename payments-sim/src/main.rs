@@ -26,7 +26,15 @@ async fn main() -> std::io::Result<()> {
     let env = payments_sim::shop_env(&base);
     println!("Simulated payment gateways (no real money) on {base}");
     for (name, value) in &env {
-        println!("{name}={value}");
+        // Keys (PEM, many lines) stay out of logs: they are in the env file.
+        if value.contains('\n') {
+            println!(
+                "{name}=<{} lines of PEM, in the env file>",
+                value.lines().count()
+            );
+        } else {
+            println!("{name}={value}");
+        }
     }
     if let Some(path) = env_file {
         let partial = format!("{path}.partial");
