@@ -785,3 +785,105 @@ impl BackgroundService for Scheduler {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::storage::Eviction;
+
+    fn staged(offset_ms: i64) -> &'static Staged {
+        let eviction: &'static Eviction = Box::leak(Box::new(Eviction::with_capacity(1 << 20, 64)));
+        let storage: &'static MemoryStorage =
+            Box::leak(Box::new(MemoryStorage::new(eviction, 1 << 16)));
+        Box::leak(Box::new(Staged::new(
+            Clock::new(offset_ms),
+            storage,
+            1 << 16,
+            None,
+        )))
+    }
+
+    fn response(url: &str, tags: &[&str], headers: &[(&str, &str)]) -> StagedResponse {
+        StagedResponse {
+            url: url.into(),
+            host: None,
+            status: 200,
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+            body: Some("new".into()),
+            body_base64: None,
+        }
+    }
+
+    fn request(at: SystemTime, responses: Vec<StagedResponse>) -> StageRequest {
+        StageRequest {
+            at_ms: unix_ms(at),
+            responses,
+        }
+    }
+
+    const FRESH: (&str, &str) = ("cache-control", "max-age=60");
+
+    #[test]
+    fn the_clock_shifts_both_ways() {
+        let t = UNIX_EPOCH + Duration::from_secs(1000);
+        let ahead = Clock::new(2000);
+        assert_eq!(ahead.from_system(t), t + Duration::from_secs(2));
+        assert_eq!(ahead.to_system(ahead.from_system(t)), t);
+        let behind = Clock::new(-1500);
+        assert_eq!(behind.from_system(t), t - Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn a_staging_is_checked_whole_and_a_repeat_replaces() {
+        let staged = staged(0);
+        let at = SystemTime::now() + Duration::from_secs(60);
+        let good = response("/p/x?utm_source=a&b=1", &["product:1"], &[FRESH]);
+        let bad = response("/p/y", &[], &[("cache-control", "no-store")]);
+        let refused = staged.stage(&request(at, vec![good.clone(), bad]), |_| true);
+        assert!(refused.unwrap_err().0.starts_with("responses[1] (/p/y)"));
+        assert_eq!(staged.figures().pending, 0);
+        assert_eq!(
+            staged.stage(&request(at, vec![good.clone()]), |_| true),
+            Ok(1)
+        );
+        assert_eq!(staged.stage(&request(at, vec![good]), |_| true), Ok(1));
+        let figures = staged.figures();
+        assert_eq!(figures.pending, 1);
+        assert_eq!(figures.next_boundary_ms, Some(unix_ms(at)));
+        let listed = staged.list(10);
+        assert_eq!(listed[0]["url"], "/p/x?b=1");
+        assert_eq!(listed[0]["tags"], serde_json::json!(["product:1"]));
+        assert_eq!(staged.purge(Selector::Tag("product:1")), 1);
+        assert_eq!(staged.figures().pending, 0);
+    }
+
+    #[test]
+    fn a_due_successor_is_installed_once_and_dropped_when_stale() {
+        let staged = staged(0);
+        let now = SystemTime::now();
+        let past = now - Duration::from_secs(30);
+        let mut gone = response("/gone", &[], &[("cache-control", "max-age=10")]);
+        gone.headers.push(("date".into(), date::format(past)));
+        let due = response("/due", &[], &[FRESH]);
+        staged
+            .stage(&request(past, vec![due, gone]), |_| true)
+            .unwrap();
+        staged.install_due("shop.test", "/due", Coding::Identity);
+        staged.install_due("shop.test", "/due", Coding::Identity);
+        staged.install_due("shop.test", "/gone", Coding::Identity);
+        let figures = staged.figures();
+        assert_eq!((figures.applied_total, figures.installed_total), (1, 1));
+        assert!(staged
+            .storage
+            .stored_at(&cache_key("shop.test", "/due", Coding::Identity))
+            .is_some());
+        // Past its freshness (30 s after a boundary with 10 s of it): dropped at the tick.
+        assert_eq!(staged.tick(), None);
+        assert_eq!(staged.list(10).len(), 1);
+        assert_eq!(staged.figures().applied_total, 2);
+    }
+}
