@@ -9,19 +9,43 @@
 # process): on a shared machine that figure moves much less than requests/s.
 #
 # Usage: edge/bench/run.sh [seconds per run, default 10]   (BENCH_ROUNDS=2: rounds per scenario)
-# Needs: nginx, varnish, wrk, curl (Debian packages; `apt-get install -y nginx varnish wrk`).
+# Needs: nginx, varnish, wrk, curl, taskset: installed from Debian when missing
+# (`apt-get update` once, then `apt-get install -y` of the missing packages; as root or with
+# sudo). Every run is bounded: wrk by its -d (plus a kill 15 s later), each warm-up and
+# readiness request by curl's --max-time. The load average goes beside the table: on a shared
+# machine the figures move with it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION="${1:-10}"
 ROUNDS="${BENCH_ROUNDS:-2}"
+case "$DURATION" in '' | *[!0-9]*) echo "usage: $0 [seconds per run]"; exit 2 ;; esac
 CONNS="${BENCH_CONNECTIONS:-64}"
 SERVER_CPU="${BENCH_SERVER_CPU:-0}"
 CLIENT_CPU="${BENCH_CLIENT_CPU:-1}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/furniture-shop/target}"
 
+# Missing tools come from Debian: the package that has each.
+declare -A PACKAGE=([nginx]=nginx [varnishd]=varnish [wrk]=wrk [curl]=curl [taskset]=util-linux)
+MISSING=()
 for tool in nginx varnishd wrk curl taskset; do
-  command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y nginx varnish wrk curl)"; exit 1; }
+  command -v "$tool" >/dev/null || MISSING+=("${PACKAGE[$tool]}")
 done
+if [ "${#MISSING[@]}" -gt 0 ]; then
+  SUDO=()
+  [ "$(id -u)" -eq 0 ] || SUDO=(sudo)
+  echo "installing ${MISSING[*]} (apt-get)..."
+  "${SUDO[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${MISSING[@]}" >/dev/null
+  # Debian starts the packaged services on install; the benchmark runs its own instances.
+  for service in nginx varnish; do
+    if command -v systemctl >/dev/null && systemctl is-active --quiet "$service" 2>/dev/null; then
+      "${SUDO[@]}" systemctl stop "$service" || true
+    fi
+  done
+  for tool in nginx varnishd wrk curl taskset; do
+    command -v "$tool" >/dev/null || { echo "still missing $tool after apt-get install"; exit 1; }
+  done
+fi
 # The edge's production build (root Cargo.toml: the release profile with fat LTO).
 cargo build -p edge --profile edge-release --quiet
 EDGE_BIN="$CARGO_TARGET_DIR/edge-release/edge"
@@ -65,7 +89,7 @@ taskset -c "$SERVER_CPU" varnishd -F -n "$DIR/varnish" -a "127.0.0.1:$VARNISH_PO
   -s malloc,512m -p http_gzip_support=off -p thread_pools=1 >"$DIR/varnish.log" 2>&1 & PIDS+=($!)
 
 for port in $ORIGIN_PORT $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
-  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/p/0.html" && break; sleep 0.1; done
+  for _ in $(seq 100); do curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$port/p/0.html" && break; sleep 0.1; done
 done
 
 # The process that serves each port: the edge itself, nginx's worker, Varnish's child.
@@ -79,20 +103,21 @@ declare -A NAME=([$EDGE_PORT]="edge (Pingora)" [$NGINX_PORT]="nginx proxy_cache"
 echo "warming 1,000 pages in each cache..."
 for port in $EDGE_PORT $NGINX_PORT $VARNISH_PORT; do
   for _ in 1 2; do
-    seq 0 999 | xargs -P 8 -I{} curl -s -o /dev/null "http://127.0.0.1:$port/p/{}.html" || true
+    seq 0 999 | xargs -P 8 -I{} curl -s --max-time 5 -o /dev/null "http://127.0.0.1:$port/p/{}.html" || true
   done
   printf '  %-18s X-Cache on a warmed page: %s\n' "${NAME[$port]}" \
     "$(curl -s -D - -o /dev/null "http://127.0.0.1:$port/p/7.html" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')"
 done
 
 run() { # port scenario
-  local args=(-t1 -c"$CONNS" -d"${DURATION}s" --latency)
+  local args=(-t1 -c"$CONNS" -d"${DURATION}s" --timeout 2s --latency)
+  local bound=$((DURATION + 15))
   local out ticks0
   ticks0="$(cpu_ticks "${SERVER[$1]}")"
   if [ "$2" = hot ]; then
-    out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" "http://127.0.0.1:$1/p/42.html")"
+    out="$(timeout "$bound" taskset -c "$CLIENT_CPU" wrk "${args[@]}" "http://127.0.0.1:$1/p/42.html" || true)"
   else
-    out="$(taskset -c "$CLIENT_CPU" wrk "${args[@]}" -s edge/bench/random.lua "http://127.0.0.1:$1")"
+    out="$(timeout "$bound" taskset -c "$CLIENT_CPU" wrk "${args[@]}" -s edge/bench/random.lua "http://127.0.0.1:$1" || true)"
   fi
   local rps p99 errors ticks1 requests cpu
   ticks1="$(cpu_ticks "${SERVER[$1]}")"
@@ -107,6 +132,7 @@ run() { # port scenario
 
 echo
 echo "wrk -t1 -c$CONNS -d${DURATION}s, server on CPU $SERVER_CPU, wrk on CPU $CLIENT_CPU, ~30 KB pages"
+echo "before: $(uptime)"
 printf '| %-18s | %-9s | %12s | %8s | %9s |\n' "cache" "scenario" "requests/s" "p99" "CPU µs/req"
 printf '|%s|%s|%s|%s|%s|\n' "--------------------" "-----------" "--------------" "----------" "-----------"
 # Each scenario ROUNDS times, the servers' order rotated each round, so no
@@ -120,6 +146,7 @@ for scenario in hot random; do
     done
   done
 done
+echo "after:  $(uptime)"
 echo
 echo "edge hit ratio check:"
 curl -s "http://127.0.0.1:$EDGE_ADMIN/metrics" | grep '^edge_requests_total' || true
