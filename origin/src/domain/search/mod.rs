@@ -1,13 +1,29 @@
 //! Product search with Tantivy, in memory, built at start from the database
 //! and kept current from `change_log` ([`follow`]).
 //!
-//! Each query word is first widened over the index's vocabulary: the word,
-//! its synonyms (Bangla script, Banglish; [`words`]), words within the typos
-//! its length allows, and, for the word being typed (the last one), words it
-//! begins. Every query word must match (AND); a word's matches are OR-ed, an
-//! exact match in the title scoring highest. Ties go to the more popular
-//! product. An exact product code or SKU (or a variation's code) comes first.
-//! Categories for the suggestion panel are matched the same way in memory.
+//! Stop words leave the query ([`words::query_words`]). Each query word is
+//! then widened over the index's vocabulary, each widening with a class
+//! ([`Class`]): the word itself; its synonyms; words with the same phonetic
+//! key ([`words::key`]: Banglish, Bangla script and English spellings of one
+//! sound) when the word itself is not indexed; the word without a case
+//! ending ("khater", বাচ্চাদের); for the word being typed (the last one),
+//! words it begins; words within the typos its length allows (1 from 5
+//! letters, 2 from 9; 1 on a shorter word that finds nothing else); a
+//! joined word split into indexed words ("nightstand" → night stand), and
+//! two query words joined when the index has them as one ("book shelf" →
+//! bookshelf).
+//!
+//! Every query word must match (AND). When no product has them all, the
+//! query is relaxed and says so ([`Search::find`]): first without the words
+//! that match nothing, then any word, products with more words first.
+//!
+//! Ranking: a product's score is, per query word, its best match (class,
+//! then title over the rest), plus a bonus for query words next to each
+//! other in the title; so exact words beat phonetic ones, which beat
+//! prefixes and typos; words close together beat words apart; a title beats
+//! a description. Equal scores go to the more popular product, then the one
+//! in stock. An exact product code or SKU (or a variation's code) comes
+//! first. Categories for the suggestion panel are matched in memory.
 
 pub mod words;
 
@@ -19,7 +35,9 @@ use anyhow::Context;
 use sqlx::FromRow;
 use tantivy::collector::TopDocs;
 use tantivy::indexer::{LogMergePolicy, NoMergePolicy};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, PhraseQuery, Query, TermQuery,
+};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
     STRING,
@@ -32,10 +50,52 @@ use tantivy::{
 use catalog::db::{self, Pool};
 use catalog::read::content::{SearchHit, SearchTerm};
 
-use words::{alternatives, distance, matches, max_typos, normalized};
+use words::{alternatives, is_bangla, key, matches, max_typos, normalized, stems, typos_between};
 
 /// Most vocabulary words one query word may widen to.
 const MAX_EXPANSIONS: usize = 40;
+/// Most parts a joined query word is split into ("sofacumbed").
+const MAX_PARTS: usize = 3;
+
+/// How a vocabulary word matches a query word, best last; the value is the
+/// score of such a match in tenths of [`CLASS_SCORE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// A typo on a short word, allowed only when it finds nothing else.
+    ShortTypo = 20,
+    /// Two typos.
+    TwoTypos = 30,
+    /// One typo.
+    OneTypo = 50,
+    /// A longer word that the word being typed begins.
+    Prefix = 70,
+    /// A joined word split, or two words joined.
+    Joined = 80,
+    /// The word (or a synonym) without its case ending or plural suffix.
+    Stem = 85,
+    /// The same sounds spelled otherwise (Banglish, Bangla script).
+    Phonetic = 90,
+    /// A synonym.
+    Synonym = 95,
+    /// The word itself.
+    Exact = 100,
+}
+
+impl Class {
+    /// The score of a match of this class outside the title (the title
+    /// adds [`TITLE_SCORE`]).
+    fn score(self) -> f32 {
+        (self as u32 * CLASS_SCORE / 10) as f32
+    }
+}
+
+/// A match's score per class step of ten: above every proximity and title
+/// bonus a query can add up.
+const CLASS_SCORE: u32 = 1000;
+/// Two query words next to each other in the title (at most one apart).
+const PROXIMITY_SCORE: f32 = 40.0;
+/// A query word matched in the title rather than elsewhere.
+const TITLE_SCORE: f32 = 4.0;
 /// Tantivy's indexing memory budget, bytes.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 
@@ -56,6 +116,7 @@ pub struct Search {
 #[derive(Debug, Clone, Copy)]
 struct Fields {
     id: Field,
+    in_stock: Field,
     title: Field,
     body: Field,
     code: Field,
@@ -73,6 +134,9 @@ struct Fields {
 struct Vocabulary {
     all: BTreeSet<String>,
     letters: Vec<String>,
+    /// Words by phonetic key; a Bangla word also by its stems' keys
+    /// (শিশুদের is found as শিশু).
+    by_key: HashMap<String, Vec<String>>,
 }
 
 impl Vocabulary {
@@ -82,10 +146,30 @@ impl Vocabulary {
             if !self.all.contains(&w) {
                 if !w.chars().any(|c| c.is_numeric()) {
                     self.letters.push(w.clone());
+                    let mut keys = vec![key(&w)];
+                    if is_bangla(&w) {
+                        keys.extend(stems(&w).iter().map(|s| key(s)));
+                    }
+                    for k in keys {
+                        if k.is_empty() {
+                            continue;
+                        }
+                        let list = self.by_key.entry(k).or_default();
+                        if !list.contains(&w) {
+                            list.push(w.clone());
+                        }
+                    }
                 }
                 self.all.insert(w);
             }
         }
+    }
+
+    /// Whether `word` is an indexed word of letters alone.
+    fn has_letters_word(&self, word: &str) -> bool {
+        word.chars().count() >= 2
+            && !word.chars().any(|c| c.is_numeric())
+            && self.all.contains(word)
     }
 }
 
@@ -112,8 +196,15 @@ fn schema() -> (Schema, Fields) {
             .set_tokenizer("words")
             .set_index_option(IndexRecordOption::WithFreqs),
     );
+    // The title keeps positions, for words close together.
+    let title_words = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("words")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
     let id = b.add_u64_field("id", INDEXED | FAST | STORED);
-    let title = b.add_text_field("title", words.clone());
+    let in_stock = b.add_u64_field("in_stock", FAST);
+    let title = b.add_text_field("title", title_words);
     let body = b.add_text_field("body", words);
     let code = b.add_text_field("code", STRING);
     let popularity = b.add_u64_field("popularity", FAST);
@@ -124,6 +215,7 @@ fn schema() -> (Schema, Fields) {
         b.build(),
         Fields {
             id,
+            in_stock,
             title,
             body,
             code,
@@ -144,6 +236,7 @@ struct ProductRow {
     product_code: String,
     sku: String,
     popularity: i64,
+    stock: i64,
     variation_codes: Option<String>,
     tags: Option<String>,
 }
@@ -168,6 +261,7 @@ struct ProductDoc {
     body: String,
     codes: Vec<String>,
     popularity: u64,
+    in_stock: bool,
 }
 
 impl Search {
@@ -245,7 +339,7 @@ impl Search {
             filter = format!(" AND p.id IN ({})", list.join(","));
         }
         let rows: Vec<ProductRow> = db::query_as(&format!(
-            "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, \
+            "SELECT p.id, p.title, p.sub_title, p.seo_url, p.product_code, p.sku, p.popularity, p.stock, \
              (SELECT string_agg(v.product_code, ' ' ORDER BY v.id) FROM product_variation v WHERE v.product_id = p.id) AS variation_codes, \
              (SELECT string_agg(t.name, ' ' ORDER BY t.id) FROM product_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.product_id = p.id) AS tags \
              FROM product p WHERE p.is_active{filter}"
@@ -289,6 +383,7 @@ impl Search {
                     seo_url: r.seo_url,
                     codes,
                     popularity: r.popularity.max(0) as u64,
+                    in_stock: r.stock > 0,
                 }
             })
             .collect();
@@ -322,6 +417,7 @@ impl Search {
                     self.fields.title => title,
                     self.fields.body => body,
                     self.fields.popularity => d.popularity,
+                    self.fields.in_stock => u64::from(d.in_stock),
                     self.fields.shown_title => d.title,
                     self.fields.sub_title => d.sub_title,
                     self.fields.seo_url => d.seo_url,
@@ -411,17 +507,58 @@ impl Search {
         Ok(rows.len())
     }
 
-    /// The vocabulary words `word` stands for, each with a weight: 1.0 for
-    /// the word or a synonym, less for a typo or a longer word it begins.
-    fn expand(&self, word: &str, typing: bool) -> Vec<(String, f32)> {
-        let Ok(vocabulary) = self.vocabulary.read() else {
-            return Vec::new();
-        };
+    /// What the query word `word` matches in `vocabulary`; `typing` when it
+    /// is the last word, perhaps not finished.
+    fn expand(vocabulary: &Vocabulary, word: &str, typing: bool) -> Widened {
+        let mut out = Widened::default();
         let alts = alternatives(word);
-        let mut out: Vec<(String, f32)> = Vec::new();
-        for alt in &alts {
+        let exact = vocabulary.all.contains(word);
+        if exact {
+            out.push(word, Class::Exact);
+        }
+        for alt in &alts[1..] {
             if vocabulary.all.contains(alt) {
-                out.push((alt.clone(), 1.0));
+                out.push(alt, Class::Synonym);
+            }
+        }
+        if !exact {
+            // Other spellings of the same sounds, of the word and of its
+            // synonyms; then the same without a case ending.
+            let mut forms: Vec<(String, Class, Class)> = alts
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let class = if i == 0 {
+                        Class::Phonetic
+                    } else {
+                        Class::Synonym
+                    };
+                    (a.clone(), class, class)
+                })
+                .collect();
+            for stem in stems(word) {
+                for alt in alternatives(&stem) {
+                    forms.push((alt, Class::Stem, Class::Stem));
+                }
+            }
+            for (form, as_word, by_key) in forms {
+                if form != word && vocabulary.all.contains(&form) {
+                    out.push(&form, as_word);
+                }
+                let k = key(&form);
+                let Some(list) = vocabulary.by_key.get(&k) else {
+                    continue;
+                };
+                for w in list {
+                    if k.chars().count() < 2
+                        && (is_bangla(w) != is_bangla(&form) || words::distance(&form, w, 1) > 1)
+                    {
+                        // One sound ("shoe") says too little: only a near
+                        // spelling in the same script.
+                        continue;
+                    }
+                    out.push(w, by_key);
+                }
             }
         }
         // Prefixes are contiguous in the sorted vocabulary.
@@ -433,39 +570,138 @@ impl Search {
                     .take_while(|w| w.starts_with(alt.as_str()))
                     .take(MAX_EXPANSIONS)
                 {
-                    if !out.iter().any(|(o, _)| o == w) {
-                        out.push((w.clone(), 0.6));
+                    if w != alt {
+                        out.push(w, Class::Prefix);
                     }
                 }
             }
         }
-        if max_typos(word) > 0 || typing {
+        let typos = usize::from(max_typos(word));
+        if typos > 0 {
             for w in &vocabulary.letters {
-                if out.len() >= MAX_EXPANSIONS {
-                    break;
+                for alt in &alts {
+                    match typos_between(alt, w, typos, typing) {
+                        Some(1) => out.push(w, Class::OneTypo),
+                        Some(2) => out.push(w, Class::TwoTypos),
+                        _ => {}
+                    }
                 }
-                if out.iter().any(|(o, _)| o == w) {
-                    continue;
-                }
-                if alts.iter().any(|a| matches(a, w, typing)) {
-                    let d = distance(word, w, 2) as f32;
-                    out.push((w.clone(), 0.5 / (1.0 + d)));
+            }
+        }
+        if !exact && word.len() >= 5 && word.chars().all(|c| c.is_ascii_alphabetic()) {
+            if let Some(parts) = split(vocabulary, word, typing) {
+                out.splits.push(parts);
+            }
+        }
+        // A short word that finds nothing else: one typo.
+        if out.is_empty() && word.chars().count() >= 3 {
+            for w in &vocabulary.letters {
+                if typos_between(word, w, 1, typing).is_some() {
+                    out.push(w, Class::ShortTypo);
                 }
             }
         }
         out
     }
 
+    /// The query for one widened word: its best match in the title or
+    /// elsewhere.
+    fn word_query(&self, widened: &Widened) -> Box<dyn Query> {
+        let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
+        for (w, class) in &widened.words {
+            for (field, bonus) in [(self.fields.title, TITLE_SCORE), (self.fields.body, 0.0)] {
+                let q = TermQuery::new(Term::from_field_text(field, w), IndexRecordOption::Basic);
+                disjuncts.push(Box::new(ConstScoreQuery::new(
+                    Box::new(q),
+                    class.score() + bonus,
+                )));
+            }
+        }
+        for parts in &widened.splits {
+            let must: Vec<(Occur, Box<dyn Query>)> = parts
+                .iter()
+                .map(|words| {
+                    let should: Vec<(Occur, Box<dyn Query>)> = words
+                        .iter()
+                        .flat_map(|w| [(self.fields.title, w), (self.fields.body, w)])
+                        .map(|(field, w)| {
+                            let q: Box<dyn Query> = Box::new(TermQuery::new(
+                                Term::from_field_text(field, w),
+                                IndexRecordOption::Basic,
+                            ));
+                            (Occur::Should, q)
+                        })
+                        .collect();
+                    let q: Box<dyn Query> = Box::new(BooleanQuery::new(should));
+                    (Occur::Must, q)
+                })
+                .collect();
+            disjuncts.push(Box::new(ConstScoreQuery::new(
+                Box::new(BooleanQuery::new(must)),
+                Class::Joined.score(),
+            )));
+        }
+        Box::new(DisjunctionMaxQuery::new(disjuncts))
+    }
+
+    /// A bonus for two query words next to each other (at most one word
+    /// apart) in the title; `None` when either matches no single word.
+    fn proximity_query(&self, a: &Widened, b: &Widened) -> Option<Box<dyn Query>> {
+        let best = |w: &Widened| {
+            let mut words: Vec<&(String, Class)> = w.words.iter().collect();
+            words.sort_by_key(|w| std::cmp::Reverse(w.1));
+            words
+                .into_iter()
+                .take(3)
+                .map(|(w, _)| w.clone())
+                .collect::<Vec<_>>()
+        };
+        let mut phrases: Vec<Box<dyn Query>> = Vec::new();
+        for x in best(a) {
+            for y in best(b) {
+                let q = PhraseQuery::new_with_offset_and_slop(
+                    vec![
+                        (0, Term::from_field_text(self.fields.title, &x)),
+                        (1, Term::from_field_text(self.fields.title, &y)),
+                    ],
+                    1,
+                );
+                phrases.push(Box::new(ConstScoreQuery::new(Box::new(q), PROXIMITY_SCORE)));
+            }
+        }
+        if phrases.is_empty() {
+            None
+        } else {
+            Some(Box::new(DisjunctionMaxQuery::new(phrases)))
+        }
+    }
+
     /// Product ids matching `keyword`, best first, at most `limit`.
     pub fn products(&self, keyword: &str, limit: usize) -> anyhow::Result<Vec<i64>> {
+        Ok(self.find(keyword, limit)?.0)
+    }
+
+    /// Product ids matching `keyword`, best first, at most `limit`, and
+    /// whether the query was relaxed to find them (no product has every
+    /// word: "Showing results for …").
+    pub fn find(&self, keyword: &str, limit: usize) -> anyhow::Result<(Vec<i64>, bool)> {
         let searcher = self.reader.searcher();
-        let ranked = self.ranked(&searcher, keyword, limit)?;
-        Ok(ranked.into_iter().map(|(id, _)| id).collect())
+        let (ranked, relaxed) = self.ranked(&searcher, keyword, limit)?;
+        Ok((ranked.into_iter().map(|(id, _)| id).collect(), relaxed))
     }
 
     /// The suggestion panel's products for `keyword`, best first, at most
     /// `limit`, answered from the index alone.
     pub fn suggest(&self, keyword: &str, limit: usize) -> anyhow::Result<Vec<SearchHit>> {
+        Ok(self.suggest_relaxed(keyword, limit)?.0)
+    }
+
+    /// [`Search::suggest`], and whether the query was relaxed.
+    pub fn suggest_relaxed(
+        &self,
+        keyword: &str,
+        limit: usize,
+    ) -> anyhow::Result<(Vec<SearchHit>, bool)> {
         let searcher = self.reader.searcher();
         let text = |doc: &TantivyDocument, field: Field| {
             doc.get_first(field)
@@ -474,7 +710,8 @@ impl Search {
                 .to_string()
         };
         let mut hits = Vec::new();
-        for (id, addr) in self.ranked(&searcher, keyword, limit)? {
+        let (ranked, relaxed) = self.ranked(&searcher, keyword, limit)?;
+        for (id, addr) in ranked {
             let doc: TantivyDocument = searcher.doc(addr)?;
             let seo_url = text(&doc, self.fields.seo_url);
             hits.push(SearchHit {
@@ -485,16 +722,50 @@ impl Search {
                 seo_url,
             });
         }
-        Ok(hits)
+        Ok((hits, relaxed))
     }
 
-    /// Ids and addresses of the products matching `keyword`, best first.
+    /// The products `query` matches, best first: by score, then
+    /// popularity, then stock, then the lower id.
+    fn run(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        limit: usize,
+    ) -> anyhow::Result<Vec<(i64, DocAddress)>> {
+        let collector =
+            TopDocs::with_limit(limit).tweak_score(move |segment: &tantivy::SegmentReader| {
+                let column = |name: &str| {
+                    segment
+                        .fast_fields()
+                        .u64(name)
+                        .map(|c| c.first_or_default_col(0))
+                };
+                let pop = column("popularity");
+                let stock = column("in_stock");
+                let id = column("id");
+                move |doc: tantivy::DocId, score: tantivy::Score| {
+                    let p = pop.as_ref().map_or(0, |c| c.get_val(doc));
+                    let s = stock.as_ref().map_or(0, |c| c.get_val(doc));
+                    let id = id.as_ref().map_or(0, |c| c.get_val(doc));
+                    (score.round() as i64, p, s, u64::MAX - id)
+                }
+            });
+        Ok(searcher
+            .search(query, &collector)?
+            .into_iter()
+            .map(|(key, addr)| ((u64::MAX - key.3) as i64, addr))
+            .collect())
+    }
+
+    /// Ids and addresses of the products matching `keyword`, best first,
+    /// and whether the query was relaxed.
     fn ranked(
         &self,
         searcher: &Searcher,
         keyword: &str,
         limit: usize,
-    ) -> anyhow::Result<Vec<(i64, DocAddress)>> {
+    ) -> anyhow::Result<(Vec<(i64, DocAddress)>, bool)> {
         let keyword = keyword.trim();
         let mut ids: Vec<(i64, DocAddress)> = Vec::new();
         // An exact code or SKU first.
@@ -511,64 +782,117 @@ impl Search {
                 }
             }
         }
-        let query_words = words::words(keyword);
+        let query_words = words::query_words(keyword);
         if query_words.is_empty() {
-            return Ok(ids);
+            return Ok((ids, false));
         }
         let last = query_words.len() - 1;
-        let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (i, word) in query_words.iter().enumerate() {
-            let expanded = self.expand(word, i == last);
-            if expanded.is_empty() {
-                // A word that matches nothing: nothing matches all words.
-                return Ok(ids);
-            }
-            let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-            for (w, weight) in expanded {
-                for (field, boost) in [(self.fields.title, 3.0), (self.fields.body, 1.0)] {
-                    let q = TermQuery::new(
-                        Term::from_field_text(field, &w),
-                        IndexRecordOption::WithFreqs,
-                    );
-                    should.push((
-                        Occur::Should,
-                        Box::new(BoostQuery::new(Box::new(q), boost * weight)),
-                    ));
+        // Each group is one query word, or two the index has as one word;
+        // with whether it matches anything.
+        let mut groups: Vec<(Box<dyn Query>, bool)> = Vec::new();
+        let mut nearby: Vec<Box<dyn Query>> = Vec::new();
+        {
+            let vocabulary = self
+                .vocabulary
+                .read()
+                .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?;
+            let widened: Vec<Widened> = query_words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| Self::expand(&vocabulary, w, i == last))
+                .collect();
+            let mut i = 0;
+            while i < widened.len() {
+                let joined = query_words
+                    .get(i + 1)
+                    .map(|next| format!("{}{next}", query_words[i]))
+                    .filter(|j| vocabulary.has_letters_word(j));
+                match joined {
+                    Some(j) => {
+                        let apart: Vec<(Occur, Box<dyn Query>)> = vec![
+                            (Occur::Must, self.word_query(&widened[i])),
+                            (Occur::Must, self.word_query(&widened[i + 1])),
+                        ];
+                        let together = Widened {
+                            words: vec![(j, Class::Joined)],
+                            splits: Vec::new(),
+                        };
+                        // Two words' worth.
+                        let together = BooleanQuery::new(vec![
+                            (Occur::Must, self.word_query(&together)),
+                            (Occur::Should, self.word_query(&together)),
+                        ]);
+                        groups.push((
+                            Box::new(DisjunctionMaxQuery::new(vec![
+                                Box::new(BooleanQuery::new(apart)),
+                                Box::new(together),
+                            ])),
+                            true,
+                        ));
+                        i += 2;
+                    }
+                    None => {
+                        groups.push((self.word_query(&widened[i]), !widened[i].is_empty()));
+                        i += 1;
+                    }
                 }
             }
-            must.push((Occur::Must, Box::new(BooleanQuery::new(should))));
-        }
-        let query = BooleanQuery::new(must);
-        let collector =
-            TopDocs::with_limit(limit).tweak_score(move |segment: &tantivy::SegmentReader| {
-                let pop = segment
-                    .fast_fields()
-                    .u64("popularity")
-                    .map(|c| c.first_or_default_col(0));
-                let id = segment
-                    .fast_fields()
-                    .u64("id")
-                    .map(|c| c.first_or_default_col(0));
-                move |doc: tantivy::DocId, score: tantivy::Score| {
-                    let p = pop.as_ref().map_or(0, |c| c.get_val(doc));
-                    let id = id.as_ref().map_or(0, |c| c.get_val(doc));
-                    // Scores within 1 % are a tie; then popularity, then id.
-                    (((score * 100.0).round() as i64), p, u64::MAX - id)
-                }
-            });
-        for (key, addr) in searcher.search(&query, &collector)? {
-            let id = (u64::MAX - key.2) as i64;
-            if !ids.iter().any(|(known, _)| *known == id) {
-                ids.push((id, addr));
+            for pair in widened.windows(2) {
+                nearby.extend(self.proximity_query(&pair[0], &pair[1]));
             }
         }
-        ids.truncate(limit);
-        Ok(ids)
+        let with_nearby = |required: Occur, groups: &[&dyn Query]| {
+            let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+                groups.iter().map(|q| (required, q.box_clone())).collect();
+            clauses.extend(nearby.iter().map(|q| (Occur::Should, q.box_clone())));
+            BooleanQuery::new(clauses)
+        };
+        let add = |ids: &mut Vec<(i64, DocAddress)>, found: Vec<(i64, DocAddress)>| {
+            for (id, addr) in found {
+                if !ids.iter().any(|(known, _)| *known == id) {
+                    ids.push((id, addr));
+                }
+            }
+            ids.truncate(limit);
+        };
+        let all_known = groups.iter().all(|g| g.1);
+        let known: Vec<&dyn Query> = groups
+            .iter()
+            .filter(|g| g.1)
+            .map(|g| g.0.as_ref())
+            .collect();
+        // 1. Every word.
+        if all_known {
+            let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
+            if !found.is_empty() || !ids.is_empty() {
+                add(&mut ids, found);
+                return Ok((ids, false));
+            }
+        }
+        if !ids.is_empty() || known.is_empty() {
+            return Ok((ids, false));
+        }
+        // 2. Without the words that match nothing.
+        if !all_known {
+            let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
+            if !found.is_empty() {
+                add(&mut ids, found);
+                return Ok((ids, true));
+            }
+        }
+        // 3. Any word, products with more of them first.
+        if known.len() > 1 {
+            let found = self.run(searcher, &with_nearby(Occur::Should, &known), limit)?;
+            add(&mut ids, found);
+            let relaxed = !ids.is_empty();
+            return Ok((ids, relaxed));
+        }
+        Ok((ids, false))
     }
 
     /// Categories whose names match every word of `keyword`, at most `limit`.
     pub fn categories(&self, keyword: &str, limit: usize) -> Vec<SearchTerm> {
-        let query_words = words::words(keyword);
+        let query_words = words::query_words(keyword);
         if query_words.is_empty() {
             return Vec::new();
         }
@@ -576,11 +900,22 @@ impl Search {
             return Vec::new();
         };
         let last = query_words.len() - 1;
+        // Each word with its synonyms and its stems' ("বাচ্চাদের" is "kid").
+        let forms: Vec<Vec<String>> = query_words
+            .iter()
+            .map(|q| {
+                let mut forms = alternatives(q);
+                for stem in stems(q) {
+                    forms.extend(alternatives(&stem));
+                }
+                forms
+            })
+            .collect();
         terms
             .iter()
             .filter(|t| {
-                query_words.iter().enumerate().all(|(i, q)| {
-                    alternatives(q)
+                forms.iter().enumerate().all(|(i, forms)| {
+                    forms
                         .iter()
                         .any(|a| t.words.iter().any(|w| matches(a, w, i == last)))
                 })
@@ -608,6 +943,79 @@ impl Search {
     pub fn index(&self) -> &Index {
         &self.index
     }
+}
+
+/// What one query word matches in the vocabulary.
+#[derive(Debug, Default)]
+struct Widened {
+    /// Vocabulary words, each with its best class.
+    words: Vec<(String, Class)>,
+    /// Splits of a joined word into indexed words, each part the words it
+    /// may be (a typed last part: the words it begins).
+    splits: Vec<Vec<Vec<String>>>,
+}
+
+impl Widened {
+    fn is_empty(&self) -> bool {
+        self.words.is_empty() && self.splits.is_empty()
+    }
+
+    /// Adds `word` as matched by `class`, keeping its best class.
+    fn push(&mut self, word: &str, class: Class) {
+        if let Some(known) = self.words.iter_mut().find(|(w, _)| w == word) {
+            known.1 = known.1.max(class);
+        } else if self.words.len() < MAX_EXPANSIONS {
+            self.words.push((word.to_string(), class));
+        }
+    }
+}
+
+/// `word` split into two or three indexed words ("nightstand" → night
+/// stand, "sofacumbed" → sofa cum bed), fewest parts first, then the
+/// longest first part; a typed last part may be the start of a word.
+fn split(vocabulary: &Vocabulary, word: &str, typing: bool) -> Option<Vec<Vec<String>>> {
+    fn whole_or_begun(vocabulary: &Vocabulary, rest: &str, typing: bool) -> Option<Vec<String>> {
+        if vocabulary.has_letters_word(rest) {
+            return Some(vec![rest.to_string()]);
+        }
+        if typing && rest.len() >= 2 {
+            let begun: Vec<String> = vocabulary
+                .all
+                .range(rest.to_string()..)
+                .take_while(|w| w.starts_with(rest))
+                .filter(|w| !w.chars().any(|c| c.is_numeric()))
+                .take(10)
+                .cloned()
+                .collect();
+            if !begun.is_empty() {
+                return Some(begun);
+            }
+        }
+        None
+    }
+    fn parts(
+        vocabulary: &Vocabulary,
+        rest: &str,
+        left: usize,
+        typing: bool,
+    ) -> Option<Vec<Vec<String>>> {
+        if left == 1 {
+            return whole_or_begun(vocabulary, rest, typing).map(|p| vec![p]);
+        }
+        for cut in (2..=rest.len().saturating_sub(2)).rev() {
+            let head = &rest[..cut];
+            if !vocabulary.has_letters_word(head) {
+                continue;
+            }
+            if let Some(tail) = parts(vocabulary, &rest[cut..], left - 1, typing) {
+                let mut all = vec![vec![head.to_string()]];
+                all.extend(tail);
+                return Some(all);
+            }
+        }
+        None
+    }
+    (2..=MAX_PARTS).find_map(|n| parts(vocabulary, word, n, typing))
 }
 
 /// Keeps `search` current: applies the change log whenever it may have grown

@@ -2,47 +2,79 @@
 //! what shoppers type: lower case, split on anything that is not a letter, a
 //! digit or a Bangla sign (Bangla vowel signs and the virama are marks, not
 //! letters, so a generic tokenizer would cut Bangla words apart), English
-//! plurals folded ("sofas" → "sofa"), and the shop's synonyms: Bangla script
-//! and Banglish spellings of the furniture words (DOMAIN.md).
+//! plurals folded ("sofas" → "sofa").
+//!
+//! Around that, what lets a shopper's spelling find the shop's words:
+//! - [`key`], a phonetic key that folds the ways a Bangla sound is written in
+//!   Latin letters ("Banglish") and in Bangla script to one string of
+//!   consonants: "sofa", "sopha", "shofa" and সোফা are all `sf`; "tebil",
+//!   "table" and টেবিল are `tbl`; "almari", "almirah" and আলমারি are `almr`.
+//! - [`stems`], the word without a Bangla case ending or plural suffix
+//!   ("khater" → "khat", "almarir" → "almari", বাচ্চাদের → বাচ্চা).
+//! - [`SYNONYMS`], real synonyms only (bed/khat, wardrobe/almari): different
+//!   words for one thing. Spellings of one word are the key's work.
+//! - [`is_stop_word`], English, Bangla and Banglish words that carry no
+//!   meaning in a furniture search ("chairs for dining").
+//! - [`max_typos`] and [`distance`], typo tolerance by word length.
 
-/// Groups of words that mean the same; a query word of a group also finds
-/// the others. English first, then Banglish spellings, then Bangla.
-const SYNONYMS: &[&[&str]] = &[
-    &["bed", "khat", "khaat", "khatt", "khaaat", "খাট"],
-    &[
-        "wardrobe",
-        "almari",
-        "almira",
-        "almirah",
-        "almari",
-        "almaari",
-        "আলমারি",
-    ],
-    &["sofa", "sopha", "shofa", "sufa", "সোফা"],
-    &["chair", "cheyar", "chear", "cheer", "চেয়ার", "চেয়ার"],
-    &["table", "tebil", "tabil", "teble", "টেবিল"],
-    &["divan", "diwan", "deewan", "ডিভান", "দিভান"],
-    &["dining", "daining", "ডাইনিং"],
-    &["showcase", "shokes", "showkesh", "শোকেস"],
-    &["dressing", "dresing", "ড্রেসিং"],
-    &["cabinet", "kabinet", "ক্যাবিনেট"],
-    &["shoe", "juta", "jutar", "জুতা", "জুতার"],
-    &["lamp", "bati", "batti", "বাতি"],
-    &["rack", "র‍্যাক", "র্যাক"],
-    &["cushion", "kushon", "কুশন"],
-    &["rug", "carpet", "karpet", "কার্পেট"],
-    &[
-        "kids",
-        "kid",
-        "child",
-        "children",
-        "shishu",
-        "শিশু",
-        "শিশুদের",
-    ],
-    &["office", "ofis", "অফিস"],
-    &["mirror", "ayna", "aina", "আয়না", "আয়না"],
+/// Groups of words that mean the same thing; a query word of a group also
+/// finds the others. Only different words: each is matched through its
+/// phonetic [`key`] too, so one spelling (Latin or Bangla) is enough.
+pub const SYNONYMS: &[&[&str]] = &[
+    &["bed", "khat", "palong"],
+    &["wardrobe", "almari", "closet"],
+    &["sofa", "couch", "settee"],
+    &["chair", "kedara"],
+    &["table", "desk"],
+    &["shoe", "juta"],
+    &["lamp", "light", "bati"],
+    &["rug", "carpet"],
+    &["kid", "child", "children", "shishu", "baccha", "বাচ্চা"],
+    &["mirror", "ayna"],
+    &["teak", "segun"],
 ];
+
+/// Words that say nothing about the product: dropped from a query (unless it
+/// has nothing else). English, Banglish, Bangla.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "for",
+    "of",
+    "with",
+    "and",
+    "or",
+    "in",
+    "on",
+    "to",
+    "at",
+    "by",
+    "from",
+    "my",
+    "some",
+    "jonno",
+    "jonne",
+    "ebong",
+    "ar",
+    "o",
+    "er",
+    "diye",
+    "shoho",
+    "ও",
+    "এবং",
+    "আর",
+    "জন্য",
+    "এর",
+    "সহ",
+    "দিয়ে",
+    "\u{09A6}\u{09BF}\u{09DF}\u{09C7}",
+];
+
+/// Whether `word` (as [`words`] gives it) is a stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.contains(&word)
+}
 
 /// Whether `c` belongs inside a word.
 fn word_char(c: char) -> bool {
@@ -52,9 +84,14 @@ fn word_char(c: char) -> bool {
         || c == '\u{200D}'
 }
 
+/// Whether `word` is written in Bangla script.
+pub fn is_bangla(word: &str) -> bool {
+    word.chars().any(|c| ('\u{0980}'..='\u{09FF}').contains(&c))
+}
+
 /// Folds a plain English plural: "sofas" → "sofa", "tables" → "table",
-/// "boxes" stays "boxe"-free ("boxes" → "box"). Short words and "ss" endings
-/// are kept.
+/// "benches" → "bench", "boxes" → "box". Short words and "ss" endings are
+/// kept.
 pub fn fold(word: &str) -> String {
     if !word.is_ascii() || word.len() <= 3 || word.ends_with("ss") {
         return word.to_string();
@@ -67,12 +104,33 @@ pub fn fold(word: &str) -> String {
     word.strip_suffix('s').unwrap_or(word).to_string()
 }
 
-/// The indexed words of `text`, in order.
+/// The indexed words of `text`, in order. Zero-width joiners are dropped
+/// (র‍্যাক and র্যাক are one word).
 pub fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !word_char(c))
+        .map(|w| {
+            // One spelling of the letters written with a nukta, and none of
+            // the zero-width joiners.
+            w.replace(['\u{200C}', '\u{200D}'], "")
+                .replace("\u{09A1}\u{09BC}", "\u{09DC}")
+                .replace("\u{09A2}\u{09BC}", "\u{09DD}")
+                .replace("\u{09AF}\u{09BC}", "\u{09DF}")
+        })
         .filter(|w| !w.is_empty())
         .map(|w| fold(&w.to_lowercase()))
         .collect()
+}
+
+/// The words of what a shopper typed, without stop words (all of them kept
+/// when the query has nothing else).
+pub fn query_words(text: &str) -> Vec<String> {
+    let all = words(text);
+    let kept: Vec<String> = all.iter().filter(|w| !is_stop_word(w)).cloned().collect();
+    if kept.is_empty() {
+        all
+    } else {
+        kept
+    }
 }
 
 /// `text` as one space-separated string of its words (what is indexed).
@@ -83,14 +141,221 @@ pub fn normalized(text: &str) -> String {
 /// The words a query word also stands for (itself first).
 pub fn alternatives(word: &str) -> Vec<String> {
     let mut out = vec![word.to_string()];
+    let word_key = key(word);
     for group in SYNONYMS {
-        if group.iter().any(|g| fold(g) == word) {
+        // A synonym is found by any spelling of it: "almirah" is "almari".
+        let hit = group
+            .iter()
+            .any(|g| fold(g) == word || (word_key.len() >= 2 && key(g) == word_key));
+        if hit {
             for g in group.iter() {
                 let g = fold(g);
                 if !out.contains(&g) {
                     out.push(g);
                 }
             }
+        }
+    }
+    out
+}
+
+/// Case endings and plural suffixes, longest first, in Latin letters.
+const LATIN_SUFFIXES: &[&str] = &[
+    "gulo", "guli", "gula", "dera", "der", "dor", "era", "er", "ra", "re", "te", "ke", "ta", "ti",
+    "r", "e",
+];
+
+/// Case endings and plural suffixes in Bangla script, longest first.
+const BANGLA_SUFFIXES: &[&str] = &[
+    "গুলো",
+    "গুলি",
+    "দের",
+    "য়ের",
+    "\u{09DF}\u{09C7}\u{09B0}",
+    "ের",
+    "েরা",
+    "রা",
+    "টা",
+    "টি",
+    "কে",
+    "তে",
+    "র",
+];
+
+/// What `word` may be without a case ending or plural suffix, longest stem
+/// first (none when it has no such ending). A stem keeps at least three
+/// letters (two Bangla letters).
+pub fn stems(word: &str) -> Vec<String> {
+    let (suffixes, min) = if is_bangla(word) {
+        (BANGLA_SUFFIXES, 2)
+    } else if word.chars().all(|c| c.is_ascii_alphabetic()) {
+        (LATIN_SUFFIXES, 3)
+    } else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for s in suffixes {
+        if let Some(stem) = word.strip_suffix(s) {
+            let letters = stem
+                .chars()
+                .filter(|c| bangla_consonant(*c).is_some() || c.is_ascii_alphabetic())
+                .count();
+            if letters >= min && !out.iter().any(|o| o == stem) {
+                out.push(stem.to_string());
+            }
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    out
+}
+
+/// The Latin consonant class of a Bangla consonant (`Some("")` for a letter
+/// read as a vowel, য় and the like).
+fn bangla_consonant(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ক' | 'খ' => "k",
+        'গ' | 'ঘ' => "g",
+        'ঙ' | 'ঞ' | 'ণ' | 'ন' | 'ং' => "n",
+        'চ' | 'ছ' => "c",
+        'জ' | 'ঝ' | 'য' => "j",
+        'ট' | 'ঠ' | 'ত' | 'থ' | 'ৎ' => "t",
+        'ড' | 'ঢ' | 'দ' | 'ধ' => "d",
+        '\u{09DC}' | '\u{09DD}' | 'র' | 'ৰ' => "r",
+        'প' => "p",
+        'ফ' => "f",
+        'ব' | 'ভ' => "b",
+        'ম' => "m",
+        'ল' => "l",
+        'শ' | 'ষ' | 'স' => "s",
+        'হ' => "h",
+        '\u{09DF}' => "",
+        _ => return None,
+    })
+}
+
+/// Whether `c` is a Bangla vowel, independent or a sign.
+fn bangla_vowel(c: char) -> bool {
+    matches!(c, 'অ'..='ঔ') || matches!(c, 'া'..='ৌ') || c == 'ৗ'
+}
+
+/// The phonetic key of a Bangla-script word.
+fn bangla_key(word: &str) -> String {
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+        if c == '\u{09BC}' {
+            // Nukta: ড় and য় written in two code points.
+            match prev {
+                Some('ড') | Some('ঢ') => {
+                    out.pop();
+                    out.push('r');
+                }
+                Some('য') => {
+                    out.pop();
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if i == 0 && bangla_vowel(c) {
+            out.push('a');
+            continue;
+        }
+        if c == 'ঋ' || c == 'ৃ' {
+            out.push('r');
+            continue;
+        }
+        if c == 'য' && prev == Some('্') {
+            // য-ফলা (ক্যা) lengthens the vowel; it is no consonant.
+            continue;
+        }
+        if let Some(k) = bangla_consonant(c) {
+            out.push_str(k);
+        }
+    }
+    out
+}
+
+/// The phonetic key of a Latin-letter word (English or Banglish).
+fn latin_key(word: &str) -> String {
+    let b: Vec<u8> = word.bytes().collect();
+    let vowel = |c: u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = at(i + 1);
+        let prev_vowel = i > 0 && (vowel(b[i - 1]) || matches!(b[i - 1], b'y' | b'w'));
+        if i == 0 && (vowel(c) || c == b'y' || c == b'w') {
+            out.push('a');
+            i += 1;
+            // "wa", "ya", "oi": one vowel sound.
+            while i < b.len() && (vowel(b[i]) || matches!(b[i], b'y' | b'w')) {
+                i += 1;
+            }
+            continue;
+        }
+        let (sound, len): (&str, usize) = match c {
+            _ if vowel(c) => ("", 1),
+            b'y' | b'w' => ("", 1),
+            b'k' if next == b'h' => ("k", 2),
+            b'g' if next == b'h' => ("g", 2),
+            b'c' if next == b'h' => ("c", 2),
+            b'c' if next == b'c' && at(i + 2) == b'h' => ("", 1),
+            b'c' if next == b'c' => ("c", 2),
+            b'c' if next == b'k' => ("k", 2),
+            b'c' if matches!(next, b'e' | b'i' | b'y') => ("s", 1),
+            b'c' => ("k", 1),
+            b'j' if next == b'h' => ("j", 2),
+            b't' if next == b'h' => ("t", 2),
+            b'd' if next == b'h' => ("d", 2),
+            b'p' if next == b'h' => ("f", 2),
+            b'b' if next == b'h' => ("b", 2),
+            b's' if next == b'h' => ("s", 2),
+            b'r' if next == b'h' => ("r", 2),
+            b'n' if next == b'g' => ("n", 2),
+            b'q' => ("k", 1),
+            b'x' => ("ks", 1),
+            b'z' => ("j", 1),
+            b'v' => ("b", 1),
+            // A final or silent h after a vowel ("almirah", "shahi"... "h" in
+            // "mahogany" stays).
+            b'h' if prev_vowel && !vowel(next) => ("", 1),
+            _ if c.is_ascii_lowercase() => {
+                // One byte is one char here.
+                let s = &word[i..i + 1];
+                (s, 1)
+            }
+            _ => ("", 1),
+        };
+        out.push_str(sound);
+        i += len;
+    }
+    out
+}
+
+/// The phonetic key of a word: its consonant sounds, Latin and Bangla
+/// letters folded to one class each (k/kh/ক/খ → k, s/sh/শ/ষ/স → s, v/bh/ব/ভ
+/// → b, ph/f/ফ → f, z/j/জ/য → j), vowels dropped but for one `a` marking a
+/// word that begins with a vowel, repeated sounds once. Words with digits
+/// have none (an empty key).
+pub fn key(word: &str) -> String {
+    if word.chars().any(|c| c.is_numeric()) {
+        return String::new();
+    }
+    let raw = if is_bangla(word) {
+        bangla_key(word)
+    } else if word.is_ascii() {
+        latin_key(word)
+    } else {
+        return String::new();
+    };
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if !out.ends_with(c) {
+            out.push(c);
         }
     }
     out
@@ -125,25 +390,45 @@ pub fn distance(a: &str, b: &str, max: usize) -> usize {
                 cur[j] = cur[j].min(prev2[j - 2] + 1);
             }
         }
+        if cur.iter().min().copied().unwrap_or(0) > max {
+            return max + 1;
+        }
         prev2 = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
 
-/// Whether the query word `q` finds the indexed word `w`: the same, a typo
-/// within [`max_typos`], or (for the word being typed) a prefix.
-pub fn matches(q: &str, w: &str, typing: bool) -> bool {
-    let typos = usize::from(max_typos(q));
-    if typing && w.starts_with(q) {
-        return true;
+/// The typos between the query word `q` and the indexed word `w` if within
+/// `typos`: the whole word, or (for the word being typed) `w`'s beginning of
+/// `q`'s length. `None` when further.
+pub fn typos_between(q: &str, w: &str, typos: usize, typing: bool) -> Option<usize> {
+    let whole = distance(q, w, typos);
+    if whole <= typos {
+        return Some(whole);
     }
-    if typing && w.chars().count() > q.chars().count() {
-        let prefix: String = w.chars().take(q.chars().count()).collect();
-        if distance(q, &prefix, typos) <= typos {
-            return true;
+    let n = q.chars().count();
+    if typing && w.chars().count() > n {
+        let prefix: String = w.chars().take(n).collect();
+        let d = distance(q, &prefix, typos);
+        if d <= typos {
+            return Some(d);
         }
     }
-    distance(q, w, typos) <= typos
+    None
+}
+
+/// Whether the query word `q` finds the indexed word `w`: the same, a
+/// phonetic spelling of it, a typo within [`max_typos`], or (for the word
+/// being typed) a prefix.
+pub fn matches(q: &str, w: &str, typing: bool) -> bool {
+    if q == w || (typing && w.starts_with(q)) {
+        return true;
+    }
+    let kq = key(q);
+    if kq.len() >= 2 && kq == key(w) {
+        return true;
+    }
+    typos_between(q, w, usize::from(max_typos(q)), typing).is_some()
 }
 
 #[cfg(test)]
@@ -155,30 +440,109 @@ mod tests {
         assert_eq!(words("Sofas & Divans"), vec!["sofa", "divan"]);
         assert_eq!(words("ড্রেসিং টেবিল"), vec!["ড্রেসিং", "টেবিল"]);
         assert_eq!(words("SDC-201"), vec!["sdc", "201"]);
+        assert_eq!(words("জুতার র‍্যাক"), words("জুতার র্যাক"));
         assert_eq!(fold("glass"), "glass");
         assert_eq!(fold("benches"), "bench");
         assert_eq!(fold("bed"), "bed");
     }
 
     #[test]
-    fn banglish_and_bangla_find_the_english_word() {
+    fn one_key_for_banglish_english_and_bangla_spellings() {
+        for group in [
+            &["sofa", "sopha", "shofa", "sufa", "সোফা"][..],
+            &["khat", "khaat", "khatt", "খাট"],
+            &["almari", "almira", "almirah", "almaari", "আলমারি"],
+            &[
+                "chair",
+                "cheyar",
+                "chear",
+                "চেয়ার",
+                "\u{099A}\u{09C7}\u{09DF}\u{09BE}\u{09B0}",
+            ],
+            &["table", "tebil", "tabil", "টেবিল"],
+            &["divan", "deevan", "ডিভান"],
+            &["dining", "daining", "ডাইনিং"],
+            &["showcase", "shokes", "শোকেস"],
+            &["dressing", "dresing", "ড্রেসিং"],
+            &["cabinet", "kabinet", "ক্যাবিনেট"],
+            &["juta", "জুতা"],
+            &["rack", "rak", "র্যাক"],
+            &["cushion", "kushon", "কুশন"],
+            &["carpet", "karpet", "কার্পেট"],
+            &["office", "ofis", "অফিস"],
+            &["ayna", "aina", "আয়না"],
+            &["baccha", "bachcha", "bacha", "বাচ্চা"],
+            &["segun", "shegun", "সেগুন"],
+            &["mahogany", "মেহগনি"],
+            &["centre", "center", "সেন্টার"],
+        ] {
+            let k = key(group[0]);
+            for w in group {
+                assert_eq!(key(w), k, "{w} vs {}", group[0]);
+            }
+        }
+        assert_ne!(key("bed"), key("bati"));
+        assert_ne!(key("sofa"), key("shoe"));
+        assert_eq!(key("SDC201"), "");
+    }
+
+    #[test]
+    fn case_endings_and_plural_suffixes_are_stemmed() {
+        assert!(stems("khater").contains(&"khat".to_string()));
+        assert!(stems("almarir").contains(&"almari".to_string()));
+        assert!(stems("chairgulo").contains(&"chair".to_string()));
+        assert!(stems("bacchader").contains(&"baccha".to_string()));
+        assert!(stems("sofar").contains(&"sofa".to_string()));
+        assert!(stems("বাচ্চাদের").contains(&"বাচ্চা".to_string()));
+        assert!(stems("খাটের").contains(&"খাট".to_string()));
+        assert!(stems("আলমারির").contains(&"আলমারি".to_string()));
+        assert!(stems("টেবিলগুলো").contains(&"টেবিল".to_string()));
+        assert!(stems("bed").is_empty(), "a stem keeps three letters");
+        assert!(stems("rs200").is_empty());
+    }
+
+    #[test]
+    fn synonyms_are_other_words_found_by_any_spelling() {
         assert!(alternatives("khat").contains(&"bed".to_string()));
-        assert!(alternatives("খাট").contains(&"bed".to_string()));
+        assert!(alternatives("khaat").contains(&"bed".to_string()));
         assert!(alternatives("almirah").contains(&"wardrobe".to_string()));
-        assert_eq!(alternatives("teak"), vec!["teak".to_string()]);
+        assert!(alternatives("বাচ্চা").contains(&"kid".to_string()));
+        assert!(alternatives("bachcha").contains(&"kid".to_string()));
+        assert_eq!(alternatives("oak"), vec!["oak".to_string()]);
+    }
+
+    #[test]
+    fn stop_words_leave_the_query_unless_it_has_nothing_else() {
+        assert_eq!(query_words("chairs for dining"), vec!["chair", "dining"]);
+        assert_eq!(query_words("বাচ্চাদের জন্য খাট"), vec!["বাচ্চাদের", "খাট"]);
+        assert_eq!(
+            query_words("bacchader jonno khat"),
+            vec!["bacchader", "khat"]
+        );
+        assert_eq!(query_words("the"), vec!["the"]);
     }
 
     #[test]
     fn typos_are_forgiven_by_word_length() {
-        assert!(!matches("sfoa", "sofa", false), "no typo under 5 letters");
+        let none = |w: &str| usize::from(max_typos(w));
+        assert_eq!(
+            typos_between("sfoa", "sofa", none("sfoa"), false),
+            None,
+            "no typo under 5 letters"
+        );
         assert!(matches("wardrob", "wardrobe", false));
         assert!(
             matches("mahgoany", "mahogany", false),
             "a transposition is one"
         );
-        assert!(!matches("mhgoany", "mahogany", false) || max_typos("mhgoany") >= 2);
         assert!(matches("dressign", "dressing", false));
         assert!(matches("wardorbe", "wardrobe", false));
+        assert!(
+            !matches("wxrdxobe", "wardrobe", false),
+            "two typos at 8 letters"
+        );
+        assert!(matches("bedsdie", "bedside", false));
+        assert!(matches("wrokstaton", "workstation", false), "two from nine");
         assert!(
             matches("mah", "mahogany", true),
             "the word being typed is a prefix"
@@ -188,6 +552,8 @@ mod tests {
             matches("mahgo", "mahogany", true),
             "a typo in a typed prefix"
         );
+        assert!(matches("sopha", "sofa", false), "a phonetic spelling");
         assert_eq!(distance("kitten", "sitting", 5), 3);
+        assert_eq!(typos_between("shoo", "shoe", 1, false), Some(1));
     }
 }
