@@ -228,3 +228,36 @@ async fn a_card_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (_, term, _, total, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
 }
+
+#[tokio::test]
+async fn the_payment_page_learns_what_is_on_and_that_buying_is_off() {
+    let (shop, _base) = shop_with_gateways().await;
+    let (status, _, gateways) = shop.get("/api/cart/get-payment-gateway").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        gateways,
+        json!({
+            "buying_disabled": false,
+            "cash_on_delivery": { "active": true },
+            "debitcredit": { "active": true },
+            "mobile_banking": { "active": true },
+            "bkash": { "active": true },
+            "nagad": { "active": false },
+        })
+    );
+    catalog::db::query("UPDATE setting SET value = 'on' WHERE name = 'disable_buy'")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (_, _, gateways) = shop.get("/api/cart/get-payment-gateway").await;
+    assert_eq!(gateways["buying_disabled"], true);
+    // And a card payment is refused while it is off.
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000cardoff001";
+    let (status, _, _) = shop
+        .guest_get(t, &format!("/api/cart/add-to-cart?main_pid={pid}&qty=1"))
+        .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    let (status, body) = card_pay(&shop, t).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+}

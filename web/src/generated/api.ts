@@ -4226,13 +4226,21 @@ export interface components {
          *      are on.
          */
         PaymentGatewaysResponse: {
+            /**
+             * @description True while the shop has switched buying off (`disable_buy`): no
+             *      method may be used then, whatever `active` says.
+             */
+            buying_disabled: boolean;
             cash_on_delivery: components["schemas"]["Gateway"];
             debitcredit: components["schemas"]["Gateway"];
             mobile_banking: components["schemas"]["Gateway"];
             bkash: components["schemas"]["Gateway"];
             nagad: components["schemas"]["Gateway"];
         };
-        /** @description Whether a payment method may be chosen. */
+        /**
+         * @description Whether a payment method may be chosen: its gateway is configured on
+         *      this origin (cash on delivery always is).
+         */
         Gateway: {
             active: boolean;
         };

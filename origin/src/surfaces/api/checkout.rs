@@ -429,6 +429,9 @@ async fn post_paying_amount(
 /// are on.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct PaymentGatewaysResponse {
+    /// True while the shop has switched buying off (`disable_buy`): no
+    /// method may be used then, whatever `active` says.
+    pub buying_disabled: bool,
     pub cash_on_delivery: Gateway,
     pub debitcredit: Gateway,
     pub mobile_banking: Gateway,
@@ -436,23 +439,27 @@ pub struct PaymentGatewaysResponse {
     pub nagad: Gateway,
 }
 
-/// Whether a payment method may be chosen.
+/// Whether a payment method may be chosen: its gateway is configured on
+/// this origin (cash on delivery always is).
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Gateway {
     pub active: bool,
 }
 
 /// `GET /api/cart/get-payment-gateway`: which methods are on (a gateway is
-/// on when configured; bKash is not built).
-async fn get_payment_gateways(State(state): State<AppState>) -> Json<PaymentGatewaysResponse> {
+/// on when configured) and whether buying is switched off.
+async fn get_payment_gateways(
+    State(state): State<AppState>,
+) -> ApiResult<Json<PaymentGatewaysResponse>> {
     let on = |method: &str| Gateway {
         active: payment::method_available(&state, method) == Some(true),
     };
-    Json(PaymentGatewaysResponse {
+    Ok(Json(PaymentGatewaysResponse {
+        buying_disabled: cart::buying_disabled(&state.pool).await?,
         cash_on_delivery: Gateway { active: true },
         debitcredit: on("debitcredit"),
         mobile_banking: on("mobilebanking"),
         bkash: on("bkash"),
         nagad: on("nagad"),
-    })
+    }))
 }

@@ -18,8 +18,10 @@ const view = {
   prebooking: false,
   prebooking_min_amount: 0,
 };
-const gateways = (on: string[]) =>
-  Object.fromEntries(['cash_on_delivery', 'debitcredit', 'mobile_banking', 'bkash', 'nagad'].map((g) => [g, { active: on.includes(g) }]));
+const gateways = (on: string[], buying_disabled = false) => ({
+  buying_disabled,
+  ...Object.fromEntries(['cash_on_delivery', 'debitcredit', 'mobile_banking', 'bkash', 'nagad'].map((g) => [g, { active: on.includes(g) }])),
+});
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -29,9 +31,14 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('payment-page', () => {
   it('asks for a method and the terms first, with the server messages', async () => {
-    const fetch = mockFetch({ '/api/cart/view': { body: view } });
+    const fetch = mockFetch({
+      '/api/cart/view': { body: { ...view, cash_on_delivery: false } },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'debitcredit', 'bkash']) },
+    });
     render(<PaymentPage />);
     await flush();
+    // Two online methods: neither is chosen for the shopper.
+    expect(screen.getByLabelText<HTMLInputElement>('bKash').checked).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
     expect(screen.getByText('You must select a payment method')).toBeTruthy();
     expect(screen.getByText('You must agree with terms')).toBeTruthy();
@@ -42,15 +49,7 @@ describe('payment-page', () => {
   it('places a cash-on-delivery order once and goes to the thank-you page', async () => {
     const fetch = mockFetch({
       '/api/cart/view': { body: view },
-      '/api/cart/get-payment-gateway': {
-        body: {
-          cash_on_delivery: { active: true },
-          debitcredit: { active: false },
-          mobile_banking: { active: false },
-          bkash: { active: false },
-          nagad: { active: true },
-        },
-      },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'nagad']) },
       '/api/cart/store-payment-method': { body: { success: true } },
       '/api/cod-place-order': { body: { uri: 'https://shop.example/thank-you?order_random=R1001&order_key=k3y', order_random: 'R1001', order_key: 'k3y' } },
     });
@@ -58,7 +57,9 @@ describe('payment-page', () => {
     await flush();
     expect(screen.queryByLabelText('bKash')).toBeNull();
     expect(screen.getByLabelText('Nagad')).toBeTruthy();
-    fireEvent.click(screen.getByLabelText('Cash on delivery'));
+    // Cash on delivery is the default.
+    expect(screen.getByLabelText<HTMLInputElement>('Cash on delivery').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Nagad').checked).toBe(false);
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Placing your order…' }).disabled).toBe(true);
@@ -94,6 +95,7 @@ describe('payment-page', () => {
   it('hands an online payment over to its gateway', async () => {
     mockFetch({
       '/api/cart/view': { body: view },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'nagad']) },
       '/api/cart/store-payment-method': { body: { success: true } },
       '/api/nagad/pay-via-ajax': { body: { url: 'https://nagad.example/pay/1' } },
     });
@@ -109,6 +111,7 @@ describe('payment-page', () => {
   it("sends a bKash payment to bKash's approval page", async () => {
     const fetch = mockFetch({
       '/api/cart/view': { body: view },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'bkash']) },
       '/api/cart/store-payment-method': { body: { success: true } },
       '/api/bkash/create': { body: { success: true, bkashURL: 'https://bkash.example/approve/TR0001', order_random: 'R1002' } },
     });
@@ -169,6 +172,46 @@ describe('payment-page', () => {
     await flush();
     expect(screen.queryByLabelText('Cash on delivery')).toBeNull();
     expect(screen.getByLabelText<HTMLInputElement>('Nagad').checked).toBe(true);
+  });
+
+  it('shows only the configured methods, and only cash on delivery without the list', async () => {
+    mockFetch({ '/api/cart/view': { body: view }, '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'debitcredit']) } });
+    const { unmount } = render(<PaymentPage />);
+    await flush();
+    const shown = screen.getAllByRole<HTMLInputElement>('radio').map((r) => r.value);
+    expect(shown).toEqual(['cash_on_delivery', 'debitcredit']);
+    expect(screen.getByLabelText<HTMLInputElement>('Cash on delivery').checked).toBe(true);
+    unmount();
+    // The list could not be had: cash on delivery, which is always on, and nothing else.
+    mockFetch({ '/api/cart/view': { body: view }, '/api/cart/get-payment-gateway': { status: 503, body: { success: false, message: 'busy' } } });
+    const second = render(<PaymentPage />);
+    await flush();
+    expect(screen.getAllByRole<HTMLInputElement>('radio').map((r) => r.value)).toEqual(['cash_on_delivery']);
+    expect(screen.getByLabelText<HTMLInputElement>('Cash on delivery').checked).toBe(true);
+    second.unmount();
+    // Nothing configured for a cart that cannot be paid on delivery: nothing to choose, nothing to press.
+    mockFetch({ '/api/cart/view': { body: { ...view, cash_on_delivery: false } }, '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery']) } });
+    render(<PaymentPage />);
+    await flush();
+    expect(screen.queryAllByRole('radio')).toHaveLength(0);
+    expect(screen.getByRole('status').textContent).toContain('No way to pay is available');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Place order' }).disabled).toBe(true);
+  });
+
+  it('offers nothing while buying is switched off', async () => {
+    const fetch = mockFetch({
+      '/api/cart/view': { body: view },
+      '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery', 'debitcredit', 'bkash', 'nagad'], true) },
+    });
+    render(<PaymentPage />);
+    await flush();
+    expect(screen.getByRole('status').textContent).toBe('Buying is switched off for a short while. Please try again later.');
+    expect(screen.queryAllByRole('radio')).toHaveLength(0);
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Place order' });
+    expect(button.disabled).toBe(true);
+    fireEvent.click(button);
+    await flush();
+    expect(fetch.mock.calls.filter((c) => urlOf(c[0]).includes('store-payment-method'))).toHaveLength(0);
   });
 
   it('sends a shopper with an empty cart back to the cart', async () => {

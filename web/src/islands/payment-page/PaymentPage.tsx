@@ -3,14 +3,18 @@
 // chooses the advance between its minimum and the total (`set-paying-amount`)
 // and sees what is left to pay on delivery; cash on delivery is not offered
 // for it, nor for a cart holding a product that cannot be paid on delivery.
-// The only method left is chosen already; an empty cart sends the shopper
-// back to the cart. Cash on delivery places the order at once
+// Only the methods the origin says are configured (`get-payment-gateway`)
+// are shown, and none is chosen before that answer: cash on delivery is
+// chosen by default where the cart allows it, else the only method left;
+// without the answer only cash on delivery (always on) is offered. While the
+// shop has switched buying off the page says so and offers nothing. An empty
+// cart sends the shopper back to the cart. Cash on delivery places the order at once
 // (`cod-place-order`) and goes to the thank-you page; the online methods
 // record the choice and hand over to their gateway, as the original did
 // (SSLCommerz for cards, bKash, Nagad). The button is disabled while an order
 // is placed, and the placement carries one idempotency key per visit, so a
 // double tap or a retry cannot make two orders.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost, replayKey, selfToken } from '../../lib/api';
 import { discountOf, fetchCart, setsOf, type CartViewResponse } from '../../lib/cart';
@@ -20,7 +24,7 @@ import { navigate } from '../../lib/navigate';
 import styles from './PaymentPage.module.css';
 import type { BkashCreateResponse, NagadPayResponse, PaymentGatewaysResponse, PaymentMethod, PlaceOrderResponse, SslcommerzPayResponse } from './types';
 
-export const METHODS: { id: PaymentMethod; label: string; gateway: keyof PaymentGatewaysResponse }[] = [
+export const METHODS: { id: PaymentMethod; label: string; gateway: Exclude<keyof PaymentGatewaysResponse, 'buying_disabled'> }[] = [
   { id: 'cash_on_delivery', label: 'Cash on delivery', gateway: 'cash_on_delivery' },
   { id: 'debitcredit', label: 'Card or mobile banking (SSLCommerz)', gateway: 'debitcredit' },
   { id: 'bkash', label: 'bKash', gateway: 'bkash' },
@@ -42,8 +46,11 @@ export function idempotencyKey(): string {
   }
 }
 
+/** What the page knows of the methods: not yet, the origin's answer, or that it could not be had. */
+type Known = { state: 'loading' } | { state: 'known'; on: typeof METHODS; buyingDisabled: boolean } | { state: 'unknown' };
+
 export function PaymentPage() {
-  const [methods, setMethods] = useState(METHODS);
+  const [known, setKnown] = useState<Known>({ state: 'loading' });
   const [method, setMethod] = useState<PaymentMethod | ''>('');
   const [terms, setTerms] = useState(false);
   const [view, setView] = useState<CartViewResponse | undefined>(undefined);
@@ -61,20 +68,26 @@ export function PaymentPage() {
       })
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
     apiGet<PaymentGatewaysResponse>('/api/cart/get-payment-gateway', undefined, { quiet: true })
-      .then((g) => {
-        const on = METHODS.filter((m) => g[m.gateway].active);
-        if (on.length) setMethods(on);
-      })
-      .catch(() => {
-        // Without the list, offer every method; the server refuses one that is off.
-      });
+      .then((g) => setKnown({ state: 'known', on: METHODS.filter((m) => g[m.gateway].active), buyingDisabled: g.buying_disabled === true }))
+      .catch(() => setKnown({ state: 'unknown' }));
   }, []);
 
-  // Cash on delivery is not for a pre-booking, nor for a cart that cannot be paid on delivery.
-  const offered = view && (view.prebooking || !view.cash_on_delivery) ? methods.filter((m) => m.id !== 'cash_on_delivery') : methods;
+  const buyingDisabled = known.state === 'known' && known.buyingDisabled;
+  const offered = useMemo(() => {
+    if (!view || buyingDisabled) return [];
+    // Configured methods only (without the origin's answer, cash on delivery, which is always on);
+    // cash on delivery is not for a pre-booking, nor for a cart that cannot be paid on delivery.
+    const configured = known.state === 'known' ? known.on : known.state === 'unknown' ? METHODS.filter((m) => m.id === 'cash_on_delivery') : [];
+    const codAllowed = !view.prebooking && view.cash_on_delivery;
+    return configured.filter((m) => m.id !== 'cash_on_delivery' || codAllowed);
+  }, [view, known, buyingDisabled]);
   useEffect(() => {
-    if (view && offered.length === 1 && method !== offered[0].id) setMethod(offered[0].id);
-  }, [view, offered, method]);
+    if (!view || known.state === 'loading') return;
+    if (method && offered.some((m) => m.id === method)) return;
+    const preferred = offered.find((m) => m.id === 'cash_on_delivery') ?? (offered.length === 1 ? offered[0] : undefined);
+    const next = preferred?.id ?? '';
+    if (next !== method) setMethod(next);
+  }, [view, known, offered, method]);
 
   const cart = view?.cart;
   const total = Number(cart?.totalprice) || 0;
@@ -84,6 +97,7 @@ export function PaymentPage() {
   const due = Math.max(0, grand - (Number(advance) || 0));
 
   const place = async () => {
+    if (buyingDisabled || !offered.length) return;
     const found: Record<string, string> = {};
     if (!method) found.method = 'You must select a payment method';
     if (!terms) found.terms = 'You must agree with terms';
@@ -136,8 +150,19 @@ export function PaymentPage() {
           {error}
         </p>
       )}
-      <fieldset className={styles.methods} aria-describedby={errors.method ? 'pay-method-e' : undefined}>
+      {buyingDisabled && (
+        <p className={forms.error} role="status">
+          Buying is switched off for a short while. Please try again later.
+        </p>
+      )}
+      {!buyingDisabled && view && known.state !== 'loading' && !offered.length && (
+        <p className={forms.error} role="status">
+          No way to pay is available for this cart right now. Please try again later or contact us.
+        </p>
+      )}
+      <fieldset className={styles.methods} aria-describedby={errors.method ? 'pay-method-e' : undefined} aria-busy={known.state === 'loading'}>
         <legend>Payment method</legend>
+        {known.state === 'loading' && <small className="muted">Loading the ways to pay…</small>}
         {offered.map((m) => (
           <label key={m.id} className={styles.method}>
             <input type="radio" name="payment_method" value={m.id} checked={method === m.id} onChange={() => setMethod(m.id)} /> {m.label}
@@ -215,7 +240,7 @@ export function PaymentPage() {
       <p className={forms.links}>
         <a href="/checkout">Change the delivery address</a>
       </p>
-      <button type="button" className="btn" disabled={busy} aria-busy={busy} onClick={() => void place()}>
+      <button type="button" className="btn" disabled={busy || buyingDisabled || !offered.length} aria-busy={busy} onClick={() => void place()}>
         {busy ? 'Placing your order…' : method && method !== 'cash_on_delivery' ? 'Pay now' : 'Place order'}
       </button>
     </div>
