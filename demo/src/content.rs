@@ -5,8 +5,14 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::catalogue::{image_id, Catalogue, EMI_MONTHS, EMI_PLANS, INTERIOR_CATS, SUBS, TOPS};
-use super::images::{self, Pool};
+use catalog::pricing::{emi_per_month, taka};
+
+use super::catalogue::{
+    image_id, top_theme, warranty, Catalogue, Product, EMI_MONTHS, EMI_PLANS, FLASH_SALES,
+    INTERIOR_CATS, SUBS, TOPS,
+};
+use super::images::{self, Kind, Pool};
+use super::texts::{PostText, BLOGS, FAQ, NEWS};
 use super::{row, SeedOptions, Table};
 
 /// The districts file (a copy of shared/data/districts.csv): division,
@@ -189,52 +195,6 @@ const AUTHORS: [&str; 5] = [
     "Sadia Islam",
 ];
 
-const BLOG_TOPICS: [&str; 20] = [
-    "How to choose a bed for a small room",
-    "Segun or mahogany: which wood lasts longer",
-    "Caring for wooden furniture in the monsoon",
-    "Five sofa layouts for a Dhaka flat",
-    "Picking a dining table for six",
-    "Making a home office that works",
-    "Kids' rooms that grow with them",
-    "Wardrobe storage ideas",
-    "Colours that make a room feel larger",
-    "Why engineered wood is not cheap wood",
-    "Choosing a mattress",
-    "Lighting a living room",
-    "Furnishing a rented flat",
-    "Balcony furniture that survives the rain",
-    "Decorating for Eid",
-    "The right height for a study table",
-    "Leather or fabric sofa",
-    "Keeping termites away",
-    "A guide to EMI on furniture",
-    "Moving house without scratches",
-];
-
-const NEWS_TOPICS: [&str; 20] = [
-    "New showroom opens in Bashundhara",
-    "Rangpur showroom now open on Fridays",
-    "Pre-booking opens for the Eid collection",
-    "Mattress exchange week",
-    "Furniture donated to flood-hit schools in Sunamganj",
-    "Victory Day sale announced",
-    "Free delivery inside Dhaka extended",
-    "Our Gazipur factory goes solar",
-    "Winter collection launched",
-    "Partnership with five banks for 0% EMI",
-    "Showroom open late during Ramadan",
-    "Furniture fair at Bashundhara ICC",
-    "New fabric range for sofas",
-    "Customer service hotline now 24/7",
-    "Kids collection wins design award",
-    "Chittagong GEC showroom renovated",
-    "Recycled packaging on every delivery",
-    "Online order tracking launched",
-    "Sylhet showroom anniversary offers",
-    "Office furniture for startups",
-];
-
 const PAGES: [(i64, &str, &str); 8] = [
     (1, "About Us", "about-us"),
     (2, "Terms and Conditions", "terms-and-conditions"),
@@ -276,6 +236,255 @@ fn percent(bp: i64) -> String {
     }
 }
 
+/// Delivery charges by zone: (zone, charge, free from), in taka. The
+/// `delivery_charge_setting` rows and the delivery policy page both come
+/// from here.
+const DELIVERY_CHARGES: [(&str, i64, i64); 2] =
+    [("inside_dhaka", 200, 3000), ("outside_dhaka", 300, 5000)];
+
+/// How a piece of furniture of `kind` is named in a caption.
+fn piece_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Bed => "bed",
+        Kind::Sofa => "sofa",
+        Kind::Table => "table",
+        Kind::Chair => "chair",
+        Kind::Wardrobe => "wardrobe",
+        Kind::Showcase => "showcase",
+        Kind::Cabinet => "cabinet",
+        Kind::Desk => "desk",
+        Kind::Lamp => "floor lamp",
+        Kind::Decor => "mirror",
+        Kind::Dresser => "dressing table",
+        Kind::Rug => "rug",
+    }
+}
+
+/// A post's HTML: its opening, its sections under headings, and links to
+/// up to three products of its category that are in stock.
+fn post_html(text: &PostText, products: &[Product], n: usize) -> String {
+    let mut html = format!("<p>{}</p>", text.intro);
+    for (heading, para) in text.sections {
+        html.push_str(&format!("<h2>{heading}</h2><p>{para}</p>"));
+    }
+    if let Some(sub) = text.sub {
+        let picks: Vec<&Product> = products
+            .iter()
+            .filter(|p| p.sub == sub && p.stock > 0 && !p.pre_booking)
+            .skip(n % 3)
+            .take(3)
+            .collect();
+        if !picks.is_empty() {
+            html.push_str(&format!(
+                "<h2>From our {}</h2><ul>",
+                SUBS[sub].name.to_lowercase()
+            ));
+            for p in picks {
+                html.push_str(&format!(
+                    "<li><a href=\"/product/{}\">{}</a> ({})</li>",
+                    p.seo_url,
+                    p.title,
+                    p.sub_title.replace(" | ", ", ")
+                ));
+            }
+            html.push_str("</ul>");
+        }
+    }
+    html
+}
+
+/// The divisions and their districts, in the CSV's order.
+fn divisions() -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in DISTRICTS_CSV
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+    {
+        let cols = csv_fields(line);
+        let (Some(division), Some(district)) = (cols.first(), cols.get(2)) else {
+            continue;
+        };
+        match out.iter_mut().find(|(d, _)| d == division) {
+            Some((_, list)) => list.push(district.clone()),
+            None => out.push((division.clone(), vec![district.clone()])),
+        }
+    }
+    out
+}
+
+/// A CMS page's summary (its sub-title and meta description), its HTML and
+/// the room theme of its picture. Every figure comes from the settings the
+/// shop runs on, so the pages cannot contradict the checkout.
+fn page_text(id: i64) -> (String, String, usize) {
+    let [(_, in_charge, in_free), (_, out_charge, out_free)] = DELIVERY_CHARGES;
+    let hotline = "<a href=\"tel:09612345678\">09612345678</a>";
+    let email = "<a href=\"mailto:care@example.com\">care@example.com</a>";
+    match id {
+        1 => {
+            let cities: Vec<&str> = {
+                let mut c: Vec<&str> = SHOWROOMS.iter().map(|s| s.1).collect();
+                c.dedup();
+                c
+            };
+            (
+                "A Bangladeshi furniture maker: our factory, our showrooms and how we work.".into(),
+                format!(
+                    "<p>Regal Furniture makes beds, wardrobes, sofas, dining sets and office furniture in its own factory at Board Bazar, Gazipur, and sells them in {} showrooms and online. Every piece is designed for Bangladeshi homes: for rooms of Dhaka flats, for monsoon damp and for families who host at Eid.</p>\
+                     <h2>Our factory</h2><p>Timber arrives as logs and leaves as furniture. We season segun, mahogany and oak in our own kilns to 12 percent moisture, treat it against termites, and cut, join and finish it under one roof. Engineered wood pieces use moisture-resistant board with sealed edges. Upholstery is cut and sewn in the same building.</p>\
+                     <h2>Our showrooms</h2><p>You can see and sit on our furniture in {}. The <a href=\"/page/showrooms\">showroom page</a> lists addresses, phone numbers and opening hours.</p>\
+                     <h2>How we deliver</h2><p>Our own teams deliver and assemble across all 64 districts; pieces in stock arrive within 72 hours. You can pay in cash when the furniture arrives, by card, by mobile wallet, or in card instalments on larger pieces.</p>\
+                     <h2>Talk to us</h2><p>Hotline {hotline}, 9 am to 9 pm every day, or {email}.</p>",
+                    SHOWROOMS.len(),
+                    cities.join(", ")
+                ),
+                1,
+            )
+        }
+        2 => (
+            "The terms of buying from Regal Furniture, online and by phone.".into(),
+            format!(
+                "<p>These terms apply to every order placed on this website, through our hotline or by chat. By placing an order you accept them.</p>\
+                 <h2>Prices</h2><p>Prices are in taka and include VAT. The price you pay is the price shown at the moment you place the order: a flash-sale price applies only while the sale runs, from its start to its end in Dhaka time. If a price on the site is plainly wrong, we tell you before delivery and you may cancel.</p>\
+                 <h2>Orders and stock</h2><p>An order is confirmed when you receive its order number. We hold stock for it at that moment; if a piece is damaged in our warehouse before delivery, we offer a replacement, a later date or a full refund.</p>\
+                 <h2>Payment</h2><p>You can pay in cash on delivery, by card, or by mobile wallet where the checkout offers it. Some products can only be paid on delivery and say so; a cart holding one must be paid on delivery. Card instalments are described in the <a href=\"/page/emi-policy\">EMI policy</a>.</p>\
+                 <h2>Pre-booking</h2><p>A pre-booked piece is made to order. You pay the part shown on its page (20 to 50 percent) when ordering and the rest on delivery. A cart holds either pre-booked pieces or ordinary ones.</p>\
+                 <h2>Cancelling</h2><p>You may cancel an order free of charge until it leaves our warehouse; call {hotline}. Cancelling a pre-booking after production has started costs 10 percent of the price, deducted from the part payment.</p>\
+                 <h2>Delivery, returns and warranty</h2><p>See the <a href=\"/page/delivery-policy\">delivery policy</a>, <a href=\"/page/return-and-refund\">returns and refunds</a> and <a href=\"/page/warranty\">warranty</a>.</p>\
+                 <h2>Law</h2><p>These terms are governed by the laws of Bangladesh, including the Consumer Rights Protection Act 2009.</p>"
+            ),
+            3,
+        ),
+        3 => (
+            "What we collect when you shop with us, why, and how long we keep it.".into(),
+            format!(
+                "<p>We collect only what we need to deliver your furniture and look after it afterwards.</p>\
+                 <h2>What we collect</h2><p>For an order: your name, your mobile number and a second emergency number, your district and address, and what you ordered. For an account, which is optional: your e-mail address and a password, stored only as a salted hash. If you write a review or a question, the name you give with it.</p>\
+                 <h2>Payments</h2><p>Card and mobile-wallet payments are made on the payment provider's own pages. We never see or store your card number or wallet PIN; we receive only whether the payment succeeded and its amount.</p>\
+                 <h2>How we use it</h2><p>To deliver, to call you about the delivery, to honour the warranty and to answer you. We do not sell or rent your details. We send offers only if you subscribe to our newsletter, and every message says how to stop them.</p>\
+                 <h2>Cookies</h2><p>The site uses cookies and local storage to keep your cart, your sign-in and your wishlist. There are no advertising cookies.</p>\
+                 <h2>How long we keep it</h2><p>Order records are kept for six years, as tax law requires; accounts until you close them.</p>\
+                 <h2>Your rights</h2><p>Ask us at {email} to see, correct or delete your details; we answer within 30 days.</p>"
+            ),
+            3,
+        ),
+        4 => {
+            let mut rows = String::new();
+            let divisions = divisions();
+            let count: usize = divisions.iter().map(|(_, d)| d.len()).sum();
+            for (division, districts) in &divisions {
+                rows.push_str(&format!(
+                    "<tr><td>{division}</td><td>{}</td></tr>",
+                    districts.join(", ")
+                ));
+            }
+            (
+                format!(
+                    "Delivery in all {count} districts: {} inside Dhaka (free from {}), {} elsewhere (free from {}).",
+                    taka(in_charge),
+                    taka(in_free),
+                    taka(out_charge),
+                    taka(out_free)
+                ),
+                format!(
+                    "<p>Our own teams deliver to every one of Bangladesh's {count} districts and assemble the furniture in your home.</p>\
+                     <h2>Delivery charges</h2><table><thead><tr><th scope=\"col\">Where</th><th scope=\"col\">Charge</th><th scope=\"col\">Free on orders from</th></tr></thead>\
+                     <tbody><tr><td>Inside Dhaka</td><td>{}</td><td>{}</td></tr><tr><td>Everywhere else</td><td>{}</td><td>{}</td></tr></tbody></table>\
+                     <p>Inside Dhaka means an address in Dhaka district. Addresses in Gazipur, Narayanganj and the other districts around the capital pay the outside-Dhaka charge. The checkout shows the charge for your district before you pay.</p>\
+                     <h2>Delivery times</h2><ul><li>Pieces in stock: within 72 hours of your order, not counting Fridays and public holidays.</li><li>Pieces made to order: 10 to 15 working days.</li><li>Pre-booked pieces: three to four weeks, as the product page says.</li></ul>\
+                     <p>We call you the day before delivery to agree a time. Please make sure the piece fits through the door and up the stairs; our team will take beds and wardrobes apart to carry them if needed.</p>\
+                     <h2>Districts we deliver to</h2><table><thead><tr><th scope=\"col\">Division</th><th scope=\"col\">Districts</th></tr></thead><tbody>{rows}</tbody></table>\
+                     <h2>Questions</h2><p>Call {hotline} or track your order on the <a href=\"/page/track-order\">Track Order</a> page.</p>",
+                    taka(in_charge),
+                    taka(in_free),
+                    taka(out_charge),
+                    taka(out_free)
+                ),
+                3,
+            )
+        }
+        5 => (
+            "Damaged or faulty on arrival? Tell us within 7 days and we repair, replace or refund.".into(),
+            format!(
+                "<p>We want every piece to arrive perfect. When it does not, this is what we do.</p>\
+                 <h2>Check on delivery</h2><p>Please look the furniture over while our team is still there, after it is unpacked and assembled. Point out any damage and the team will note it on the delivery slip.</p>\
+                 <h2>Damage found later</h2><p>Call {hotline} or write to {email} within 7 days of delivery, with photos of the damage and your order number. We inspect within three working days and then repair the piece in your home, replace it, or refund it: your choice when a repair is not possible.</p>\
+                 <h2>Change of mind</h2><p>You may refuse a piece at the door before it is unpacked; the delivery charge is not refunded. Pieces made to order, pre-booked pieces and pieces in a fabric you chose cannot be returned for a change of mind.</p>\
+                 <h2>Refunds</h2><ul><li>Paid in cash: to your bKash or Nagad wallet or bank account within 7 working days.</li><li>Paid by card: back to the same card within 7 to 10 working days (your bank may take longer to show it).</li><li>Paid by mobile wallet: back to the same wallet within 7 working days.</li></ul>\
+                 <p>A pre-booking's part payment is refunded in full if we miss the promised date by more than two weeks.</p>"
+            ),
+            0,
+        ),
+        6 => {
+            let plans: Vec<String> = EMI_PLANS.iter().map(|(b, _)| b.to_string()).collect();
+            let months: Vec<String> = EMI_MONTHS.iter().map(i64::to_string).collect();
+            // A worked example with the very rule the product page uses.
+            let (price, m, bp) = (60_000, 12, EMI_PLANS[0].1[3]);
+            let per = emi_per_month(price, m, bp);
+            (
+                format!(
+                    "Card instalments over {} months on products from ৳20,000, with {} banks.",
+                    months.join(", "),
+                    plans.len()
+                ),
+                format!(
+                    "<p>You can pay for any product of ৳20,000 or more in monthly instalments with a credit card from one of our partner banks: {}. Each product page lists the banks that offer it and the lowest monthly amount.</p>\
+                     <h2>Banks, months and rates</h2>{}\
+                     <h2>How the monthly amount is worked out</h2><p>Interest is simple yearly interest on the price: the total you repay is the price plus the price × the yearly rate × the months ÷ 12, and the monthly amount is that total divided by the months, rounded up to the next whole taka. For example, {} over {m} months at {}% a year costs {} a month with {}.</p>\
+                     <h2>How to pay by EMI</h2><p>Choose card payment at checkout, then choose an instalment plan on your bank's payment page. The bank turns the payment into monthly instalments on your card statement; we receive the full price from the bank.</p>\
+                     <h2>Good to know</h2><ul><li>EMI needs a credit card; debit cards and cash on delivery cannot be split.</li><li>Flash-sale prices can be paid by EMI when the sale price is ৳20,000 or more.</li><li>Your bank may charge its own processing fee; ask the bank.</li><li>Returns of EMI purchases are refunded to the card, and the bank cancels the remaining instalments.</li></ul>",
+                    plans.join(", "),
+                    emi_table(),
+                    taka(price),
+                    percent(bp),
+                    taka(per),
+                    EMI_PLANS[0].0
+                ),
+                1,
+            )
+        }
+        7 => {
+            let mut items = String::new();
+            for (label, kind, material) in [
+                ("Solid wood (segun, mahogany, oak)", Kind::Bed, "Segun Wood"),
+                ("Engineered wood", Kind::Bed, "Engineered Wood"),
+                ("Metal", Kind::Chair, "Metal"),
+                ("Upholstered in fabric or leather", Kind::Sofa, "Fabric"),
+                ("Rugs", Kind::Rug, "Fabric"),
+            ] {
+                items.push_str(&format!("<li>{label}: {}.</li>", warranty(kind, material)));
+            }
+            (
+                "What our warranty covers, for how long, and how to claim.".into(),
+                format!(
+                    "<p>Every piece we make carries a warranty from the day it is delivered. Its length depends on what the piece is made of, and each product page states it.</p>\
+                     <h2>How long</h2><ul>{items}</ul>\
+                     <h2>What it covers</h2><p>Defects in materials and workmanship: joints that open, drawers or hinges that fail, cracks in the frame, rust on metal frames and, for solid wood, termite damage. We repair the piece in your home or replace it.</p>\
+                     <h2>What it does not cover</h2><p>Wear from normal use, scratches and stains, damage from water, floods or fire, damage from moving the piece yourself, and furniture altered or repaired by others.</p>\
+                     <h2>How to claim</h2><p>Call {hotline} or write to {email} with your order number and photos. We visit within five working days inside Dhaka and ten elsewhere.</p>"
+                ),
+                0,
+            )
+        }
+        _ => {
+            let mut html = String::from(
+                "<p>Answers to the questions our hotline hears most often.</p>",
+            );
+            for (q, a) in FAQ {
+                html.push_str(&format!("<h2>{q}</h2><p>{a}</p>"));
+            }
+            html.push_str(&format!(
+                "<p>Not answered here? Call {hotline} (9 am to 9 pm, every day) or write to {email}.</p>"
+            ));
+            (
+                "Delivery, payment, assembly, returns and pre-booking: the answers.".into(),
+                html,
+                1,
+            )
+        }
+    }
+}
+
 pub(super) struct Content {
     pub tables: Vec<Table>,
 }
@@ -306,12 +515,32 @@ pub(super) fn build(
             "active",
         ],
     );
-    for (i, (_, name, _, slug)) in TOPS.iter().enumerate().take(4) {
+    // Main banners: a headline and a line the page sets over the picture
+    // (the pictures keep their left side calm for it).
+    let headlines = [
+        (
+            "Beds and wardrobes built to last a lifetime",
+            "Solid wood, made in our Gazipur factory, delivered in 72 hours",
+        ),
+        (
+            "Sofas that seat the whole family",
+            "Fabric, leather and wood, from 2 seaters to L-shapes",
+        ),
+        (
+            "Dining tables for four, six or eight",
+            "With chairs and showcases to match",
+        ),
+        (
+            "A home office that works as hard as you",
+            "Tables, chairs and cabinets, assembled at your desk",
+        ),
+    ];
+    for (i, ((_, _, _, slug), (title, line))) in TOPS.iter().zip(headlines).enumerate() {
         sliders.push(row![
             image_id(pool.banners[i]),
             format!("/c/{slug}"),
-            format!("{name} collection"),
-            format!("New {} designs, delivered in 72 hours", name.to_lowercase()),
+            title,
+            line,
             0,
             true,
             0,
@@ -322,12 +551,20 @@ pub(super) fn build(
             true
         ]);
     }
-    for (i, s) in SUBS.iter().enumerate().step_by(5).take(4) {
+    // Featured tiles: a category each, over a room of its kind.
+    let featured = [
+        (0, "Storage beds", "Room for quilts under the mattress"),
+        (5, "Divans and day beds", "A seat by day, a bed for guests"),
+        (10, "Dining chairs", "Solid wood and upholstered seats"),
+        (15, "Kids beds", "Lead-free finishes, rounded corners"),
+    ];
+    for (i, title, line) in featured {
+        let s = &SUBS[i];
         sliders.push(row![
-            image_id(pool.banners[(i + 4) % pool.banners.len()]),
+            image_id(pool.banners[top_theme(s.parent)]),
             format!("/c/{}", s.slug),
-            s.name,
-            "Featured this week",
+            title,
+            line,
             1,
             true,
             0,
@@ -341,8 +578,8 @@ pub(super) fn build(
     sliders.push(row![
         image_id(pool.banners[5]),
         "/page/flash-sale",
-        "Old campaign",
-        "Inactive",
+        "Last season's sale",
+        "Ended",
         0,
         true,
         0,
@@ -483,7 +720,9 @@ pub(super) fn build(
         "widget",
         &["id", "name", "type", "description", "is_active"],
     );
-    widgets.push(row![5, "Pre-load advert", "html", "<h2>Weekend Flash Sale</h2><p>Up to 40% off beds, sofas and dining sets until midnight. <a href=\"/page/flash-sale\">Shop the sale</a></p>", true]);
+    let (_, sale_name, _, _, sale_end) = FLASH_SALES[0];
+    let ends = catalog::clock::in_dhaka(now + sale_end).format("%-d %B at %-I:%M %p");
+    widgets.push(row![5, "Pre-load advert", "html", format!("<h2>Up to 40% off for 24 hours</h2><p>Our {sale_name} runs until {ends} (Dhaka time) on selected furniture. <a href=\"/page/flash-sale\">Shop the sale</a></p>"), true]);
     widgets.push(row![14, "Delivery instructions", "html", "<p>Stocked items arrive within 72 hours (Fridays and holidays excluded); made-to-order items in 10–15 working days.</p>", true]);
     widgets.push(row![
         15,
@@ -496,14 +735,14 @@ pub(super) fn build(
         16,
         "Love your furniture",
         "html",
-        "<p>Solid wood, made in Bangladesh, built to last a generation.</p>",
+        "<p>Made in our Gazipur factory, assembled in your home, and covered by our warranty.</p>",
         true
     ]);
     widgets.push(row![
         17,
         "EMI",
         "html",
-        "<p>0% EMI for 3 and 6 months with partner banks on orders from ৳20,000; 9 and 12 months at a low rate.</p>",
+        "<p>0% EMI for 3 months with all five partner banks, and for 6 months with four of them, on products from ৳20,000; 9 and 12 months at a low yearly rate.</p>",
         true
     ]);
     widgets.push(row![
@@ -579,8 +818,8 @@ pub(super) fn build(
             p.id,
             format!("{} | Regal Furniture", p.title),
             format!(
-                "Buy the {} ({}) online in Bangladesh at ৳{}. Cash on delivery available.",
-                p.title, p.sub_title, p.price_now
+                "Buy the {} ({}) online in Bangladesh, delivered and assembled in all 64 districts.",
+                p.title, p.sub_title
             ),
             "furniture, bangladesh"
         ]);
@@ -597,12 +836,19 @@ pub(super) fn build(
             name.to_lowercase()
         ]);
     }
-    for (id, title, _) in PAGES {
+    let page_texts: Vec<(i64, &str, &str, String, String, usize)> = PAGES
+        .iter()
+        .map(|(id, title, slug)| {
+            let (summary, html, theme) = page_text(*id);
+            (*id, *title, *slug, summary, html, theme)
+        })
+        .collect();
+    for (id, title, _, summary, _, _) in &page_texts {
         seo.push(row![
             "page",
-            id,
+            *id,
             format!("{title} | Regal Furniture"),
-            format!("{title} of Regal Furniture."),
+            summary.as_str(),
             ""
         ]);
     }
@@ -618,8 +864,15 @@ pub(super) fn build(
             "image_file_id",
         ],
     );
-    for (id, title, slug) in PAGES {
-        pages.push(row![id, title, "", slug, format!("<h2>{title}</h2><p>This page explains our {}. Questions? Call <a href=\"tel:09612345678\">09612345678</a>.</p><p>Orders are delivered within 72 hours inside Dhaka and within 5 working days elsewhere.</p>", title.to_lowercase()), image_id(pool.rooms[id as usize % pool.rooms.len()])]);
+    for (id, title, slug, summary, html, theme) in page_texts {
+        pages.push(row![
+            id,
+            title,
+            summary,
+            slug,
+            html,
+            image_id(pool.room(theme, id as usize % 2))
+        ]);
     }
     tables.push(pages);
 
@@ -640,22 +893,31 @@ pub(super) fn build(
     );
     let mut post_images = Table::new("post_image", &["post_id", "image_file_id", "sort"]);
     let mut post_id = 1;
-    for (kind, topics) in [("blog", &BLOG_TOPICS[..]), ("news", &NEWS_TOPICS[..])] {
-        for (i, title) in topics.iter().enumerate() {
+    for (kind, texts) in [("blog", &BLOGS[..]), ("news", &NEWS[..])] {
+        for (i, text) in texts.iter().enumerate() {
             let published = now - (i as i64 * 6 + rng.gen_range(1..5)) * 86_400;
-            let img = pool.rooms[(i + post_id as usize) % pool.rooms.len()];
-            posts.push(row![post_id, kind, *title, "", images::slug(title), format!("{title}: what we learned from furnishing thousands of homes."), format!("<p>{title}. Our designers share what works in Bangladeshi homes.</p><h2>What to look for</h2><p>Measure the room, think about light and moisture, and choose wood that suits the climate.</p><h2>Our advice</h2><p>Visit a showroom to see the finish in daylight.</p>"), image_id(img), AUTHORS[i % AUTHORS.len()], published]);
-            post_images.push(row![post_id, image_id(img), 0]);
-            post_images.push(row![
+            // Pictures of the room the post is about.
+            let img = pool.room(text.theme, i % 2);
+            let title = text.title;
+            posts.push(row![
                 post_id,
-                image_id(pool.rooms[(i + 3) % pool.rooms.len()]),
-                1
+                kind,
+                title,
+                "",
+                images::slug(title),
+                text.summary,
+                post_html(text, &cat.products, i),
+                image_id(img),
+                AUTHORS[i % AUTHORS.len()],
+                published
             ]);
+            post_images.push(row![post_id, image_id(img), 0]);
+            post_images.push(row![post_id, image_id(pool.room(text.theme, i % 2 + 1)), 1]);
             seo.push(row![
                 "post",
                 post_id,
                 format!("{title} | Regal Furniture"),
-                format!("{title}."),
+                text.summary,
                 ""
             ]);
             post_id += 1;
@@ -692,28 +954,51 @@ pub(super) fn build(
         "Mirpur",
     ];
     for i in 0..16_usize {
-        let (cat_id, cat_name, _) = INTERIOR_CATS[i % INTERIOR_CATS.len()];
-        let title = format!(
-            "{} in {}",
-            cat_name.trim_end_matches('s'),
-            places[i % places.len()]
-        );
+        // Interior categories are bedroom, living, dining and office: the
+        // room themes of the same numbers.
+        let theme = i % INTERIOR_CATS.len();
+        let (cat_id, cat_name, _) = INTERIOR_CATS[theme];
+        let place = places[(i + i / places.len()) % places.len()];
+        let room_name = cat_name.trim_end_matches(" Interiors").to_lowercase();
+        let title = format!("{} in {place}", cat_name.trim_end_matches('s'));
         let slug = format!("{}-{}", images::slug(&title), i + 1);
+        // The room from two sides, then its pieces one by one.
+        let mut shots: Vec<(usize, String)> = vec![
+            (
+                pool.room(theme, i % 2),
+                format!("The {room_name}, seen from the door"),
+            ),
+            (
+                pool.room(theme, i % 2 + 1),
+                format!("The {room_name} in evening light"),
+            ),
+        ];
+        for (kind, colour, ..) in images::theme_pieces(theme) {
+            let name = images::COLOURS[*colour].0.to_lowercase();
+            if let Some(first) = pool.views(*kind, *colour).first() {
+                if shots.iter().all(|(img, _)| img != first) {
+                    shots.push((*first, format!("The {} in {name}", piece_name(*kind))));
+                }
+            }
+        }
         interiors.push(row![
             i as i64 + 1,
             title.as_str(),
             slug,
             "Designed and furnished by our team",
-            format!("<p>A {} furnished end to end.</p>", title.to_lowercase()),
-            image_id(pool.rooms[i % pool.rooms.len()]),
+            format!(
+                "<p>A {room_name} in {place}, planned with the family from a floor plan and furnished by our team in a week. The photos show the room and each of its pieces.</p>"
+            ),
+            image_id(shots[0].0),
             cat_id
         ]);
-        for k in 0..rng.gen_range(4..=8) {
+        let wanted = rng.gen_range(4..=8_usize);
+        for (k, (img, caption)) in shots.iter().take(wanted.max(4)).enumerate() {
             interior_images.push(row![
                 i as i64 + 1,
-                image_id(pool.rooms[(i + k) % pool.rooms.len()]),
+                image_id(*img),
                 format!("View {}", k + 1),
-                format!("{title}, view {}", k + 1),
+                caption.as_str(),
                 k as i64
             ]);
         }
@@ -781,8 +1066,9 @@ pub(super) fn build(
     tables.push(divisions);
     tables.push(districts);
     let mut charges = Table::new("delivery_charge_setting", &["zone", "charge", "free_from"]);
-    charges.push(row!["inside_dhaka", 200, 3000]);
-    charges.push(row!["outside_dhaka", 300, 5000]);
+    for (zone, charge, free_from) in DELIVERY_CHARGES {
+        charges.push(row![zone, charge, free_from]);
+    }
     tables.push(charges);
 
     let mut showrooms = Table::new(

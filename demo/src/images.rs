@@ -1,6 +1,9 @@
-//! The demo catalogue's images, drawn by code: furniture silhouettes in wood
-//! and fabric colours on a soft background, room scenes, banners, fabric
-//! swatches, and the 36 frames of a turning piece for the 360 viewer.
+//! The demo catalogue's images, drawn by code: furniture in wood, metal,
+//! fabric and leather colours on a studio backdrop (each piece in three
+//! views: front, angled and close-up, every one of them in the same colour),
+//! furnished rooms for banners, posts and galleries, fabric swatches, and
+//! the 36 frames of a piece turning once for the 360 viewer (the same
+//! drawing and colour as that piece's photos).
 //!
 //! A fixed pool is drawn once and shared by every product, so the catalogue
 //! scales to 100,000 products without 500,000 files. Files that already exist
@@ -9,6 +12,7 @@
 //! through a cache folder (see [`make_pool_cached`]). Drawing is
 //! deterministic: the pool depends on nothing but the code ([`POOL_VERSION`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -28,11 +32,16 @@ pub enum Kind {
     Cabinet,
     Desk,
     Lamp,
+    /// A framed wall mirror.
     Decor,
+    /// A dressing table with its mirror.
+    Dresser,
+    /// A woven rug.
+    Rug,
 }
 
 /// Every furniture kind, in pool order.
-pub const KINDS: [Kind; 10] = [
+pub const KINDS: [Kind; 12] = [
     Kind::Bed,
     Kind::Sofa,
     Kind::Table,
@@ -43,24 +52,61 @@ pub const KINDS: [Kind; 10] = [
     Kind::Desk,
     Kind::Lamp,
     Kind::Decor,
+    Kind::Dresser,
+    Kind::Rug,
 ];
 
-/// Wood and fabric colours, with the names the catalogue gives them.
-pub const COLOURS: [(&str, [u8; 3]); 6] = [
+/// Wood, metal, fabric and leather colours, with the names the catalogue
+/// gives them (the Colour attribute's values, in this order).
+pub const COLOURS: [(&str, [u8; 3]); 8] = [
     ("Walnut", [110, 72, 44]),
     ("Natural Teak", [176, 124, 74]),
     ("Dark Brown", [74, 48, 32]),
     ("White", [222, 214, 200]),
     ("Grey", [128, 128, 132]),
     ("Royal Blue", [48, 72, 140]),
+    ("Black", [44, 44, 46]),
+    ("Beige", [204, 184, 150]),
+];
+
+/// The colours (indexes into [`COLOURS`]) each kind is drawn in: those its
+/// products come in (the catalogue's materials decide; a test checks).
+pub fn kind_colours(kind: Kind) -> &'static [usize] {
+    match kind {
+        Kind::Bed | Kind::Wardrobe | Kind::Showcase | Kind::Dresser => &[0, 1, 2, 3, 4],
+        Kind::Sofa => &[0, 1, 2, 4, 5, 6, 7],
+        Kind::Table | Kind::Cabinet | Kind::Desk | Kind::Lamp | Kind::Decor => &[0, 1, 2, 3, 4, 6],
+        Kind::Chair => &[0, 1, 2, 3, 4, 5, 6, 7],
+        Kind::Rug => &[4, 5, 7],
+    }
+}
+
+/// The pieces drawn turning for the 360 viewer: (kind, colour index).
+/// Only products of these kinds in these colours get 360 frames.
+pub const TURNS: [(Kind, usize); 6] = [
+    (Kind::Sofa, 4),
+    (Kind::Sofa, 5),
+    (Kind::Sofa, 7),
+    (Kind::Chair, 0),
+    (Kind::Chair, 1),
+    (Kind::Chair, 6),
+];
+
+/// The fabrics of product sets: name and colour (swatch `n` shows fabric `n`).
+pub const FABRICS: [(&str, [u8; 3]); 5] = [
+    ("Velvet Maroon", [118, 36, 48]),
+    ("Jute Beige", [200, 180, 140]),
+    ("Linen Grey", [150, 150, 152]),
+    ("Leatherette Black", [42, 40, 40]),
+    ("Cotton Blue", [58, 90, 150]),
 ];
 
 /// Part of every pool file name: bump it when the drawing changes, so a
 /// storage directory seeded by older code does not keep stale pictures.
-pub const POOL_VERSION: u32 = 4;
+pub const POOL_VERSION: u32 = 6;
 
-/// Views of each kind and colour in the pool (front, angled).
-pub const VIEWS: u32 = 2;
+/// Views of each kind and colour in the pool (front, angled, close-up).
+pub const VIEWS: u32 = 3;
 /// Frames of a 360-degree turn.
 pub const FRAMES: u32 = 36;
 
@@ -88,6 +134,7 @@ enum Job {
     },
     Frame {
         kind: Kind,
+        colour: usize,
         frame: u32,
     },
     Banner {
@@ -105,13 +152,39 @@ enum Job {
 #[derive(Debug, Clone, Default)]
 pub struct Pool {
     pub files: Vec<ImageFile>,
-    /// `furniture[kind index]` = the pool images of that kind (all colours and views).
-    pub furniture: Vec<Vec<usize>>,
-    /// Turn frames of a sofa and of a chair, 36 each, in order.
-    pub turns: Vec<Vec<usize>>,
+    /// `furniture[&(kind index, colour index)]` = its [`VIEWS`] views, in order.
+    pub furniture: HashMap<(usize, usize), Vec<usize>>,
+    /// `turns[&(kind index, colour index)]` = its 36 frames, in order ([`TURNS`]).
+    pub turns: HashMap<(usize, usize), Vec<usize>>,
+    /// One per [`ROOM_THEMES`], in order.
     pub banners: Vec<usize>,
+    /// Two per [`ROOM_THEMES`]: room `n` shows theme `n % 6`.
     pub rooms: Vec<usize>,
+    /// One per [`FABRICS`], in order.
     pub swatches: Vec<usize>,
+}
+
+impl Pool {
+    /// The views of a piece of `kind` in colour `colour` (empty when that
+    /// colour is not drawn for the kind: see [`kind_colours`]).
+    pub fn views(&self, kind: Kind, colour: usize) -> &[usize] {
+        self.furniture
+            .get(&(kind_index(kind), colour))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The 360 frames of a piece of `kind` in colour `colour`, if drawn.
+    pub fn turn(&self, kind: Kind, colour: usize) -> Option<&[usize]> {
+        self.turns
+            .get(&(kind_index(kind), colour))
+            .map(Vec::as_slice)
+    }
+
+    /// A room of the given theme (index into [`ROOM_THEMES`]), variant `n`.
+    pub fn room(&self, theme: usize, n: usize) -> usize {
+        let themes = ROOM_THEMES.len();
+        self.rooms[(theme % themes + themes * n) % self.rooms.len()]
+    }
 }
 
 /// Full-size product pictures are square, `FULL` pixels a side.
@@ -145,20 +218,25 @@ pub fn make_pool(storage_dir: &Path) -> anyhow::Result<Pool> {
 pub fn make_pool_cached(storage_dir: &Path, cache: Option<&Path>) -> anyhow::Result<Pool> {
     let mut jobs = Vec::new();
     for kind in KINDS {
-        for colour in 0..COLOURS.len() {
+        for &colour in kind_colours(kind) {
             for view in 0..VIEWS {
                 jobs.push(Job::Furniture { kind, colour, view });
             }
         }
     }
-    for kind in [Kind::Sofa, Kind::Chair] {
+    for (kind, colour) in TURNS {
         for frame in 0..FRAMES {
-            jobs.push(Job::Frame { kind, frame });
+            jobs.push(Job::Frame {
+                kind,
+                colour,
+                frame,
+            });
         }
     }
-    jobs.extend((0..6).map(|n| Job::Banner { n }));
-    jobs.extend((0..12).map(|n| Job::Room { n }));
-    jobs.extend((0..8).map(|n| Job::Swatch { n }));
+    let themes = ROOM_THEMES.len() as u32;
+    jobs.extend((0..themes).map(|n| Job::Banner { n }));
+    jobs.extend((0..themes * 2).map(|n| Job::Room { n }));
+    jobs.extend((0..FABRICS.len() as u32).map(|n| Job::Swatch { n }));
 
     let full_dir = storage_dir.join("uploads/fullsize");
     let icon_dir = storage_dir.join("uploads/icon");
@@ -175,15 +253,19 @@ pub fn make_pool_cached(storage_dir: &Path, cache: Option<&Path>) -> anyhow::Res
         .map(|job| draw_job(job, &full_dir, &icon_dir, cache_dirs))
         .collect::<anyhow::Result<_>>()?;
 
-    let mut pool = Pool {
-        furniture: vec![Vec::new(); KINDS.len()],
-        turns: vec![Vec::new(); 2],
-        ..Pool::default()
-    };
+    let mut pool = Pool::default();
     for (i, job) in jobs.iter().enumerate() {
         match job {
-            Job::Furniture { kind, .. } => pool.furniture[kind_index(*kind)].push(i),
-            Job::Frame { kind, .. } => pool.turns[usize::from(*kind == Kind::Chair)].push(i),
+            Job::Furniture { kind, colour, .. } => pool
+                .furniture
+                .entry((kind_index(*kind), *colour))
+                .or_default()
+                .push(i),
+            Job::Frame { kind, colour, .. } => pool
+                .turns
+                .entry((kind_index(*kind), *colour))
+                .or_default()
+                .push(i),
             Job::Banner { .. } => pool.banners.push(i),
             Job::Room { .. } => pool.rooms.push(i),
             Job::Swatch { .. } => pool.swatches.push(i),
@@ -212,7 +294,9 @@ fn kind_slug(kind: Kind) -> &'static str {
         Kind::Cabinet => "cabinet",
         Kind::Desk => "desk",
         Kind::Lamp => "lamp",
-        Kind::Decor => "decor",
+        Kind::Decor => "mirror",
+        Kind::Dresser => "dresser",
+        Kind::Rug => "rug",
     }
 }
 
@@ -232,12 +316,42 @@ fn draw_job(
             ),
             80,
         ),
-        Job::Frame { kind, frame } => {
-            (format!("360-{}-{:02}.jpg", kind_slug(*kind), frame + 1), 72)
-        }
-        Job::Banner { n } => (format!("banner-{}.jpg", n + 1), 78),
-        Job::Room { n } => (format!("room-{}.jpg", n + 1), 78),
-        Job::Swatch { n } => (format!("fabric-{}.jpg", n + 1), 80),
+        Job::Frame {
+            kind,
+            colour,
+            frame,
+        } => (
+            format!(
+                "360-{}-{}-{:02}.jpg",
+                kind_slug(*kind),
+                slug(COLOURS[*colour].0),
+                frame + 1
+            ),
+            72,
+        ),
+        Job::Banner { n } => (
+            format!(
+                "banner-{}-{}.jpg",
+                ROOM_THEMES[*n as usize % ROOM_THEMES.len()],
+                n + 1
+            ),
+            78,
+        ),
+        Job::Room { n } => (
+            format!(
+                "room-{}-{}.jpg",
+                ROOM_THEMES[*n as usize % ROOM_THEMES.len()],
+                n + 1
+            ),
+            78,
+        ),
+        Job::Swatch { n } => (
+            format!(
+                "fabric-{}.jpg",
+                slug(FABRICS[*n as usize % FABRICS.len()].0)
+            ),
+            80,
+        ),
     };
     let name = name.replace(".jpg", &format!("-v{POOL_VERSION}.jpg"));
     let full_path = full_dir.join(&name);
@@ -274,9 +388,13 @@ fn draw_job(
         None => {
             let img = match job {
                 Job::Furniture { kind, colour, view } => {
-                    furniture(*kind, COLOURS[*colour].1, *view, FULL)
+                    furniture(*kind, COLOURS[*colour].1, Pen::view(*view), FULL)
                 }
-                Job::Frame { kind, frame } => turn_frame(*kind, *frame, FRAME),
+                Job::Frame {
+                    kind,
+                    colour,
+                    frame,
+                } => turn_frame(*kind, COLOURS[*colour].1, *frame, FRAME),
                 Job::Banner { n } => banner(*n),
                 Job::Room { n } => room(*n),
                 Job::Swatch { n } => swatch(*n),
@@ -291,9 +409,13 @@ fn draw_job(
             // Shapes are drawn again at icon size: far cheaper than resampling.
             let mut icon = match job {
                 Job::Furniture { kind, colour, view } => {
-                    furniture(*kind, COLOURS[*colour].1, *view, ICON)
+                    furniture(*kind, COLOURS[*colour].1, Pen::view(*view), ICON)
                 }
-                Job::Frame { kind, frame } => turn_frame(*kind, *frame, ICON),
+                Job::Frame {
+                    kind,
+                    colour,
+                    frame,
+                } => turn_frame(*kind, COLOURS[*colour].1, *frame, ICON),
                 _ => imageops::resize(
                     &img,
                     icon_size.0,
@@ -412,11 +534,19 @@ fn rect(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb<u8>) {
         (y0.min(y1) * h).max(0.0) as u32,
         (y0.max(y1) * h).min(h) as u32,
     );
+    // The grain's wave depends on the column only, its strength on the row
+    // only: one sine per pixel is left (drawing the pool is mostly this).
+    let waves: Vec<f32> = (ax..bx)
+        .map(|x| {
+            let fx = x as f32;
+            4.0 * (fx / 97.0).sin() + 1.5 * (fx / 23.0).sin()
+        })
+        .collect();
     for y in ay..by {
-        for x in ax..bx {
-            let (fx, fy) = (x as f32, y as f32);
-            let wave = 4.0 * (fx / 97.0).sin() + 1.5 * (fx / 23.0).sin();
-            let streak = 1.0 + 0.04 * ((fy + wave) / 1.9).sin() * (0.6 + 0.4 * (fy / 13.0).sin());
+        let fy = y as f32;
+        let strength = 0.04 * (0.6 + 0.4 * (fy / 13.0).sin());
+        for (x, wave) in (ax..bx).zip(&waves) {
+            let streak = 1.0 + strength * ((fy + wave) / 1.9).sin();
             let tone = |v: u8| (f32::from(v) * streak).clamp(0.0, 255.0) as u8;
             img.put_pixel(x, y, Rgb([tone(c[0]), tone(c[1]), tone(c[2])]));
         }
@@ -429,11 +559,11 @@ fn ellipse(img: &mut RgbImage, cx: f32, cy: f32, rx: f32, ry: f32, c: Rgb<u8>) {
     let (cx, cy, rx, ry) = (cx * w, cy * h, (rx * w).max(1.0), (ry * h).max(1.0));
     let (y0, y1) = (
         (cy - ry).max(0.0) as u32,
-        ((cy + ry) as u32).min(img.height()),
+        ((cy + ry).max(0.0) as u32).min(img.height()),
     );
     let (x0, x1) = (
         (cx - rx).max(0.0) as u32,
-        ((cx + rx) as u32).min(img.width()),
+        ((cx + rx).max(0.0) as u32).min(img.width()),
     );
     for y in y0..y1 {
         for x in x0..x1 {
@@ -451,62 +581,157 @@ fn studio(size: u32) -> RgbImage {
     background(size, size, [246, 243, 238], [226, 220, 210])
 }
 
+/// The studio shadow under a product picture's piece.
+const SHADOW: Rgb<u8> = Rgb([200, 194, 184]);
+
 /// Pastes a product picture onto `dst` at (x, y) without its studio
-/// backdrop, so a piece stands in a room or on a banner (its shadow stays).
-fn cut_out(dst: &mut RgbImage, piece: &RgbImage, x: u32, y: u32) {
+/// backdrop and its shadow, so a piece stands in a room or on a banner.
+fn cut_out(dst: &mut RgbImage, piece: &RgbImage, x: i64, y: i64) {
     let backdrop = studio(piece.width());
     for (px, py, p) in piece.enumerate_pixels() {
-        let (dx, dy) = (x + px, y + py);
-        if dx < dst.width() && dy < dst.height() && backdrop.get_pixel(px, py) != p {
-            dst.put_pixel(dx, dy, *p);
+        let (dx, dy) = (x + i64::from(px), y + i64::from(py));
+        if dx >= 0
+            && dy >= 0
+            && dx < i64::from(dst.width())
+            && dy < i64::from(dst.height())
+            && backdrop.get_pixel(px, py) != p
+            && *p != SHADOW
+        {
+            dst.put_pixel(dx as u32, dy as u32, *p);
         }
     }
 }
 
-/// A piece of furniture of `kind` in colour `c`; `view` 1 is drawn a little
-/// narrower and lower, as seen from an angle.
-fn furniture(kind: Kind, c: [u8; 3], view: u32, size: u32) -> RgbImage {
+/// Where a piece stands in its square picture: the drawing's coordinates
+/// (fractions) are scaled about the centre and moved, so one drawing gives
+/// the front view, the angled view, the close-up and every 360 frame.
+#[derive(Debug, Clone, Copy)]
+struct Pen {
+    sx: f32,
+    sy: f32,
+    dx: f32,
+    dy: f32,
+}
+
+impl Pen {
+    /// The view `view` of a product picture: 0 front, 1 angled, 2 close-up.
+    fn view(view: u32) -> Pen {
+        match view {
+            0 => Pen {
+                sx: 1.0,
+                sy: 1.0,
+                dx: 0.0,
+                dy: 0.0,
+            },
+            1 => Pen {
+                sx: 0.8,
+                sy: 0.92,
+                dx: 0.07,
+                dy: 0.02,
+            },
+            _ => Pen {
+                sx: 1.9,
+                sy: 1.9,
+                dx: 0.32,
+                dy: 0.02,
+            },
+        }
+    }
+    fn x(&self, v: f32) -> f32 {
+        0.5 + (v - 0.5) * self.sx + self.dx
+    }
+    fn y(&self, v: f32) -> f32 {
+        0.6 + (v - 0.6) * self.sy + self.dy
+    }
+    fn rect(&self, img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb<u8>) {
+        rect(img, self.x(x0), self.y(y0), self.x(x1), self.y(y1), c);
+    }
+    fn ellipse(&self, img: &mut RgbImage, cx: f32, cy: f32, rx: f32, ry: f32, c: Rgb<u8>) {
+        ellipse(
+            img,
+            self.x(cx),
+            self.y(cy),
+            rx * self.sx.abs(),
+            ry * self.sy,
+            c,
+        );
+    }
+}
+
+const BRASS: Rgb<u8> = Rgb([210, 180, 90]);
+const GLASS: Rgb<u8> = Rgb([204, 222, 230]);
+const LINEN: Rgb<u8> = Rgb([245, 245, 240]);
+
+/// A product picture: a piece of furniture of `kind` in colour `c`, drawn
+/// with `pen` (see [`Pen::view`]) on the studio backdrop.
+fn furniture(kind: Kind, c: [u8; 3], pen: Pen, size: u32) -> RgbImage {
     let mut img = studio(size);
-    let s = if view == 0 { 1.0 } else { 0.85 };
-    let dx = if view == 0 { 0.0 } else { 0.06 };
-    let x = |v: f32| 0.5 + (v - 0.5) * s + dx;
-    ellipse(&mut img, x(0.5), 0.86, 0.40 * s, 0.04, Rgb([200, 194, 184]));
+    let p = pen;
+    let i = &mut img;
+    p.ellipse(i, 0.5, 0.86, 0.40, 0.04, SHADOW);
     let (base, dark, light) = (shade(c, 1.0), shade(c, 0.7), shade(c, 1.25));
     match kind {
         Kind::Bed => {
-            rect(&mut img, x(0.12), 0.30, x(0.20), 0.84, dark); // headboard post
-            rect(&mut img, x(0.12), 0.30, x(0.88), 0.50, base); // headboard
-            rect(&mut img, x(0.12), 0.58, x(0.88), 0.74, base); // frame
-            rect(&mut img, x(0.14), 0.52, x(0.86), 0.60, Rgb([245, 245, 240])); // mattress
-            rect(&mut img, x(0.18), 0.47, x(0.36), 0.53, Rgb([250, 250, 250])); // pillow
-            rect(&mut img, x(0.64), 0.47, x(0.82), 0.53, Rgb([250, 250, 250]));
-            rect(&mut img, x(0.14), 0.74, x(0.18), 0.84, dark);
-            rect(&mut img, x(0.82), 0.74, x(0.86), 0.84, dark);
+            p.rect(i, 0.12, 0.30, 0.20, 0.84, dark); // headboard post
+            p.rect(i, 0.80, 0.30, 0.88, 0.84, dark);
+            p.rect(i, 0.12, 0.30, 0.88, 0.50, base); // headboard
+            p.rect(i, 0.16, 0.34, 0.84, 0.46, light); // its panel
+            p.rect(i, 0.12, 0.58, 0.88, 0.74, base); // frame
+            p.rect(i, 0.14, 0.52, 0.86, 0.60, LINEN); // mattress
+            p.rect(i, 0.18, 0.47, 0.36, 0.53, Rgb([250, 250, 250])); // pillows
+            p.rect(i, 0.64, 0.47, 0.82, 0.53, Rgb([250, 250, 250]));
+            p.rect(i, 0.40, 0.55, 0.86, 0.60, Rgb([196, 176, 150])); // throw
+            p.rect(i, 0.14, 0.74, 0.18, 0.84, dark);
+            p.rect(i, 0.82, 0.74, 0.86, 0.84, dark);
         }
         Kind::Sofa => {
-            rect(&mut img, x(0.14), 0.38, x(0.86), 0.58, base); // back
-            rect(&mut img, x(0.10), 0.50, x(0.20), 0.76, dark); // arms
-            rect(&mut img, x(0.80), 0.50, x(0.90), 0.76, dark);
-            rect(&mut img, x(0.20), 0.58, x(0.50), 0.70, light); // cushions
-            rect(&mut img, x(0.50), 0.58, x(0.80), 0.70, light);
-            rect(&mut img, x(0.16), 0.70, x(0.84), 0.78, base);
-            rect(&mut img, x(0.18), 0.78, x(0.21), 0.84, Rgb([40, 30, 24]));
-            rect(&mut img, x(0.79), 0.78, x(0.82), 0.84, Rgb([40, 30, 24]));
+            p.rect(i, 0.14, 0.38, 0.86, 0.58, base); // back
+            p.rect(i, 0.18, 0.42, 0.49, 0.57, light); // back cushions
+            p.rect(i, 0.51, 0.42, 0.82, 0.57, light);
+            p.rect(i, 0.10, 0.50, 0.20, 0.76, dark); // arms
+            p.rect(i, 0.80, 0.50, 0.90, 0.76, dark);
+            p.rect(i, 0.20, 0.58, 0.497, 0.70, light); // seat cushions
+            p.rect(i, 0.503, 0.58, 0.80, 0.70, light);
+            p.rect(i, 0.16, 0.70, 0.84, 0.78, base);
+            p.rect(i, 0.18, 0.78, 0.21, 0.84, Rgb([40, 30, 24]));
+            p.rect(i, 0.79, 0.78, 0.82, 0.84, Rgb([40, 30, 24]));
         }
         Kind::Table | Kind::Desk => {
-            rect(&mut img, x(0.12), 0.46, x(0.88), 0.52, light); // top
-            rect(&mut img, x(0.16), 0.52, x(0.20), 0.84, dark);
-            rect(&mut img, x(0.80), 0.52, x(0.84), 0.84, dark);
+            p.rect(i, 0.12, 0.46, 0.88, 0.52, light); // top
+            p.rect(i, 0.12, 0.515, 0.88, 0.525, dark); // its edge
+            p.rect(i, 0.16, 0.52, 0.20, 0.84, dark);
+            p.rect(i, 0.80, 0.52, 0.84, 0.84, dark);
             if kind == Kind::Desk {
-                rect(&mut img, x(0.60), 0.52, x(0.84), 0.70, base); // drawers
-                rect(&mut img, x(0.70), 0.58, x(0.74), 0.60, Rgb([210, 180, 90]));
+                p.rect(i, 0.60, 0.52, 0.84, 0.70, base); // drawers
+                p.rect(i, 0.60, 0.605, 0.84, 0.615, dark);
+                p.rect(i, 0.70, 0.56, 0.74, 0.58, BRASS);
+                p.rect(i, 0.70, 0.64, 0.74, 0.66, BRASS);
+            } else {
+                p.rect(i, 0.20, 0.55, 0.80, 0.57, dark); // apron rail
             }
         }
+        Kind::Dresser => {
+            p.rect(i, 0.30, 0.12, 0.70, 0.46, dark); // mirror frame
+            p.rect(i, 0.33, 0.15, 0.67, 0.44, GLASS);
+            p.rect(i, 0.40, 0.18, 0.43, 0.30, Rgb([236, 244, 248])); // reflection
+            p.rect(i, 0.18, 0.46, 0.82, 0.50, light); // top
+            p.rect(i, 0.20, 0.50, 0.80, 0.72, base); // drawers
+            p.rect(i, 0.20, 0.605, 0.80, 0.615, dark);
+            p.rect(i, 0.495, 0.50, 0.505, 0.72, dark);
+            for y in [0.55, 0.66] {
+                p.rect(i, 0.33, y, 0.37, y + 0.02, BRASS);
+                p.rect(i, 0.63, y, 0.67, y + 0.02, BRASS);
+            }
+            p.rect(i, 0.22, 0.72, 0.25, 0.84, dark);
+            p.rect(i, 0.75, 0.72, 0.78, 0.84, dark);
+        }
         Kind::Chair => {
-            rect(&mut img, x(0.34), 0.22, x(0.66), 0.50, base); // back
-            rect(&mut img, x(0.30), 0.52, x(0.70), 0.60, light); // seat
-            rect(&mut img, x(0.32), 0.60, x(0.36), 0.84, dark);
-            rect(&mut img, x(0.64), 0.60, x(0.68), 0.84, dark);
+            p.rect(i, 0.34, 0.22, 0.66, 0.50, base); // back
+            p.rect(i, 0.38, 0.26, 0.62, 0.46, light);
+            p.rect(i, 0.30, 0.52, 0.70, 0.60, light); // seat
+            p.rect(i, 0.30, 0.50, 0.70, 0.52, base);
+            p.rect(i, 0.32, 0.60, 0.36, 0.84, dark);
+            p.rect(i, 0.64, 0.60, 0.68, 0.84, dark);
         }
         Kind::Wardrobe | Kind::Showcase | Kind::Cabinet => {
             let top = match kind {
@@ -514,130 +739,285 @@ fn furniture(kind: Kind, c: [u8; 3], view: u32, size: u32) -> RgbImage {
                 Kind::Showcase => 0.18,
                 _ => 0.44,
             };
-            rect(&mut img, x(0.235), top - 0.006, x(0.765), 0.826, dark); // outline
-            rect(&mut img, x(0.24), top, x(0.76), 0.82, base);
-            rect(&mut img, x(0.495), top, x(0.505), 0.82, dark);
+            p.rect(i, 0.235, top - 0.006, 0.765, 0.826, dark); // outline
+            p.rect(i, 0.24, top, 0.76, 0.82, base);
+            p.rect(i, 0.495, top, 0.505, 0.82, dark);
             if kind == Kind::Showcase {
-                rect(
-                    &mut img,
-                    x(0.28),
-                    top + 0.04,
-                    x(0.47),
-                    0.78,
-                    Rgb([200, 222, 230]),
-                ); // glass
-                rect(
-                    &mut img,
-                    x(0.53),
-                    top + 0.04,
-                    x(0.72),
-                    0.78,
-                    Rgb([200, 222, 230]),
-                );
+                p.rect(i, 0.28, top + 0.04, 0.47, 0.70, GLASS); // glass doors
+                p.rect(i, 0.53, top + 0.04, 0.72, 0.70, GLASS);
+                for y in [0.34, 0.52] {
+                    p.rect(i, 0.28, y, 0.47, y + 0.01, dark); // shelves
+                    p.rect(i, 0.53, y, 0.72, y + 0.01, dark);
+                }
+                p.rect(i, 0.24, 0.72, 0.76, 0.73, dark);
+            } else if kind == Kind::Wardrobe {
+                p.rect(i, 0.27, top + 0.03, 0.47, 0.79, light); // door panels
+                p.rect(i, 0.53, top + 0.03, 0.73, 0.79, light);
             }
-            rect(&mut img, x(0.46), 0.46, x(0.48), 0.52, Rgb([210, 180, 90])); // handles
-            rect(&mut img, x(0.52), 0.46, x(0.54), 0.52, Rgb([210, 180, 90]));
-            rect(&mut img, x(0.24), 0.82, x(0.76), 0.85, dark);
+            p.rect(i, 0.46, 0.46, 0.48, 0.52, BRASS); // handles
+            p.rect(i, 0.52, 0.46, 0.54, 0.52, BRASS);
+            p.rect(i, 0.24, 0.82, 0.76, 0.85, dark);
         }
         Kind::Lamp => {
-            rect(&mut img, x(0.49), 0.36, x(0.51), 0.80, dark);
-            ellipse(&mut img, x(0.5), 0.82, 0.10, 0.03, dark);
-            rect(&mut img, x(0.36), 0.20, x(0.64), 0.36, light);
+            p.rect(i, 0.49, 0.36, 0.51, 0.80, dark);
+            p.ellipse(i, 0.5, 0.82, 0.10, 0.03, dark);
+            p.rect(i, 0.36, 0.20, 0.64, 0.36, Rgb([240, 226, 196])); // shade
+            p.rect(i, 0.36, 0.20, 0.64, 0.22, base);
+            p.rect(i, 0.36, 0.34, 0.64, 0.36, base);
         }
         Kind::Decor => {
-            rect(&mut img, x(0.22), 0.18, x(0.78), 0.70, dark); // frame
-            rect(&mut img, x(0.26), 0.22, x(0.74), 0.66, light);
-            ellipse(&mut img, x(0.5), 0.44, 0.12, 0.12, base);
+            // A framed wall mirror.
+            p.rect(i, 0.26, 0.12, 0.74, 0.78, base); // frame
+            p.rect(i, 0.24, 0.10, 0.76, 0.12, dark);
+            p.rect(i, 0.30, 0.16, 0.70, 0.74, GLASS);
+            for k in 0..8 {
+                let t = k as f32 * 0.025;
+                p.rect(
+                    i,
+                    0.36 + t,
+                    0.40 - t * 1.4,
+                    0.39 + t,
+                    0.44 - t * 1.4,
+                    Rgb([238, 246, 250]),
+                );
+            }
+        }
+        Kind::Rug => {
+            p.rect(i, 0.10, 0.48, 0.90, 0.84, dark); // border
+            p.rect(i, 0.14, 0.52, 0.86, 0.80, base); // field
+            p.rect(i, 0.28, 0.58, 0.72, 0.74, light); // panel
+            p.ellipse(i, 0.5, 0.66, 0.10, 0.05, dark); // medallion
+            p.ellipse(i, 0.5, 0.66, 0.05, 0.025, base);
+            let mut y = 0.49;
+            while y < 0.83 {
+                p.rect(i, 0.07, y, 0.10, y + 0.01, Rgb([236, 228, 210])); // fringes
+                p.rect(i, 0.90, y, 0.93, y + 0.01, Rgb([236, 228, 210]));
+                y += 0.025;
+            }
         }
     }
     img
 }
 
-/// Frame `frame` of a turning sofa or chair: its width follows the angle.
-fn turn_frame(kind: Kind, frame: u32, size: u32) -> RgbImage {
+/// Frame `frame` of a piece of `kind` in colour `c` turning once around:
+/// the same drawing as its photos, narrowed by the angle, its back darker.
+fn turn_frame(kind: Kind, c: [u8; 3], frame: u32, size: u32) -> RgbImage {
     let angle = frame as f32 / FRAMES as f32 * std::f32::consts::TAU;
-    let width = 0.25 + 0.15 * angle.cos().abs();
-    let mut img = background(size, size, [248, 246, 242], [230, 226, 218]);
-    let c = if kind == Kind::Sofa {
-        COLOURS[5].1
-    } else {
-        COLOURS[0].1
+    let pen = Pen {
+        sx: 0.3 + 0.7 * angle.cos().abs(),
+        sy: 1.0,
+        dx: 0.03 * angle.sin(),
+        dy: 0.0,
     };
-    ellipse(
-        &mut img,
-        0.5,
-        0.84,
-        width + 0.04,
-        0.04,
-        Rgb([200, 194, 184]),
-    );
-    let (base, dark) = (shade(c, 1.0), shade(c, 0.7));
-    rect(&mut img, 0.5 - width, 0.40, 0.5 + width, 0.60, base);
+    let colour = if angle.cos() < 0.0 {
+        let d = shade(c, 0.85);
+        d.0
+    } else {
+        c
+    };
+    furniture(kind, colour, pen, size)
+}
+
+/// What a room scene shows: its name and its pieces, each (kind, colour
+/// index, height as a share of the picture's height, x of its left edge as
+/// a share of the furniture zone), back to front.
+pub type Piece = (Kind, usize, f32, f32);
+
+/// The room scenes, by theme: banners use one each, rooms cycle through them.
+pub const ROOM_THEMES: [&str; 6] = ["bedroom", "living", "dining", "office", "kids", "dressing"];
+
+pub fn theme_pieces(theme: usize) -> &'static [Piece] {
+    match theme {
+        0 => &[
+            (Kind::Lamp, 6, 0.62, 0.0),
+            (Kind::Bed, 0, 0.95, 0.12),
+            (Kind::Cabinet, 0, 0.48, 0.70),
+        ],
+        1 => &[
+            (Kind::Lamp, 3, 0.62, 0.80),
+            (Kind::Sofa, 4, 0.90, 0.04),
+            (Kind::Table, 1, 0.46, 0.38),
+        ],
+        2 => &[
+            (Kind::Showcase, 2, 0.86, 0.72),
+            (Kind::Chair, 0, 0.62, 0.02),
+            (Kind::Table, 0, 0.66, 0.16),
+            (Kind::Chair, 0, 0.62, 0.40),
+        ],
+        3 => &[
+            (Kind::Cabinet, 3, 0.56, 0.66),
+            (Kind::Desk, 2, 0.80, 0.08),
+            (Kind::Chair, 6, 0.56, 0.26),
+        ],
+        4 => &[
+            (Kind::Bed, 5, 0.72, 0.02),
+            (Kind::Desk, 3, 0.62, 0.50),
+            (Kind::Chair, 5, 0.44, 0.60),
+        ],
+        _ => &[
+            (Kind::Wardrobe, 1, 0.92, 0.0),
+            (Kind::Dresser, 1, 0.72, 0.40),
+            (Kind::Lamp, 0, 0.60, 0.78),
+        ],
+    }
+}
+
+/// A furnished room, `w` by `h`: wall, window, a framed picture, a wooden
+/// floor with a rug, and the theme's pieces standing on it. Banners keep
+/// the left `text` share of the picture a calm wall, for the headline the
+/// page sets over it in HTML.
+fn scene(w: u32, h: u32, theme: usize, variant: usize, text: f32) -> RgbImage {
+    let walls = [
+        [236, 226, 210],
+        [214, 226, 232],
+        [226, 232, 216],
+        [232, 220, 226],
+    ];
+    let wall = walls[(theme + variant) % walls.len()];
+    let low = [
+        (f32::from(wall[0]) * 0.9) as u8,
+        (f32::from(wall[1]) * 0.9) as u8,
+        (f32::from(wall[2]) * 0.9) as u8,
+    ];
+    let mut img = background(w, h, wall, low);
+    let floor = 0.80;
+    let zone = text + 0.02;
+    let span = 1.0 - zone - 0.02;
+    // The window, with curtains, high on the wall of the furniture zone.
+    let (wx0, wx1) = (zone + span * 0.52, zone + span * 0.80);
     rect(
         &mut img,
-        0.5 - width,
-        0.60,
-        0.5 + width,
-        0.72,
-        shade(c, 1.2),
+        wx0 - 0.01,
+        0.08,
+        wx1 + 0.01,
+        0.46,
+        Rgb([250, 250, 248]),
     );
-    // A marker that moves around, so the turn is visible.
-    let mx = 0.5 + width * 0.8 * angle.sin();
-    rect(&mut img, mx - 0.02, 0.44, mx + 0.02, 0.56, dark);
-    rect(&mut img, 0.5 - width, 0.72, 0.5 - width + 0.03, 0.82, dark);
-    rect(&mut img, 0.5 + width - 0.03, 0.72, 0.5 + width, 0.82, dark);
+    rect(&mut img, wx0, 0.10, wx1, 0.44, Rgb([186, 214, 236]));
+    rect(
+        &mut img,
+        (wx0 + wx1) / 2.0 - 0.004,
+        0.10,
+        (wx0 + wx1) / 2.0 + 0.004,
+        0.44,
+        Rgb([250, 250, 248]),
+    );
+    rect(
+        &mut img,
+        wx0 - 0.04,
+        0.06,
+        wx0 + 0.01,
+        0.52,
+        shade([150, 60, 60], 1.0 + 0.1 * variant as f32),
+    );
+    rect(
+        &mut img,
+        wx1 - 0.01,
+        0.06,
+        wx1 + 0.04,
+        0.52,
+        shade([150, 60, 60], 1.0 + 0.1 * variant as f32),
+    );
+    // A framed picture: hills and a sun.
+    let (fx0, fx1) = (zone + span * 0.14, zone + span * 0.36);
+    rect(&mut img, fx0, 0.12, fx1, 0.36, Rgb([70, 52, 40]));
+    rect(
+        &mut img,
+        fx0 + 0.01,
+        0.14,
+        fx1 - 0.01,
+        0.34,
+        Rgb([232, 222, 196]),
+    );
+    ellipse(
+        &mut img,
+        (fx0 + fx1) / 2.0,
+        0.34,
+        (fx1 - fx0) * 0.4,
+        0.10,
+        Rgb([112, 150, 100]),
+    );
+    rect(&mut img, fx0, 0.34, fx1, 0.36, Rgb([70, 52, 40]));
+    ellipse(
+        &mut img,
+        fx1 - 0.04,
+        0.20,
+        0.012,
+        0.016,
+        Rgb([230, 160, 70]),
+    );
+    // Skirting and a wooden floor in planks.
+    rect(
+        &mut img,
+        0.0,
+        floor - 0.015,
+        1.0,
+        floor,
+        Rgb([246, 244, 238]),
+    );
+    rect(&mut img, 0.0, floor, 1.0, 1.0, Rgb([164, 118, 80]));
+    let mut x = 0.0;
+    while x < 1.0 {
+        rect(&mut img, x, floor, x + 0.002, 1.0, Rgb([130, 92, 62]));
+        x += 0.09;
+    }
+    // A rug under the pieces.
+    let rug = COLOURS[[5, 7, 4, 0][(theme + variant) % 4]].1;
+    rect(
+        &mut img,
+        zone + span * 0.06,
+        floor + 0.06,
+        zone + span * 0.94,
+        floor + 0.17,
+        shade(rug, 0.75),
+    );
+    rect(
+        &mut img,
+        zone + span * 0.08,
+        floor + 0.075,
+        zone + span * 0.92,
+        floor + 0.155,
+        shade(rug, 1.0),
+    );
+    // The pieces, standing on the floor (a picture's legs end at 86 %).
+    let (wf, hf) = (w as f32, h as f32);
+    for (kind, colour, height, left) in theme_pieces(theme) {
+        let size = (hf * height).round() as u32;
+        let piece = furniture(*kind, COLOURS[*colour].1, Pen::view(0), size);
+        // Its drawing fills the middle of its square: keep that inside the zone.
+        let x = ((zone + span * left) * wf - size as f32 * 0.1)
+            .min(wf - size as f32 * 0.92)
+            .max(zone * wf - size as f32 * 0.08) as i64;
+        let y = ((floor + 0.09) * hf - size as f32 * 0.86) as i64;
+        cut_out(&mut img, &piece, x, y);
+    }
     img
 }
 
+/// Banner `n`: a wide room of theme `n`, its left side kept for the text.
 fn banner(n: u32) -> RgbImage {
-    let palettes = [
-        ([92, 60, 40], [180, 130, 80]),
-        ([30, 60, 90], [90, 140, 180]),
-        ([60, 90, 60], [150, 190, 140]),
-        ([120, 40, 50], [220, 140, 120]),
-        ([50, 50, 60], [150, 150, 170]),
-        ([140, 100, 30], [230, 200, 120]),
-    ];
-    let (a, b) = palettes[n as usize % palettes.len()];
-    let mut img = background(BANNER.0, BANNER.1, a, b);
-    let kind = KINDS[n as usize % KINDS.len()];
-    let piece = furniture(kind, COLOURS[n as usize % COLOURS.len()].1, 0, BANNER.1);
-    cut_out(&mut img, &piece, BANNER.0 - BANNER.1 - 40, 0);
-    rect(&mut img, 0.06, 0.30, 0.46, 0.36, Rgb([250, 250, 250])); // headline bar
-    rect(&mut img, 0.06, 0.42, 0.34, 0.46, Rgb([235, 235, 235]));
-    img
+    scene(
+        BANNER.0,
+        BANNER.1,
+        n as usize % ROOM_THEMES.len(),
+        n as usize / ROOM_THEMES.len(),
+        0.42,
+    )
 }
 
+/// Room `n`: theme `n % 6`, in the wall colour of variant `n / 6`.
 fn room(n: u32) -> RgbImage {
-    let (w, h) = (FULL, FULL * 3 / 4);
-    let walls = [
-        [232, 222, 206],
-        [214, 226, 232],
-        [236, 230, 214],
-        [220, 214, 230],
-    ];
-    let mut img = background(w, h, walls[n as usize % walls.len()], [200, 190, 175]);
-    rect(&mut img, 0.0, 0.72, 1.0, 1.0, Rgb([150, 110, 80])); // floor
-    rect(&mut img, 0.64, 0.14, 0.90, 0.46, Rgb([190, 215, 235])); // window
-    let a = furniture(
-        KINDS[n as usize % KINDS.len()],
-        COLOURS[n as usize % COLOURS.len()].1,
-        0,
-        h * 2 / 3,
-    );
-    cut_out(&mut img, &a, 40, h / 3 - 20);
-    let b = furniture(
-        KINDS[(n as usize + 3) % KINDS.len()],
-        COLOURS[(n as usize + 2) % COLOURS.len()].1,
-        1,
-        h / 2,
-    );
-    cut_out(&mut img, &b, w / 2 + 40, h / 2 - 10);
-    img
+    scene(
+        FULL,
+        FULL * 3 / 4,
+        n as usize % ROOM_THEMES.len(),
+        n as usize / ROOM_THEMES.len() + 1,
+        0.0,
+    )
 }
 
 fn swatch(n: u32) -> RgbImage {
-    let c = COLOURS[n as usize % COLOURS.len()].1;
+    let c = FABRICS[n as usize % FABRICS.len()].1;
     RgbImage::from_fn(ICON * 2, ICON * 2, |x, y| {
         let weave = ((x / 4 + y / 4) % 2) as f32 * 0.12
             + f32::from(u8::from((x + n * 3).is_multiple_of(7))) * 0.05;
@@ -689,16 +1069,24 @@ mod tests {
     fn the_pool_is_drawn_as_decodable_jpegs_and_reused_when_present() {
         let dir = tempfile::tempdir().unwrap();
         let pool = make_pool_cached(dir.path(), None).unwrap();
-        assert_eq!(pool.furniture.len(), KINDS.len());
-        assert!(pool
-            .furniture
-            .iter()
-            .all(|k| k.len() == COLOURS.len() * VIEWS as usize));
-        assert_eq!(
-            pool.turns.iter().map(Vec::len).collect::<Vec<_>>(),
-            vec![36, 36]
-        );
-        let first = &pool.files[pool.furniture[0][0]];
+        for kind in KINDS {
+            for colour in 0..COLOURS.len() {
+                let drawn = kind_colours(kind).contains(&colour);
+                let views = pool.views(kind, colour).len();
+                assert_eq!(
+                    views,
+                    if drawn { VIEWS as usize } else { 0 },
+                    "{kind:?} {colour}"
+                );
+            }
+        }
+        for (kind, colour) in TURNS {
+            assert!(kind_colours(kind).contains(&colour));
+            assert_eq!(pool.turn(kind, colour).map(<[usize]>::len), Some(36));
+        }
+        assert_eq!(pool.banners.len(), ROOM_THEMES.len());
+        assert_eq!(pool.swatches.len(), FABRICS.len());
+        let first = &pool.files[pool.views(Kind::Bed, 0)[0]];
         let img = image::open(dir.path().join(first.full.trim_start_matches("storage/"))).unwrap();
         assert_eq!((img.width(), img.height()), (FULL, FULL));
         // A realistic product photo size, not a few kilobytes of flat colour.
@@ -709,14 +1097,14 @@ mod tests {
         );
         let icon = image::open(dir.path().join(first.icon.trim_start_matches("storage/"))).unwrap();
         assert_eq!((icon.width(), icon.height()), (ICON, ICON));
-        let frame = &pool.files[pool.turns[0][0]];
+        let frame = &pool.files[pool.turn(TURNS[0].0, TURNS[0].1).unwrap()[0]];
         assert_eq!((frame.width, frame.height), (FRAME, FRAME));
 
         // A second run keeps the files it finds with the right dimensions...
         let kept = dir.path().join(first.full.trim_start_matches("storage/"));
         let before = std::fs::metadata(&kept).unwrap().modified().unwrap();
         // ...and redraws one whose dimensions are wrong (an older, smaller drawing).
-        let stale = &pool.files[pool.furniture[1][0]];
+        let stale = &pool.files[pool.views(Kind::Sofa, 4)[0]];
         let stale_path = dir.path().join(stale.full.trim_start_matches("storage/"));
         RgbImage::new(10, 10).save(&stale_path).unwrap();
         let again = make_pool_cached(dir.path(), None).unwrap();

@@ -16,6 +16,7 @@ mod catalogue;
 mod content;
 pub mod images;
 mod people;
+mod texts;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -8,7 +8,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::catalogue::Catalogue;
+use super::catalogue::{care, dimensions, material_colours, Catalogue, Product, EMI_PLANS};
+use super::images::COLOURS;
 use super::{row, SeedOptions, Table, DEMO_EMAIL, DEMO_PASSWORD};
 
 /// Demo accounts: name, email, phone, password.
@@ -49,20 +50,56 @@ const ADDRESSES: [(&str, &str, &str, &str); 4] = [
 const QUESTIONS: [&str; 6] = [
     "Is this available in a darker colour?",
     "Do you deliver to Cumilla, and how long does it take?",
-    "Is the wood treated against termites?",
+    "Will termites get into it?",
     "Can I pay in EMI with a City Bank card?",
     "What are the exact dimensions?",
     "Is assembly included?",
 ];
 
-const ANSWERS: [&str; 6] = [
-    "Yes, it also comes in walnut and dark brown.",
-    "Yes, outside Dhaka delivery takes 3 to 5 working days.",
-    "Yes, every piece is seasoned and treated against termites.",
-    "Yes, 0% EMI for 3 and 6 months on orders from ৳20,000.",
-    "The dimensions are listed under Additional information.",
-    "Yes, our team assembles it free of charge.",
-];
+/// The answer to question `q` about product `p`, true of that product.
+fn answer(q: usize, p: &Product) -> String {
+    match q {
+        0 => {
+            let others: Vec<String> = material_colours(p.material)
+                .iter()
+                .filter(|c| **c != p.colour)
+                .map(|c| COLOURS[*c].0.to_lowercase())
+                .collect();
+            if others.is_empty() {
+                format!(
+                    "No, this model is made in {} only.",
+                    COLOURS[p.colour].0.to_lowercase()
+                )
+            } else {
+                format!(
+                    "It is also made in {}; ask the showroom or the hotline which are in stock.",
+                    others.join(" and ")
+                )
+            }
+        }
+        1 if p.pre_booking => "Yes. This piece is pre-booked and made to order: it reaches Cumilla three to four weeks after your order, delivery free on orders from ৳5,000.".to_string(),
+        1 if p.stock > 0 => "Yes. In-stock pieces reach Cumilla within 72 hours (Fridays and holidays excepted); delivery costs ৳300, free on orders from ৳5,000.".to_string(),
+        1 => "Yes. This piece is made to order, so it takes 10 to 15 working days; delivery costs ৳300, free on orders from ৳5,000.".to_string(),
+        2 => match p.material {
+            "Segun Wood" | "Mahogany" | "Oak" => "Yes: the timber is seasoned and treated against termites before it is cut, and the frame warranty covers termite damage for five years.".to_string(),
+            m => format!("It is made of {}, which termites do not eat. {}", m.to_lowercase(), care(m)),
+        },
+        3 if p.price_now >= 20_000 => {
+            let (bank, rates) = EMI_PLANS[0];
+            format!(
+                "Yes: with {bank}, 0% for 3 and 6 months, or {}% and {}% a year over 9 and 12 months. The product page shows the monthly amount.",
+                rates[2] / 100,
+                rates[3] / 100
+            )
+        }
+        3 => "EMI is offered from ৳20,000, so this piece is paid in full: in cash on delivery, by card or by mobile wallet.".to_string(),
+        4 => match p.size.and_then(|s| dimensions(s).map(|d| (s, d))) {
+            Some((s, d)) => format!("The {s} size: {d}."),
+            None => "Our showroom staff can measure the display piece for you; call the hotline with the product code.".to_string(),
+        },
+        _ => "Yes, our team assembles it in your home free of charge.".to_string(),
+    }
+}
 
 pub(super) struct People {
     pub tables: Vec<Table>,
@@ -391,7 +428,7 @@ pub(super) fn build(
                 at
             ]);
             if rng.gen_bool(0.8) {
-                answers.push(row![question_id, ANSWERS[q], at + 7200, at + 7200]);
+                answers.push(row![question_id, answer(q, p), at + 7200, at + 7200]);
             }
             question_id += 1;
         }

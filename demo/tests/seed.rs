@@ -872,3 +872,312 @@ async fn every_read_query_answers_on_a_seeded_shop() {
         std::fs::write(file, serde_json::to_string_pretty(&answers).unwrap()).unwrap();
     }
 }
+
+/// Every product of a seeded catalogue says one thing about itself: its
+/// name, its sub-title, its attributes, its pictures (photos, thumbnails,
+/// 360 frames, variations) and its category agree (issue 21).
+#[tokio::test]
+async fn every_seeded_product_is_coherent() {
+    use std::collections::{BTreeSet, HashMap};
+    let dir = tempfile::tempdir().unwrap();
+    let (_db, pool) = seeded(dir.path(), 1500, 5).await;
+
+    // Each product's attributes by field name.
+    let rows: Vec<(i64, String, String)> = db::query_as(
+        "SELECT pa.product_id, a.field_name, v.value FROM product_attribute pa \
+         JOIN attribute_value v ON v.id = pa.attribute_value_id JOIN attribute a ON a.id = v.attribute_id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let mut attrs: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    for (id, field, value) in rows {
+        let old = attrs.entry(id).or_default().insert(field.clone(), value);
+        assert!(old.is_none(), "product {id} has two values of {field}");
+    }
+    let products: Vec<(i64, String, String, String)> = db::query_as(
+        "SELECT p.id, p.title, p.sub_title, c.seo_url FROM product p \
+         JOIN product_category pc ON pc.product_id = p.id AND pc.is_primary \
+         JOIN category c ON c.id = pc.category_id ORDER BY p.id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(products.len(), 1500);
+    fn size_words(size: &str) -> &str {
+        match size {
+            "Queen" => "Queen Size",
+            "King" => "King Size",
+            "3+2+1 Set" => "3+2+1",
+            s => s,
+        }
+    }
+    let all_sizes = [
+        "Toddler",
+        "Single",
+        "Semi-Double",
+        "Queen",
+        "King",
+        "2 Seater",
+        "3 Seater",
+        "3+2+1 Set",
+        "L-Shape",
+        "4 Seater",
+        "6 Seater",
+        "8 Seater",
+        "2 Door",
+        "3 Door",
+        "4 Door",
+        "4 x 6 ft",
+        "5 x 7 ft",
+        "6 x 9 ft",
+    ];
+    let materials = [
+        "Segun Wood",
+        "Mahogany",
+        "Oak",
+        "Engineered Wood",
+        "Metal",
+        "Fabric",
+        "Leather",
+    ];
+    let mut attribute_sets: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for (id, title, sub_title, category) in &products {
+        let a = &attrs[id];
+        let (material, colour, finish) = (&a["material"], &a["colour"], &a["finish"]);
+        let size = a.get("size");
+        // The sub-title is exactly its colour, size and finish.
+        let expected = match size {
+            Some(s) => format!("{colour} | {s} | {finish}"),
+            None => format!("{colour} | {finish}"),
+        };
+        assert_eq!(sub_title, &expected, "{id} {title}");
+        // No other size in the name ("King Size Bed — Single").
+        for other in all_sizes {
+            if Some(&other.to_string()) != size {
+                let words = size_words(other);
+                let clash = title
+                    .split(' ')
+                    .collect::<Vec<_>>()
+                    .windows(words.split(' ').count())
+                    .any(|w| w.join(" ") == words);
+                assert!(!clash, "{id} {title} is {size:?} but named {words}");
+            }
+        }
+        // A material in the name is its material.
+        for m in materials {
+            if title.contains(m) {
+                assert_eq!(m, material, "{id} {title}");
+            }
+        }
+        // Colours and finishes a material comes in.
+        let (colours, finishes): (&[&str], &[&str]) = match material.as_str() {
+            "Segun Wood" | "Mahogany" | "Oak" => (
+                &["Walnut", "Natural Teak", "Dark Brown", "White"],
+                &["Matte", "Glossy", "Lacquer"],
+            ),
+            "Engineered Wood" => (
+                &["Walnut", "Dark Brown", "White", "Grey"],
+                &["Matte", "Glossy", "Veneer"],
+            ),
+            "Metal" => (&["Black", "Grey", "White"], &["Powder Coated", "Matte"]),
+            "Fabric" => (&["Grey", "Royal Blue", "Beige"], &["Woven", "Velvet"]),
+            _ => (&["Dark Brown", "Black", "Beige"], &["Matte", "Glossy"]),
+        };
+        assert!(
+            colours.contains(&colour.as_str()),
+            "{id} {title}: {material} in {colour}"
+        );
+        assert!(
+            finishes.contains(&finish.as_str()),
+            "{id} {title}: {material} with a {finish} finish"
+        );
+        // Kids' beds in kids' sizes; leather never on a kids' chair.
+        if category == "kids-beds" {
+            assert!(
+                matches!(size.map(String::as_str), Some("Toddler" | "Single")),
+                "{id} {title}: {size:?}"
+            );
+        }
+        // Every product of a category has the same attributes.
+        let names: BTreeSet<String> = a.keys().cloned().collect();
+        let first = attribute_sets
+            .entry(category.clone())
+            .or_insert_with(|| names.clone());
+        assert_eq!(first, &names, "{id} {title} in {category}");
+    }
+    // A product also listed in kids' beds is a kids' size too.
+    let kids: Vec<(i64,)> = db::query_as(
+        "SELECT pc.product_id FROM product_category pc JOIN category c ON c.id = pc.category_id WHERE c.seo_url = 'kids-beds'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert!(!kids.is_empty());
+    for (id,) in kids {
+        let size = attrs[&id].get("size").map(String::as_str);
+        assert!(
+            matches!(size, Some("Toddler" | "Single")),
+            "{id} in kids-beds is {size:?}"
+        );
+    }
+
+    // Photos, thumbnails and 360 frames: one drawing, in the product's colour
+    // (file names are `{kind}-{colour}-{view}` and `360-{kind}-{colour}-{frame}`).
+    let pictures: Vec<(i64, String, String)> = db::query_as(
+        "SELECT pi.product_id, f.filename, f.icon_size_directory FROM product_image pi JOIN image_file f ON f.id = pi.image_file_id \
+         UNION ALL SELECT fr.product_id, f.filename, f.icon_size_directory FROM product_360_frame fr JOIN image_file f ON f.id = fr.image_file_id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let mut seen: HashMap<i64, BTreeSet<(String, String)>> = HashMap::new();
+    for (id, name, icon) in pictures {
+        assert!(icon.ends_with(&name), "{icon} is the thumbnail of {name}");
+        let name = name.trim_start_matches("360-");
+        let (kind, rest) = name.split_once('-').unwrap();
+        let colour = demo::images::COLOURS
+            .iter()
+            .map(|c| demo::images::slug(c.0))
+            .find(|c| rest.starts_with(&format!("{c}-")))
+            .unwrap_or_else(|| panic!("{name} names no colour"));
+        seen.entry(id)
+            .or_default()
+            .insert((kind.to_string(), colour));
+    }
+    for (id, title, ..) in &products {
+        let drawn = &seen[id];
+        assert_eq!(drawn.len(), 1, "{id} {title} shows {drawn:?}");
+        let colour = demo::images::slug(&attrs[id]["colour"]);
+        assert_eq!(drawn.iter().next().unwrap().1, colour, "{id} {title}");
+    }
+    assert!(
+        scalar(
+            &pool,
+            "SELECT COUNT(DISTINCT product_id) FROM product_360_frame"
+        )
+        .await
+            >= 50
+    );
+    // A colour variation's picture is of its colour.
+    let variations: Vec<(String, String)> = db::query_as(
+        "SELECT v.value, f.filename FROM product_variation v JOIN image_file f ON f.id = v.image_file_id WHERE v.attribute = 'Colour'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert!(!variations.is_empty());
+    for (colour, file) in variations {
+        assert!(
+            file.contains(&format!("-{}-", demo::images::slug(&colour))),
+            "{colour} variation shows {file}"
+        );
+    }
+    // No placeholder video.
+    assert_eq!(
+        scalar(
+            &pool,
+            "SELECT COUNT(*) FROM product_video WHERE url LIKE '%youtube%'"
+        )
+        .await,
+        0
+    );
+}
+
+/// The shop's words are real: policy pages and posts of several
+/// paragraphs under headings that do not repeat, links to products that
+/// exist, and an advert that names the running sale's real end (issue 21).
+#[tokio::test]
+async fn seeded_pages_and_posts_say_something() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_db, pool) = seeded(dir.path(), 300, 1).await;
+    let headings = |html: &str| -> Vec<String> {
+        html.split("<h2>")
+            .skip(1)
+            .filter_map(|s| s.split("</h2>").next())
+            .map(str::to_string)
+            .collect()
+    };
+    let pages: Vec<(String, String, String)> =
+        db::query_as("SELECT title, sub_title, description FROM page ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(pages.len(), 8);
+    for (title, summary, html) in &pages {
+        assert!(!summary.is_empty(), "{title}");
+        assert!(!html.contains("This page explains"), "{title}");
+        let h = headings(html);
+        assert!(h.len() >= 3, "{title}: {h:?}");
+        assert!(!h.contains(title), "{title} repeats its own heading");
+        let mut unique = h.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), h.len(), "{title}: {h:?}");
+        assert!(html.len() > 800, "{title}: {} bytes", html.len());
+    }
+    let delivery = &pages.iter().find(|p| p.0 == "Delivery Policy").unwrap().2;
+    for fact in [
+        "৳200",
+        "৳3,000",
+        "৳300",
+        "৳5,000",
+        "72 hours",
+        "Cox's Bazar",
+        "Rangpur",
+    ] {
+        assert!(delivery.contains(fact), "the delivery policy lacks {fact}");
+    }
+    let emi = &pages.iter().find(|p| p.0 == "EMI Policy").unwrap().2;
+    let per = catalog::pricing::emi_per_month(60_000, 12, 900);
+    assert!(emi.contains(&catalog::pricing::taka(per)), "{emi}");
+    let posts: Vec<(String, String)> =
+        db::query_as("SELECT title, description FROM post ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let slugs: Vec<(String,)> = db::query_as("SELECT seo_url FROM product")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let mut linked = 0;
+    for (title, html) in &posts {
+        assert!(html.matches("<p>").count() >= 3, "{title}");
+        let h = headings(html);
+        assert!(h.len() >= 2, "{title}");
+        let mut unique = h.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), h.len(), "{title}: {h:?}");
+        for link in html.split("href=\"/product/").skip(1) {
+            let slug = link.split('"').next().unwrap();
+            assert!(
+                slugs.iter().any(|(s,)| s == slug),
+                "{title} links to {slug}"
+            );
+            linked += 1;
+        }
+    }
+    assert!(linked >= 20, "{linked} product links in posts");
+    // The advert names the running sale and its real end, in Dhaka time.
+    let (name, ends): (String, i64) = db::query_as(&format!(
+        "SELECT fs_name, ends_at FROM flash_schedule WHERE starts_at <= {NOW} AND ends_at > {NOW}"
+    ))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let advert: String = db::query_scalar("SELECT description FROM widget WHERE id = 5")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let when = catalog::clock::in_dhaka(ends)
+        .format("%-d %B at %-I:%M %p")
+        .to_string();
+    assert!(
+        advert.contains(&name) && advert.contains(&when),
+        "{advert} vs {name} ending {when}"
+    );
+    assert!(
+        !advert.to_lowercase().contains("midnight") && !advert.to_lowercase().contains("weekend")
+    );
+}
