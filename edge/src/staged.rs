@@ -305,6 +305,13 @@ impl Staged {
         for (i, response) in request.responses.iter().enumerate() {
             let successor = self
                 .check(at, response, &serves)
+                .and_then(|s| {
+                    if s.fresh_until > now {
+                        Ok(s)
+                    } else {
+                        Err(Refusal("its freshness from the boundary has ended".into()))
+                    }
+                })
                 .map_err(|e| Refusal(format!("responses[{i}] ({}): {}", response.url, e.0)))?;
             checked.push(successor);
         }
@@ -862,27 +869,38 @@ mod tests {
     }
 
     #[test]
-    fn a_due_successor_is_installed_once_and_dropped_when_stale() {
+    fn a_due_successor_is_installed_once_per_key_and_a_stale_one_refused() {
         let staged = staged(0);
         let now = SystemTime::now();
         let past = now - Duration::from_secs(30);
         let mut gone = response("/gone", &[], &[("cache-control", "max-age=10")]);
         gone.headers.push(("date".into(), date::format(past)));
         let due = response("/due", &[], &[FRESH]);
-        staged
-            .stage(&request(past, vec![due, gone]), |_| true)
-            .unwrap();
+        // Already past its freshness (30 s after a boundary with 10 s of it): refused.
+        assert!(staged
+            .stage(&request(past, vec![due.clone(), gone]), |_| true)
+            .is_err());
+        staged.stage(&request(past, vec![due]), |_| true).unwrap();
         staged.install_due("shop.test", "/due", Coding::Identity);
         staged.install_due("shop.test", "/due", Coding::Identity);
-        staged.install_due("shop.test", "/gone", Coding::Identity);
+        staged.install_due("shop.test", "/due", Coding::Gzip);
         let figures = staged.figures();
         assert_eq!((figures.applied_total, figures.installed_total), (1, 1));
         assert!(staged
             .storage
             .stored_at(&cache_key("shop.test", "/due", Coding::Identity))
             .is_some());
-        // Past its freshness (30 s after a boundary with 10 s of it): dropped at the tick.
         assert_eq!(staged.tick(), None);
+        assert_eq!(staged.list(10).len(), 1);
+        // One whose freshness ends soon is dropped at the first tick after.
+        let brief = response("/brief", &[], &[("cache-control", "max-age=1")]);
+        let half_ago = SystemTime::now() - Duration::from_millis(500);
+        staged
+            .stage(&request(half_ago, vec![brief]), |_| true)
+            .unwrap();
+        assert_eq!(staged.list(10).len(), 2);
+        std::thread::sleep(Duration::from_millis(700));
+        staged.tick();
         assert_eq!(staged.list(10).len(), 1);
         assert_eq!(staged.figures().applied_total, 2);
     }
