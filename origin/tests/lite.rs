@@ -671,14 +671,19 @@ async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
     let csrf = browser.get("/lite/login").await.csrf();
     // An empty cart takes no coupon.
     let page = browser
-        .post("/lite/cart/coupon", &[("csrf", &csrf), ("coupon", "WELCOME10")])
+        .post(
+            "/lite/cart/coupon",
+            &[("csrf", &csrf), ("coupon", "WELCOME10")],
+        )
         .await;
     assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.text);
     let added = browser
         .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
         .await;
     let cart = browser.get(added.location()).await;
-    assert!(cart.text.contains("<label for=\"coupon\">Coupon code</label>"));
+    assert!(cart
+        .text
+        .contains("<label for=\"coupon\">Coupon code</label>"));
     let csrf = cart.csrf();
     for (bad, status) in [
         ("NO-SUCH-COUPON", StatusCode::NOT_FOUND),
@@ -696,7 +701,11 @@ async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
         .post("/lite/cart/coupon", &[("coupon", "WELCOME10")])
         .await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
-    assert!(!browser.get("/lite/cart").await.text.contains("Coupon WELCOME10"));
+    assert!(!browser
+        .get("/lite/cart")
+        .await
+        .text
+        .contains("Coupon WELCOME10"));
     let page = browser
         .post(
             "/lite/cart/coupon",
@@ -710,7 +719,11 @@ async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
     assert!(cart.text.contains("Coupon WELCOME10"), "{}", cart.text);
     // The checkout's totals carry it.
     let checkout = browser.get("/lite/checkout").await;
-    assert!(checkout.text.contains("Coupon WELCOME10"), "{}", checkout.text);
+    assert!(
+        checkout.text.contains("Coupon WELCOME10"),
+        "{}",
+        checkout.text
+    );
 }
 
 #[tokio::test]
