@@ -61,7 +61,11 @@ fn registration() -> Value {
 async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
     let shop = TestShop::fresh().await;
     let (status, _, body) = shop
-        .guest_post("guest-reg-00001", "/api/auth/register", &registration())
+        .guest_post(
+            "guest-reg-00001.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/auth/register",
+            &registration(),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let token = body["token"].as_str().unwrap();
@@ -87,7 +91,11 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
     assert!(hash.starts_with("$argon2id$"));
 
     let (status, headers, body) = shop
-        .guest_post("guest-reg-00002", "/api/auth/register", &registration())
+        .guest_post(
+            "guest-reg-00002.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/auth/register",
+            &registration(),
+        )
         .await;
     assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
 
@@ -97,7 +105,11 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
     bad["password_confirmation"] = json!("something-else");
     bad["agree"] = json!(false);
     let (status, headers, body) = shop
-        .guest_post("guest-reg-00003", "/api/auth/register", &bad)
+        .guest_post(
+            "guest-reg-00003.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/auth/register",
+            &bad,
+        )
         .await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
     for field in ["email", "telephone", "password_confirmation", "agree"] {
@@ -108,7 +120,11 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
     short["telephone"] = json!("");
     short["password"] = json!("short");
     let (status, _, body) = shop
-        .guest_post("guest-reg-00004", "/api/auth/register", &short)
+        .guest_post(
+            "guest-reg-00004.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/auth/register",
+            &short,
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body["errors"].get("password").is_some(), "{body}");
@@ -118,7 +134,11 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
     nul["email"] = json!("nul@example.com");
     nul["telephone"] = json!("01911223355");
     let (status, _, body) = shop
-        .guest_post("guest-reg-00005", "/api/auth/register", &nul)
+        .guest_post(
+            "guest-reg-00005.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/auth/register",
+            &nul,
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["user"]["name"], "Nul\u{FFFD}Jahan");
@@ -127,9 +147,19 @@ async fn register_signs_in_and_refuses_duplicates_and_bad_fields() {
 #[tokio::test]
 async fn login_by_email_or_mobile_and_one_answer_for_every_failure() {
     let shop = TestShop::fresh().await;
-    login(&shop, "guest-login-001", DEMO).await;
-    login(&shop, "guest-login-002", ("01712345678", DEMO.1)).await;
-    login(&shop, "guest-login-003", ("DEMO@example.com", DEMO.1)).await;
+    login(&shop, "guest-login-001.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
+    login(
+        &shop,
+        "guest-login-002.k7Qx2mZp9LwR4tYv8NsB3hJd",
+        ("01712345678", DEMO.1),
+    )
+    .await;
+    login(
+        &shop,
+        "guest-login-003.k7Qx2mZp9LwR4tYv8NsB3hJd",
+        ("DEMO@example.com", DEMO.1),
+    )
+    .await;
     let mut messages = Vec::new();
     for (email, password) in [(DEMO.0, "wrong-password"), ("nobody@example.com", DEMO.1)] {
         let (status, headers, body) = shop
@@ -149,7 +179,7 @@ async fn login_by_email_or_mobile_and_one_answer_for_every_failure() {
 #[tokio::test]
 async fn logged_out_expired_and_unknown_tokens_get_401() {
     let shop = TestShop::fresh().await;
-    let token = login(&shop, "guest-out-0001", DEMO).await;
+    let token = login(&shop, "guest-out-0001.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
     let (status, _) = as_user(&shop, &token, "/api/auth/user").await;
     assert_eq!(status, StatusCode::OK);
     let bearer = format!("Bearer {token}");
@@ -168,7 +198,7 @@ async fn logged_out_expired_and_unknown_tokens_get_401() {
     let (status, _) = as_user(&shop, &token, "/api/cart/view").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 
-    let token = login(&shop, "guest-out-0002", DEMO).await;
+    let token = login(&shop, "guest-out-0002.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
     db::query("UPDATE auth_token SET expires_at = 1000")
         .execute(&shop.state.pool)
         .await
@@ -194,9 +224,9 @@ async fn logged_out_expired_and_unknown_tokens_get_401() {
 async fn signing_in_brings_the_guest_cart_and_compare_list_along() {
     let shop = TestShop::fresh().await;
     let (a, b) = (product(&shop, 0).await, product(&shop, 1).await);
-    let guest = "guest-merge-001";
+    let guest = "guest-merge-001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     // The user already has one of A in their cart.
-    let token = login(&shop, "guest-merge-000", DEMO).await;
+    let token = login(&shop, "guest-merge-000.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
     let bearer = format!("Bearer {token}");
     let auth = [("Authorization", bearer.as_str())];
     let (status, _, body) = shop
@@ -241,7 +271,7 @@ async fn signing_in_brings_the_guest_cart_and_compare_list_along() {
     let (_, _, guest_view) = shop.guest_get(guest, "/api/cart/view").await;
     assert_eq!(guest_view["cart"]["items"], json!([]));
     // Another account sees none of it.
-    let other = login(&shop, "guest-merge-002", RAHIM).await;
+    let other = login(&shop, "guest-merge-002.k7Qx2mZp9LwR4tYv8NsB3hJd", RAHIM).await;
     let (_, theirs) = as_user(&shop, &other, "/api/cart/view").await;
     assert!(theirs["cart"]["items"]
         .as_array()
@@ -256,12 +286,12 @@ async fn the_wishlist_needs_an_account_and_holds_each_product_once() {
     let pid = product(&shop, 2).await;
     let (status, headers, body) = shop
         .guest_get(
-            "guest-wish-0001",
+            "guest-wish-0001.k7Qx2mZp9LwR4tYv8NsB3hJd",
             &format!("/api/user/add-to-wishlist?pid={pid}"),
         )
         .await;
     assert_api_error(status, &headers, &body, StatusCode::UNAUTHORIZED);
-    let token = login(&shop, "guest-wish-0001", DEMO).await;
+    let token = login(&shop, "guest-wish-0001.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
     let (status, body) = as_user(
         &shop,
         &token,
@@ -288,7 +318,7 @@ async fn the_wishlist_needs_an_account_and_holds_each_product_once() {
     let (_, count) = as_user(&shop, &token, "/api/cart/count-notification").await;
     assert!(count["wishCount"].as_i64().unwrap() >= 1);
     // Someone else's wishlist does not have it, and cannot remove it.
-    let other = login(&shop, "guest-wish-0002", RAHIM).await;
+    let other = login(&shop, "guest-wish-0002.k7Qx2mZp9LwR4tYv8NsB3hJd", RAHIM).await;
     let (status, _) = as_user(
         &shop,
         &other,
@@ -319,7 +349,7 @@ async fn the_wishlist_needs_an_account_and_holds_each_product_once() {
 #[tokio::test]
 async fn a_compare_list_holds_at_most_five() {
     let shop = TestShop::fresh().await;
-    let g = "guest-compare-01";
+    let g = "guest-compare-01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     for n in 0..5 {
         let pid = product(&shop, n).await;
         let (status, _, body) = shop
@@ -348,7 +378,10 @@ async fn a_compare_list_holds_at_most_five() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     // Another guest's list is their own.
     let (_, _, theirs) = shop
-        .guest_get("guest-compare-02", "/api/common/compare")
+        .guest_get(
+            "guest-compare-02.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/common/compare",
+        )
         .await;
     assert_eq!(theirs["products"], json!([]));
 }
@@ -368,7 +401,7 @@ fn outbox(shop: &TestShop) -> Vec<String> {
 #[tokio::test]
 async fn a_reset_link_works_once_within_the_hour_and_signs_everyone_out() {
     let shop = TestShop::fresh().await;
-    let old_session = login(&shop, "guest-reset-001", DEMO).await;
+    let old_session = login(&shop, "guest-reset-001.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
     let (status, _, unknown) = shop
         .post_json(
             "/api/user/forgot-password-send-link",
@@ -433,7 +466,12 @@ async fn a_reset_link_works_once_within_the_hour_and_signs_everyone_out() {
         StatusCode::UNAUTHORIZED,
         "every session is signed out"
     );
-    login(&shop, "guest-reset-002", (DEMO.0, "brand-new-pass-1")).await;
+    login(
+        &shop,
+        "guest-reset-002.k7Qx2mZp9LwR4tYv8NsB3hJd",
+        (DEMO.0, "brand-new-pass-1"),
+    )
+    .await;
     let (status, _, _) = shop
         .post_json(
             "/api/user/reset-password",
@@ -496,9 +534,9 @@ async fn reset_links_are_limited_per_address_and_expire() {
 #[tokio::test]
 async fn logging_out_ends_only_the_session_used() {
     let shop = TestShop::fresh().await;
-    let phone = login(&shop, "guest-many-001", DEMO).await;
-    let laptop = login(&shop, "guest-many-002", DEMO).await;
-    let other = login(&shop, "guest-many-003", RAHIM).await;
+    let phone = login(&shop, "guest-many-001.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
+    let laptop = login(&shop, "guest-many-002.k7Qx2mZp9LwR4tYv8NsB3hJd", DEMO).await;
+    let other = login(&shop, "guest-many-003.k7Qx2mZp9LwR4tYv8NsB3hJd", RAHIM).await;
     let bearer = format!("Bearer {phone}");
     let (status, _, body) = shop
         .request(

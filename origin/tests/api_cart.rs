@@ -86,13 +86,15 @@ async fn place(shop: &TestShop, token: &str, key: Option<&str>) -> (StatusCode, 
 async fn lines_are_priced_by_the_server_and_counted() {
     let shop = TestShop::fresh().await;
     let (pid, code, price) = plain_product(&shop, 5).await;
-    let (status, body) = add(&shop, "guest-aaaa-0001", pid, 2).await;
+    let (status, body) = add(&shop, "guest-aaaa-0001.k7Qx2mZp9LwR4tYv8NsB3hJd", pid, 2).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["success"], true);
     assert_eq!(body["product_code"], code);
     assert_eq!(body["purchaseprice"], price);
     assert_eq!(body["total_qty"], 2);
-    let (status, _, view) = shop.guest_get("guest-aaaa-0001", "/api/cart/view").await;
+    let (status, _, view) = shop
+        .guest_get("guest-aaaa-0001.k7Qx2mZp9LwR4tYv8NsB3hJd", "/api/cart/view")
+        .await;
     assert_eq!(status, StatusCode::OK);
     let items = view["cart"]["items"].as_array().unwrap();
     assert_eq!(items.len(), 1);
@@ -102,14 +104,19 @@ async fn lines_are_priced_by_the_server_and_counted() {
     assert_eq!(view["cart"]["totalprice"], 2 * price);
     assert_eq!(view["cart"]["totalqty"], 2);
     // The same product again adds to its line.
-    add(&shop, "guest-aaaa-0001", pid, 1).await;
+    add(&shop, "guest-aaaa-0001.k7Qx2mZp9LwR4tYv8NsB3hJd", pid, 1).await;
     let (_, _, count) = shop
-        .guest_get("guest-aaaa-0001", "/api/cart/count-notification")
+        .guest_get(
+            "guest-aaaa-0001.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/cart/count-notification",
+        )
         .await;
     assert_eq!(count["cartCount"], 1);
     assert_eq!(count["cartQty"], 3);
     // Another guest sees an empty cart.
-    let (_, _, other) = shop.guest_get("guest-bbbb-0002", "/api/cart/view").await;
+    let (_, _, other) = shop
+        .guest_get("guest-bbbb-0002.k7Qx2mZp9LwR4tYv8NsB3hJd", "/api/cart/view")
+        .await;
     assert_eq!(other["cart"]["items"], json!([]));
     assert_eq!(other["cart"]["totalprice"], 0);
 }
@@ -117,7 +124,7 @@ async fn lines_are_priced_by_the_server_and_counted() {
 #[tokio::test]
 async fn the_add_answer_carries_the_header_cart_count() {
     let shop = TestShop::fresh().await;
-    let t = "guest-count-0001";
+    let t = "guest-count-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (first, _, _) = plain_product(&shop, 5).await;
     let second = shop
         .scalar_i64(&format!(
@@ -174,7 +181,7 @@ async fn form_add(
 async fn add_to_cart_accepts_post_with_query_or_form_fields() {
     let shop = TestShop::fresh().await;
     let (pid, code, price) = plain_product(&shop, 5).await;
-    let t = "guest-post-0001";
+    let t = "guest-post-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     // POST with the parameters in the query string answers as GET does.
     let (status, _, body) = shop
         .request(
@@ -235,7 +242,7 @@ async fn add_to_cart_accepts_post_with_query_or_form_fields() {
 async fn bad_adds_are_refused_with_json_errors() {
     let shop = TestShop::fresh().await;
     let (pid, _, _) = plain_product(&shop, 5).await;
-    let t = "guest-cccc-0003";
+    let t = "guest-cccc-0003.k7Qx2mZp9LwR4tYv8NsB3hJd";
     for (uri, want) in [
         (
             format!("/api/cart/add-to-cart?main_pid={pid}&qty=0"),
@@ -295,7 +302,7 @@ async fn bad_adds_are_refused_with_json_errors() {
 async fn quantities_update_lines_remove_and_sets_go_in_as_one_line() {
     let shop = TestShop::fresh().await;
     let (pid, code, price) = plain_product(&shop, 10).await;
-    let t = "guest-dddd-0004";
+    let t = "guest-dddd-0004.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, pid, 1).await;
     let (status, _, body) = shop
         .guest_post(
@@ -395,7 +402,7 @@ async fn quantities_update_lines_remove_and_sets_go_in_as_one_line() {
 async fn coupons_apply_only_inside_their_rules() {
     let shop = TestShop::fresh().await;
     let (pid, _, price) = plain_product(&shop, 30).await;
-    let t = "guest-eeee-0005";
+    let t = "guest-eeee-0005.k7Qx2mZp9LwR4tYv8NsB3hJd";
     // Empty cart: nothing to apply to.
     let (status, _, _) = shop
         .guest_post(
@@ -484,7 +491,7 @@ async fn delivery_is_charged_by_zone_and_free_from_its_threshold() {
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    let t = "guest-ffff-0006";
+    let t = "guest-ffff-0006.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, pid, 1).await;
     let charge = |district: &'static str| {
         let shop = &shop;
@@ -523,7 +530,7 @@ async fn delivery_is_charged_by_zone_and_free_from_its_threshold() {
 async fn the_delivery_address_is_checked_field_by_field() {
     let shop = TestShop::fresh().await;
     let (pid, _, _) = plain_product(&shop, 5).await;
-    let t = "guest-gggg-0007";
+    let t = "guest-gggg-0007.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, pid, 1).await;
     let mut same = address("Dhaka");
     same["emergency_mobile"] = json!("01712345678");
@@ -586,7 +593,7 @@ async fn a_cash_on_delivery_order_takes_stock_empties_the_cart_and_can_be_read_b
     let shop = TestShop::fresh().await;
     let (pid, code, price) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
-    let t = "guest-hhhh-0008";
+    let t = "guest-hhhh-0008.k7Qx2mZp9LwR4tYv8NsB3hJd";
     // Not ready: empty cart, then no address.
     let (status, _) = place(&shop, t, None).await;
     assert_eq!(status, StatusCode::CONFLICT);
@@ -664,7 +671,7 @@ async fn a_cash_on_delivery_order_takes_stock_empties_the_cart_and_can_be_read_b
 async fn retried_placements_with_one_key_make_one_order() {
     let shop = Arc::new(TestShop::fresh().await);
     let (pid, _, _) = plain_product(&shop, 5).await;
-    let t = "guest-iiii-0009";
+    let t = "guest-iiii-0009.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, pid, 1).await;
     ready(&shop, t).await;
     let mut tasks = Vec::new();
@@ -689,7 +696,7 @@ async fn retried_placements_with_one_key_make_one_order() {
         .await;
     assert_eq!(orders, 1);
     // Another guest's same key is another order's key.
-    let u = "guest-jjjj-0010";
+    let u = "guest-jjjj-0010.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, u, pid, 1).await;
     ready(&shop, u).await;
     let (status, body) = place(&shop, u, Some("retry-key-123")).await;
@@ -708,7 +715,9 @@ async fn two_hundred_concurrent_placements_for_fifty_units_make_fifty_orders() {
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    let tokens: Vec<String> = (0..200).map(|i| format!("rush-guest-{i:04}")).collect();
+    let tokens: Vec<String> = (0..200)
+        .map(|i| format!("rush-guest-{i:04}.k7Qx2mZp9LwR4tYv8NsB3hJd"))
+        .collect();
     for t in &tokens {
         let (status, body) = add(&shop, t, pid, 1).await;
         assert_eq!(status, StatusCode::OK, "{body}");
@@ -753,7 +762,7 @@ async fn two_hundred_concurrent_placements_for_fifty_units_make_fifty_orders() {
 async fn the_buy_switch_refuses_buying_with_a_clear_503() {
     let shop = TestShop::fresh().await;
     let (pid, _, _) = plain_product(&shop, 5).await;
-    let t = "guest-kkkk-0011";
+    let t = "guest-kkkk-0011.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, pid, 1).await;
     ready(&shop, t).await;
     db::query("UPDATE setting SET value = 'on' WHERE name = 'disable_buy'")
@@ -792,7 +801,7 @@ async fn a_flash_sale_price_holds_from_its_first_instant_and_not_at_its_end() {
     .execute(&shop.state.pool)
     .await
     .unwrap();
-    let t = "guest-llll-0012";
+    let t = "guest-llll-0012.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (_, body) = add(&shop, t, pid, 1).await;
     assert_eq!(
         body["purchaseprice"],
@@ -820,11 +829,11 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
              AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
         )
         .await;
-    let t = "guest-mmmm-0013";
+    let t = "guest-mmmm-0013.k7Qx2mZp9LwR4tYv8NsB3hJd";
     add(&shop, t, plain, 1).await;
     let (status, body) = add(&shop, t, pre, 1).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
-    let u = "guest-nnnn-0014";
+    let u = "guest-nnnn-0014.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (status, body) = add(&shop, u, pre, 1).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = add(&shop, u, plain, 1).await;
@@ -886,7 +895,7 @@ async fn stock_set_products(shop: &TestShop, set: i64) {
 async fn requests_are_read_as_their_schemas_say() {
     let shop = TestShop::fresh().await;
     let (pid, code, _) = plain_product(&shop, 5).await;
-    let t = "guest-typed-0001";
+    let t = "guest-typed-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let request = axum::http::Request::builder()
         .method("POST")
         .uri(format!("/api/cart/add-to-cart?main_pid={pid}&qty=4"))
@@ -948,4 +957,38 @@ async fn requests_are_read_as_their_schemas_say() {
             "{uri}: {body}"
         );
     }
+}
+
+#[tokio::test]
+async fn guessable_self_tokens_are_refused_with_a_400_naming_the_header() {
+    let shop = TestShop::fresh().await;
+    let (pid, _, _) = plain_product(&shop, 5).await;
+    let add = format!("/api/cart/add-to-cart?main_pid={pid}&qty=1");
+    // The original client's shape (the time and ~11 base-36 characters),
+    // and the values anybody would try first.
+    for weak in [
+        "1700000000000k3j2h9abcde",
+        "12345678",
+        "aaaaaaaa",
+        "1700000000000Xb7kQ2pL9mZr4TwY8vNc3",
+    ] {
+        for uri in [
+            add.as_str(),
+            "/api/cart/view",
+            "/api/cart/count-notification",
+        ] {
+            let (status, headers, body) = shop.guest_get(weak, uri).await;
+            assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+            assert!(body["errors"]["SELF-TOKEN"][0]
+                .as_str()
+                .unwrap()
+                .contains("at least 22 random characters"));
+        }
+    }
+    // The web client's shape: the time and 22 base64url characters (128+ bits).
+    let strong = "1700000000000Xb7kQ2pL9mZr4TwY8vNc3H";
+    let (status, _, body) = shop.guest_get(strong, &add).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, body) = shop.guest_get(strong, "/api/cart/view").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }

@@ -36,7 +36,10 @@ async fn call(
     body: Option<&serde_json::Value>,
 ) -> (StatusCode, serde_json::Value) {
     let auth = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![("SELF-TOKEN", "1700000000000logcheck")];
+    let mut headers = vec![(
+        "SELF-TOKEN",
+        "1700000000000logcheck.k7Qx2mZp9LwR4tYv8NsB3hJd",
+    )];
     if let Some(auth) = &auth {
         headers.push(("authorization", auth));
     }

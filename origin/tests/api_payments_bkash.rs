@@ -177,7 +177,7 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
     assert_eq!(gateways["bkash"]["active"], true);
     assert_eq!(gateways["nagad"]["active"], false);
 
-    let t = "1700000000000bkashguest1";
+    let t = "1700000000000bkashguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "bkash").await;
@@ -237,7 +237,7 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
     let (shop, base) = shop_with_bkash().await;
     let (pid, _) = plain_product(&shop, 5).await;
     for (i, action) in ["decline", "cancel", "broke"].into_iter().enumerate() {
-        let t = format!("1700000000000bkashfail{i}");
+        let t = format!("1700000000000bkashfail{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
         let before = stock(&shop, pid).await;
         ready(&shop, &t, pid, 1, "bkash").await;
         let page = start(&shop, &t).await;
@@ -289,7 +289,7 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
     let (pid, _) = plain_product(&shop, 5).await;
 
     // The callback never arrives: the shop settles the attempt itself.
-    let t = "1700000000000bkashlost1";
+    let t = "1700000000000bkashlost1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -317,7 +317,7 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
     assert_eq!(paid_history(&shop, order_id).await, 1);
 
     // Execute completes at bKash but its answer is lost: query says so.
-    let t = "1700000000000bkashlost2";
+    let t = "1700000000000bkashlost2.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -338,7 +338,7 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
 async fn a_tampered_amount_is_not_paid() {
     let (shop, base) = shop_with_bkash().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000bkashshort";
+    let t = "1700000000000bkashshort.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
@@ -359,7 +359,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
 
     // Down when the shopper starts: 503, the order cancelled, stock back,
     // the cart kept to try again.
-    let t = "1700000000000bkashdown1";
+    let t = "1700000000000bkashdown1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "bkash").await;
     faults(&base, json!({ "down": true })).await;
@@ -394,7 +394,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
 
     // Wrong credentials: bKash refuses the token (2001), a clean 503.
     let wrong = shop_at(&base, "not-the-app-key").await;
-    let t = "1700000000000bkashwrong";
+    let t = "1700000000000bkashwrong.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&wrong, t, pid, 1, "bkash").await;
     let (status, body) = create(&wrong, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
@@ -407,7 +407,7 @@ async fn the_token_is_renewed_before_it_expires() {
     faults(&base, json!({ "token_ttl": 1 })).await;
     let (pid, _) = plain_product(&shop, 5).await;
     for i in 0..2 {
-        let t = format!("1700000000000bkashtoken{i}");
+        let t = format!("1700000000000bkashtoken{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
         ready(&shop, &t, pid, 1, "bkash").await;
         start(&shop, &t).await;
         tokio::time::sleep(std::time::Duration::from_millis(1200)).await;

@@ -92,7 +92,10 @@ async fn an_abandoned_order_releases_its_stock_and_coupon_once_with_two_origins_
     let uses_before = coupon_uses(&shop, "FLAT500").await;
 
     // One shopper leaves bKash's page, another the card gateway's.
-    let (t1, t2) = ("1700000000000expirebkash", "1700000000000expirecard1");
+    let (t1, t2) = (
+        "1700000000000expirebkash.k7Qx2mZp9LwR4tYv8NsB3hJd",
+        "1700000000000expirecard1.k7Qx2mZp9LwR4tYv8NsB3hJd",
+    );
     ready_with_coupon(&shop, t1, pid, "bkash").await;
     bkash_start(&shop, t1).await;
     ready_with_coupon(&shop, t2, pid, "debitcredit").await;
@@ -153,7 +156,7 @@ async fn the_background_task_expires_old_orders() {
     let (shop, _base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
-    let t = "1700000000000expiretask1";
+    let t = "1700000000000expiretask1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     common::checkout::ready(&shop, t, pid, 1, "bkash").await;
     bkash_start(&shop, t).await;
     let (order_id, ..) = last_order(&shop, t).await;
@@ -191,7 +194,7 @@ async fn the_background_task_expires_old_orders() {
 async fn an_approved_payment_whose_callback_was_lost_is_paid_not_expired() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000expirelost1";
+    let t = "1700000000000expirelost1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     common::checkout::ready(&shop, t, pid, 1, "bkash").await;
     let page = bkash_start(&shop, t).await;
     faults(&base, BKASH_ADMIN, json!({ "lose_callback": true })).await;
@@ -212,11 +215,11 @@ async fn a_payment_confirmed_after_expiry_is_refunded() {
     let before = stock(&shop, pid).await;
 
     // bKash: the shopper approves after the order expired.
-    let t1 = "1700000000000expirelate1";
+    let t1 = "1700000000000expirelate1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     common::checkout::ready(&shop, t1, pid, 1, "bkash").await;
     let page = bkash_start(&shop, t1).await;
     // The card gateway: the shopper pays after the order expired.
-    let t2 = "1700000000000expirelate2";
+    let t2 = "1700000000000expirelate2.k7Qx2mZp9LwR4tYv8NsB3hJd";
     common::checkout::ready(&shop, t2, pid, 1, "debitcredit").await;
     let card_page = card_start(&shop, t2).await;
     let swept = expire(&shop.state.pool, &shop.state.payments, MAX_AGE, later())

@@ -334,7 +334,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
     assert_eq!(gateways["nagad"]["active"], true);
     assert_eq!(gateways["bkash"]["active"], false);
 
-    let t = "1700000000000cardguest1";
+    let t = "1700000000000cardguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "debitcredit").await;
@@ -431,7 +431,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
 #[tokio::test]
 async fn failed_cancelled_or_short_card_payments_release_stock_and_keep_the_cart() {
     let (shop, _sim, base) = shop_with_gateways().await;
-    let t = "1700000000000cardguest2";
+    let t = "1700000000000cardguest2.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 3, "debitcredit").await;
@@ -471,7 +471,7 @@ async fn failed_cancelled_or_short_card_payments_release_stock_and_keep_the_cart
 #[tokio::test]
 async fn a_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (shop, sim, base) = shop_with_gateways().await;
-    let t = "1700000000000downguest1";
+    let t = "1700000000000downguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
@@ -522,7 +522,7 @@ async fn a_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     shop.state.payments =
         Arc::new(Gateways::from_args(&args(&format!("{base}/ssl"), &closed), SITE).unwrap());
     shop.app = origin::app(shop.state.clone());
-    let w = "1700000000000downguest2";
+    let w = "1700000000000downguest2.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, w, pid, 1, "nagad").await;
     let (status, headers, body) = shop
@@ -536,7 +536,7 @@ async fn a_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
 #[tokio::test]
 async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
     let (shop, sim, base) = shop_with_gateways().await;
-    let t = "1700000000000ownerguest1";
+    let t = "1700000000000ownerguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
     start_card(&shop, t, &json!({})).await; // abandoned at the gateway
@@ -544,7 +544,11 @@ async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
     let uri = format!("/sslcommerz/existing-order-pay?order_id={order_id}");
 
     let (status, headers, body) = shop
-        .guest_post("1700000000000someoneelse", &uri, &json!({}))
+        .guest_post(
+            "1700000000000someoneelse.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            &uri,
+            &json!({}),
+        )
         .await;
     assert_api_error(status, &headers, &body, StatusCode::NOT_FOUND);
     let (status, headers, body) = shop.post_json(&uri, &json!({})).await;
@@ -591,7 +595,7 @@ async fn instalments_are_offered_only_when_every_product_allows_them() {
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    let t = "1700000000000emiguest01";
+    let t = "1700000000000emiguest01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "debitcredit").await;
     let emi = json!({ "device": "website", "emi_option": 1, "emi_max_inst_option": 6 });
     let tran_id = start_card(&shop, t, &emi).await;
@@ -627,7 +631,7 @@ async fn methods_not_configured_answer_503_and_their_routes_stay_json() {
     for m in ["debitcredit", "mobile_banking", "nagad", "bkash"] {
         assert_eq!(gateways[m]["active"], false, "{m}");
     }
-    let t = "1700000000000offguest01";
+    let t = "1700000000000offguest01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     shop.guest_get(t, &format!("/api/cart/add-to-cart?main_pid={pid}&qty=1"))
         .await;

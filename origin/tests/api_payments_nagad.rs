@@ -183,7 +183,7 @@ async fn a_nagad_payment_is_sealed_signed_approved_verified_and_paid_once() {
     let (_, _, gateways) = shop.get("/api/cart/get-payment-gateway").await;
     assert_eq!(gateways["nagad"]["active"], true);
 
-    let t = "1700000000000nagadguest1";
+    let t = "1700000000000nagadguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "nagad").await;
@@ -272,7 +272,7 @@ async fn declined_or_cancelled_payments_release_the_stock_once() {
     let (shop, _base) = shop_with_nagad().await;
     let (pid, _) = plain_product(&shop, 5).await;
     for (i, action) in ["decline", "cancel"].into_iter().enumerate() {
-        let t = format!("1700000000000nagadfail{i}");
+        let t = format!("1700000000000nagadfail{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
         let before = stock(&shop, pid).await;
         ready(&shop, &t, pid, 1, "nagad").await;
         let page = start(&shop, &t).await;
@@ -310,7 +310,7 @@ async fn declined_or_cancelled_payments_release_the_stock_once() {
 async fn a_lost_callback_is_settled_by_verify() {
     let (shop, base) = shop_with_nagad().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000nagadlost1";
+    let t = "1700000000000nagadlost1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "nagad").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -349,7 +349,7 @@ async fn a_lost_callback_is_settled_by_verify() {
 async fn a_tampered_amount_is_not_paid() {
     let (shop, base) = shop_with_nagad().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000nagadshort";
+    let t = "1700000000000nagadshort.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "nagad").await;
     let page = start(&shop, t).await;
@@ -371,7 +371,7 @@ async fn a_tampered_amount_is_not_paid() {
 async fn a_forged_or_unsigned_answer_opens_nothing() {
     let (shop, base) = shop_with_nagad().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000nagadforged";
+    let t = "1700000000000nagadforged.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "nagad").await;
     for fault in ["forge_signature", "unsigned_answer"] {
@@ -414,7 +414,7 @@ async fn a_forged_or_unsigned_answer_opens_nothing() {
     // Nagad: a clean 503, the order cancelled.
     let impostor = Keys::generate().merchant_private_pem();
     let wrong = shop_at(&base, impostor).await;
-    let t = "1700000000000nagadwrongkey";
+    let t = "1700000000000nagadwrongkey.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&wrong, t, pid, 1, "nagad").await;
     let refused = report(&base).await["refused"].as_u64().unwrap();
     let (status, body) = pay(&wrong, t).await;
@@ -433,7 +433,7 @@ async fn a_nagad_that_is_down_answers_a_clean_503_and_loses_nothing() {
 
     // Down when the shopper starts: 503, the order cancelled, stock back,
     // the cart kept to try again.
-    let t = "1700000000000nagaddown1";
+    let t = "1700000000000nagaddown1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "nagad").await;
     faults(&base, json!({ "down": true })).await;
@@ -618,7 +618,7 @@ async fn escaped_pem_keys_configure_the_shop_and_bad_keys_are_refused_at_start()
     let base = simulator().await;
     let escaped = keys().merchant_private_pem().replace('\n', "\\n");
     let shop = shop_at(&base, escaped).await;
-    let t = "1700000000000nagadescaped";
+    let t = "1700000000000nagadescaped.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     ready(&shop, t, pid, 1, "nagad").await;
     start(&shop, t).await;

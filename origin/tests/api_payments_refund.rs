@@ -40,7 +40,7 @@ async fn refunded(shop: &TestShop, order_id: i64) -> i64 {
 async fn a_bkash_payment_is_refunded_in_part_then_in_full_and_never_more() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000refundbkash";
+    let t = "1700000000000refundbkash.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let order_id = paid_by_bkash(&shop, t, pid, 1).await;
     let (_, _, _, total, _) = last_order(&shop, t).await;
     let number = order_number(&shop, order_id).await;
@@ -95,7 +95,7 @@ async fn a_bkash_payment_is_refunded_in_part_then_in_full_and_never_more() {
 async fn a_card_payment_is_refunded_through_sslcommerz() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000refundcard1";
+    let t = "1700000000000refundcard1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let order_id = paid_by_card(&shop, t, pid, 1).await;
     let number = order_number(&shop, order_id).await;
     let report1 = refund_order(
@@ -157,7 +157,7 @@ async fn unknown_unpaid_or_cash_orders_are_not_refunded() {
 
     // Waiting for its payment: nothing was paid.
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000refundwait1";
+    let t = "1700000000000refundwait1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "bkash").await;
     common::sim::bkash_start(&shop, t).await;
     let (order_id, ..) = last_order(&shop, t).await;
@@ -181,7 +181,7 @@ async fn unknown_unpaid_or_cash_orders_are_not_refunded() {
 async fn the_refund_command_gives_money_back_and_says_so() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000refundcli01";
+    let t = "1700000000000refundcli01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let order_id = paid_by_bkash(&shop, t, pid, 1).await;
     let number = order_number(&shop, order_id).await;
     let run = |args: Vec<String>| {

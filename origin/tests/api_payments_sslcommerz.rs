@@ -42,7 +42,7 @@ async fn a_card_payment_is_paid_once_through_the_hosted_page() {
     let (_, _, gateways) = shop.get("/api/cart/get-payment-gateway").await;
     assert_eq!(gateways["debitcredit"]["active"], true);
 
-    let t = "1700000000000cardguest1";
+    let t = "1700000000000cardguest1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 2, "debitcredit").await;
@@ -114,7 +114,7 @@ async fn declined_or_cancelled_card_payments_release_the_stock() {
     let (shop, _base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
     for (i, action) in ["decline", "cancel"].into_iter().enumerate() {
-        let t = format!("1700000000000cardfail{i}");
+        let t = format!("1700000000000cardfail{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
         let before = stock(&shop, pid).await;
         ready(&shop, &t, pid, 1, "debitcredit").await;
         let page = card_start(&shop, &t).await;
@@ -157,7 +157,7 @@ async fn declined_or_cancelled_card_payments_release_the_stock() {
 async fn a_lost_return_is_settled_by_the_ipn() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000cardlost1";
+    let t = "1700000000000cardlost1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&shop, t, pid, 1, "debitcredit").await;
     let page = card_start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -177,7 +177,7 @@ async fn a_lost_return_is_settled_by_the_ipn() {
 async fn a_tampered_amount_is_not_paid() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000cardshort";
+    let t = "1700000000000cardshort.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
     let page = card_start(&shop, t).await;
@@ -195,7 +195,7 @@ async fn a_tampered_amount_is_not_paid() {
 async fn a_card_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (shop, base) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    let t = "1700000000000carddown1";
+    let t = "1700000000000carddown1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "debitcredit").await;
     faults(&base, CARD_ADMIN, json!({ "down": true })).await;

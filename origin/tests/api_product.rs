@@ -268,13 +268,13 @@ async fn recent_views_read_the_self_token_and_are_private() {
     let id = shop
         .scalar_i64("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
         .await;
-    db::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef', $1)")
+    db::query("INSERT INTO recently_viewed (self_token, product_id) VALUES ('tok-1-abcdef.k7Qx2mZp9LwR4tYv8NsB3hJd', $1)")
         .bind(id)
         .execute(&shop.state.pool)
         .await
         .unwrap();
     let req = Request::get("/api/product/recent-views-product")
-        .header("SELF-TOKEN", "tok-1-abcdef")
+        .header("SELF-TOKEN", "tok-1-abcdef.k7Qx2mZp9LwR4tYv8NsB3hJd")
         .body(Body::empty())
         .unwrap();
     let (status, headers, body) = shop.send(req).await;

@@ -61,7 +61,7 @@ async fn review_calls_need_a_signed_in_shopper() {
             .request(
                 method,
                 uri,
-                &[("SELF-TOKEN", "guest-review-0001")],
+                &[("SELF-TOKEN", "guest-review-0001.k7Qx2mZp9LwR4tYv8NsB3hJd")],
                 Some(&json!({})),
             )
             .await;

@@ -23,7 +23,7 @@ use origin::domain::social::Social;
 
 const CLIENT_ID: &str = "shop-client";
 const CLIENT_SECRET: &str = "shop-secret-123";
-const GUEST: &str = "1700000000000socialguest";
+const GUEST: &str = "1700000000000socialguest.k7Qx2mZp9LwR4tYv8NsB3hJd";
 
 /// The simulator's memory: people (by key), codes issued, tokens issued.
 #[derive(Default)]

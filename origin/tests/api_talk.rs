@@ -23,10 +23,16 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
     let (pid, seo_url) = active_product(&shop, 3).await;
     let body = json!({ "product_id": pid, "description": "Is the wood seasoned teak?" });
     let (status, headers, answer) = shop
-        .guest_post("guest-talk-0001", "/api/product/question-store", &body)
+        .guest_post(
+            "guest-talk-0001.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/product/question-store",
+            &body,
+        )
         .await;
     assert_api_error(status, &headers, &answer, StatusCode::UNAUTHORIZED);
-    let token = shop.login(Some("guest-talk-0001"), DEMO).await;
+    let token = shop
+        .login(Some("guest-talk-0001.k7Qx2mZp9LwR4tYv8NsB3hJd"), DEMO)
+        .await;
     let bearer = format!("Bearer {token}");
     let auth = [("Authorization", bearer.as_str())];
     let (status, _, answer) = shop
@@ -96,7 +102,7 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
 #[tokio::test]
 async fn recently_viewed_is_per_visitor_newest_first_and_follows_sign_in() {
     let shop = TestShop::fresh().await;
-    let g = "guest-recent-001";
+    let g = "guest-recent-001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (a, _) = active_product(&shop, 0).await;
     let (b, _) = active_product(&shop, 1).await;
     for pid in [a, b, a] {
@@ -115,7 +121,10 @@ async fn recently_viewed_is_per_visitor_newest_first_and_follows_sign_in() {
         .collect();
     assert_eq!(ids, vec![a, b]);
     let (_, _, other) = shop
-        .guest_get("guest-recent-002", "/api/product/recent-views-product")
+        .guest_get(
+            "guest-recent-002.k7Qx2mZp9LwR4tYv8NsB3hJd",
+            "/api/product/recent-views-product",
+        )
         .await;
     assert_eq!(other["products"], json!([]));
     let (status, headers, body) = shop
@@ -144,7 +153,7 @@ async fn a_whole_number_written_as_a_float_is_read_as_the_number() {
     let (pid, _) = active_product(&shop, 2).await;
     let (status, _, answer) = shop
         .guest_post(
-            "guest-talk-float",
+            "guest-talk-float.k7Qx2mZp9LwR4tYv8NsB3hJd",
             "/api/product/recent-view",
             &json!({ "pid": pid as f64 }),
         )
@@ -152,7 +161,7 @@ async fn a_whole_number_written_as_a_float_is_read_as_the_number() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let (status, headers, answer) = shop
         .guest_post(
-            "guest-talk-float",
+            "guest-talk-float.k7Qx2mZp9LwR4tYv8NsB3hJd",
             "/api/product/recent-view",
             &json!({ "pid": 2.5 }),
         )

@@ -24,7 +24,7 @@ async fn every_account_call_needs_a_signed_in_shopper() {
             .request(
                 method,
                 uri,
-                &[("SELF-TOKEN", "guest-acct-0001")],
+                &[("SELF-TOKEN", "guest-acct-0001.k7Qx2mZp9LwR4tYv8NsB3hJd")],
                 Some(&json!({})),
             )
             .await;

@@ -80,7 +80,7 @@ fn query(pairs: &[(String, String)]) -> String {
 #[tokio::test]
 async fn a_cart_line_spread_into_the_query_is_removed_by_pid_and_pcode() {
     let shop = TestShop::fresh().await;
-    let t = "guest-orig-0001";
+    let t = "guest-orig-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, code) = plain_product(&shop).await;
     let (status, _, body) = shop
         .guest_get(t, &format!("/api/cart/add-to-cart?main_pid={pid}&qty=2"))
@@ -292,7 +292,9 @@ async fn questions_and_comments_by_seo_url_or_product_id() {
     assert!(questions > 0);
 
     // Writing by seo_url, as the original product page does.
-    let token = shop.login(Some("guest-orig-0003"), DEMO).await;
+    let token = shop
+        .login(Some("guest-orig-0003.k7Qx2mZp9LwR4tYv8NsB3hJd"), DEMO)
+        .await;
     let bearer = format!("Bearer {token}");
     let auth = [("Authorization", bearer.as_str())];
     let (status, _, answer) = shop
@@ -349,7 +351,7 @@ async fn questions_and_comments_by_seo_url_or_product_id() {
 #[tokio::test]
 async fn the_location_popup_is_checked_against_the_districts() {
     let shop = TestShop::open().await;
-    let g = "guest-orig-0004";
+    let g = "guest-orig-0004.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (status, headers, body) = shop
         .guest_post(
             g,

@@ -82,7 +82,7 @@ async fn an_item_out_of_stock_is_a_409_naming_it_and_nothing_is_added() {
     let list = items(&shop, set).await;
     let (gone, gone_title, _) = list[0].clone();
     set_stock(&shop, gone, 0).await;
-    let t = "guest-sets-0001";
+    let t = "guest-sets-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (status, headers, body) = shop
         .guest_get(
             t,
@@ -164,7 +164,7 @@ async fn a_set_with_fabrics_needs_one_of_its_own() {
     let shop = TestShop::fresh().await;
     let (set, _, fabrics) = set_with_fabrics(&shop).await;
     stock_all(&shop, set).await;
-    let t = "guest-sets-0002";
+    let t = "guest-sets-0002.k7Qx2mZp9LwR4tYv8NsB3hJd";
     // None chosen: 400 naming fabric_id, and the choices.
     let (status, headers, body) = shop
         .guest_get(t, &format!("/api/cart/add-to-cart?pset_id={set}"))
@@ -215,7 +215,7 @@ async fn the_chosen_fabric_is_kept_and_answered_with_its_name() {
     let shop = TestShop::fresh().await;
     let (set, slug, fabrics) = set_with_fabrics(&shop).await;
     stock_all(&shop, set).await;
-    let t = "guest-sets-0003";
+    let t = "guest-sets-0003.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let title: String = db::query_scalar("SELECT title FROM fabric WHERE id = $1")
         .bind(fabrics[1])
         .fetch_one(&shop.state.pool)
@@ -272,7 +272,7 @@ async fn the_chosen_fabric_is_kept_and_answered_with_its_name() {
         .execute(&shop.state.pool)
         .await
         .unwrap();
-    let t2 = "guest-sets-0004";
+    let t2 = "guest-sets-0004.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (status, _, body) = shop
         .guest_get(t2, &format!("/api/cart/add-to-cart?pset_id={set}"))
         .await;

@@ -95,19 +95,33 @@ pub struct SignedIn {
     pub self_token: Option<String>,
 }
 
+/// The fewest characters a self token has: a 13-digit time (`Date.now()`)
+/// and at least 22 random characters. Of the 64 characters a token may
+/// use, 22 carry up to 132 bits; 21 could not carry 128, so a shorter token
+/// cannot be unguessable whatever made it. The original client's tokens
+/// (`Date.now()` and about 11 base-36 characters, under 60 bits) and any
+/// `12345678` are refused: whoever sent the same value got the cart.
+pub const SELF_TOKEN_MIN_LEN: usize = 35;
+
 /// [`valid_self_token`]'s rule as a regular expression, for the API document.
-pub const SELF_TOKEN_PATTERN: &str = "^[A-Za-z0-9._-]{8,100}$";
+pub const SELF_TOKEN_PATTERN: &str = "^[A-Za-z0-9._-]{35,100}$";
 
 /// The same, where the token may be left out: a valid token or blank,
 /// spaces around; or any value with a character that is not visible ASCII,
 /// which a header cannot carry as text and the caller reads as none.
 pub const SELF_TOKEN_OR_NONE_PATTERN: &str =
-    r"^[ \t]*([A-Za-z0-9._-]{8,100})?[ \t]*$|[^\t\x20-\x7e]";
+    r"^[ \t]*([A-Za-z0-9._-]{35,100})?[ \t]*$|[^\t\x20-\x7e]";
 
-/// Letters, digits, `.`, `_` and `-`, 8 to 100 of them: what the original
-/// client made (`Date.now()` followed by a base-36 random string).
+/// What a refused self token is told (the client makes a new one).
+pub const SELF_TOKEN_RULE: &str =
+    "The SELF-TOKEN header must be 35 to 100 letters, digits, '.', '_' or '-': \
+     the time and at least 22 random characters (128 bits or more). Make a new one.";
+
+/// Letters, digits, `.`, `_` and `-`, 35 to 100 of them
+/// ([`SELF_TOKEN_MIN_LEN`]): the web client makes `Date.now()` followed by
+/// 16 bytes of `crypto.getRandomValues` in base64url (22 characters).
 pub fn valid_self_token(token: &str) -> bool {
-    (8..=100).contains(&token.len())
+    (SELF_TOKEN_MIN_LEN..=100).contains(&token.len())
         && token
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
@@ -157,13 +171,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn self_tokens_from_the_original_client_are_valid() {
-        assert!(valid_self_token("1700000000000k3j2h9ab"));
-        assert!(valid_self_token("17000000000000.k3j2h9"));
-        assert!(!valid_self_token("short"));
-        assert!(!valid_self_token("has space in it"));
+    fn self_tokens_must_be_able_to_carry_128_random_bits() {
+        // The web client's: the time and 22 base64url characters.
+        assert!(valid_self_token("1700000000000Xb7kQ2pL9mZr4TwY8vNc3H"));
+        // A sign-in style token (64 hex) is fine too.
+        assert!(valid_self_token(&"ab12".repeat(16)));
+        // The original client's (time and ~11 base-36), and guessable ones.
+        assert!(!valid_self_token("1700000000000k3j2h9abcde"));
+        assert!(!valid_self_token("12345678"));
+        assert!(!valid_self_token("aaaaaaaa"));
+        assert!(!valid_self_token(
+            &"1700000000000Xb7kQ2pL9mZr4TwY8vNc3H"[..34]
+        ));
+        assert!(!valid_self_token(
+            "has space in it and is long enough to pass"
+        ));
         assert!(!valid_self_token(&"a".repeat(101)));
-        assert!(!valid_self_token("cart_'; DROP TABLE"));
+        assert!(!valid_self_token(
+            "cart_'; DROP TABLE app_user; -- and more"
+        ));
+        let pattern = regex_lite(SELF_TOKEN_PATTERN);
+        assert_eq!(pattern, (35, 100), "the document states the same rule");
+    }
+
+    /// The bounds of the `{min,max}` in a pattern.
+    fn regex_lite(pattern: &str) -> (usize, usize) {
+        let inner = &pattern[pattern.find('{').unwrap() + 1..pattern.find('}').unwrap()];
+        let (a, b) = inner.split_once(',').unwrap();
+        (a.parse().unwrap(), b.parse().unwrap())
     }
 
     #[test]

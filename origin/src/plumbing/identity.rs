@@ -11,7 +11,9 @@ use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
-use crate::domain::identity::{user_for_token, valid_self_token, Caller, SignedIn};
+use crate::domain::identity::{
+    user_for_token, valid_self_token, Caller, SignedIn, SELF_TOKEN_RULE,
+};
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT, UNAUTHENTICATED};
 use crate::state::AppState;
 
@@ -52,10 +54,7 @@ impl FromRequestParts<AppState> for Caller {
                 } else if valid_self_token(token) {
                     Some(token.to_string())
                 } else {
-                    return Err(ApiError::invalid(
-                        "SELF-TOKEN",
-                        "The SELF-TOKEN header must be 8 to 100 letters, digits, '.', '_' or '-'.",
-                    ));
+                    return Err(ApiError::invalid("SELF-TOKEN", SELF_TOKEN_RULE));
                 }
             }
         };

@@ -1,4 +1,4 @@
-import { api, ApiError, apiGet, apiPost, authToken, readCookie, serverClockOffset, setAuthToken, waitText } from './api';
+import { api, ApiError, apiGet, apiPost, authToken, newSelfToken, readCookie, SELF_TOKEN_SHAPE, serverClockOffset, setAuthToken, waitText } from './api';
 import { on } from './events';
 import { calledUrl, mockFetch } from './test-utils';
 
@@ -16,12 +16,18 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('api', () => {
-  it('creates the self_token cookie from the time and a random string and sends it as SELF-TOKEN', async () => {
+  it('creates the self_token cookie from the time and 128 random bits and sends it as SELF-TOKEN', async () => {
     const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } } });
     const before = Date.now();
+    const random = vi.spyOn(crypto, 'getRandomValues');
     await apiGet('/api/cart/count-notification');
     const token = readCookie('self_token')!;
-    expect(token).toMatch(/^\d{13}[a-z0-9]+$/);
+    // The time, then 16 random bytes in base64url: 22 characters.
+    expect(token).toMatch(/^\d{13}[A-Za-z0-9_-]{22}$/);
+    expect(token).toMatch(SELF_TOKEN_SHAPE);
+    expect(random).toHaveBeenCalledWith(expect.any(Uint8Array));
+    expect((random.mock.calls[0][0] as Uint8Array).length).toBe(16);
+    random.mockRestore();
     expect(Number(token.slice(0, 13))).toBeGreaterThanOrEqual(before);
     const headers = fetch.mock.calls[0][1]!.headers as Record<string, string>;
     expect(headers['SELF-TOKEN']).toBe(token);
@@ -31,13 +37,45 @@ describe('api', () => {
     expect((fetch.mock.calls[1][1]!.headers as Record<string, string>)['SELF-TOKEN']).toBe(token);
   });
 
+  it('makes tokens that differ every time', () => {
+    const tokens = new Set(Array.from({ length: 200 }, () => newSelfToken().slice(13)));
+    expect(tokens.size).toBe(200);
+  });
+
+  it('replaces a guessable self_token from an older client', async () => {
+    document.cookie = 'self_token=1700000000000k3j2h9abcde;path=/';
+    const fetch = mockFetch({ '/api/cart/view': { body: { success: true } } });
+    await apiGet('/api/cart/view');
+    const sent = (fetch.mock.calls[0][1]!.headers as Record<string, string>)['SELF-TOKEN'];
+    expect(sent).toMatch(SELF_TOKEN_SHAPE);
+    expect(readCookie('self_token')).toBe(sent);
+  });
+
+  it('makes a new self token and asks once more when the origin refuses the one sent', async () => {
+    const strong = '1700000000000Xb7kQ2pL9mZr4TwY8vNc3H';
+    document.cookie = `self_token=${strong};path=/`;
+    let calls = 0;
+    const fetch = mockFetch({
+      '/api/cart/view': () =>
+        ++calls === 1
+          ? { status: 400, body: { success: false, message: 'Invalid', errors: { 'SELF-TOKEN': ['Make a new one.'] } } }
+          : { body: { success: true, cart: [] } },
+    });
+    await expect(apiGet('/api/cart/view')).resolves.toEqual({ success: true, cart: [] });
+    const second = (fetch.mock.calls[1][1]!.headers as Record<string, string>)['SELF-TOKEN'];
+    expect(second).not.toBe(strong);
+    expect(second).toMatch(SELF_TOKEN_SHAPE);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps an existing self_token and adds the Bearer token after login', async () => {
-    document.cookie = 'self_token=1700000000000abc;path=/';
+    const strong = '1700000000000Xb7kQ2pL9mZr4TwY8vNc3H';
+    document.cookie = `self_token=${strong};path=/`;
     setAuthToken('7|secret');
     const fetch = mockFetch({ '/api/user/wishlist': { body: { products: [] } } });
     await apiGet('/api/user/wishlist');
     const headers = fetch.mock.calls[0][1]!.headers as Record<string, string>;
-    expect(headers['SELF-TOKEN']).toBe('1700000000000abc');
+    expect(headers['SELF-TOKEN']).toBe(strong);
     expect(headers.Authorization).toBe('Bearer 7|secret');
   });
 

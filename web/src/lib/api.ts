@@ -79,17 +79,43 @@ export function readCookie(name: string): string | null {
   return null;
 }
 
+/** What the origin takes as a self token: the time and at least 22 random characters (`valid_self_token`). */
+export const SELF_TOKEN_SHAPE = /^[A-Za-z0-9._-]{35,100}$/;
+
+/** A new self token: the time (`Date.now()`) and 16 bytes of `crypto.getRandomValues` in base64url (22 characters, 128 bits). */
+export function newSelfToken(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  const random = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return String(Date.now()) + random;
+}
+
+function storeSelfToken(token: string): void {
+  const secure = location.protocol === 'https:' ? ';secure' : '';
+  document.cookie = `${SELF_TOKEN_COOKIE}=${encodeURIComponent(token)};path=/;max-age=31536000;samesite=lax${secure}`;
+}
+
 /**
- * The guest's self token: the `self_token` cookie, created from the time and a
- * random string when absent (as the original shop did) and kept for a year.
+ * The guest's self token: the `self_token` cookie, made from the time and a cryptographically random
+ * string when absent (SPEC's shape) and kept for a year. A cookie from before (the time and
+ * `Math.random()`, guessable) is replaced, as the origin refuses it: that guest cart starts empty.
  */
 export function selfToken(): string {
   let token = readCookie(SELF_TOKEN_COOKIE);
-  if (!token) {
-    token = String(Date.now()) + Math.random().toString(36).slice(2);
-    const secure = location.protocol === 'https:' ? ';secure' : '';
-    document.cookie = `${SELF_TOKEN_COOKIE}=${encodeURIComponent(token)};path=/;max-age=31536000;samesite=lax${secure}`;
+  if (!token || !SELF_TOKEN_SHAPE.test(token)) {
+    token = newSelfToken();
+    storeSelfToken(token);
   }
+  return token;
+}
+
+/** Drops the self token and makes a new one (after the origin refused the old one). */
+export function renewSelfToken(): string {
+  const token = newSelfToken();
+  storeSelfToken(token);
   return token;
 }
 
@@ -158,8 +184,22 @@ export function apiUrl(path: string, params?: Params): string {
  * Calls the API on this origin and answers the parsed JSON. Throws ApiError
  * for an error status, for a 2xx body with `success: false` (the original API
  * answered errors that way), and for a network failure; an abort is rethrown as is.
+ * A 400 that names SELF-TOKEN gets a new self token and the call once more.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await callApi<T>(path, options);
+  } catch (err) {
+    // The origin refused the self token (made by an older client): make a new one and ask once more.
+    if (err instanceof ApiError && err.status === 400 && err.errors['SELF-TOKEN']) {
+      renewSelfToken();
+      return callApi<T>(path, options);
+    }
+    throw err;
+  }
+}
+
+async function callApi<T>(path: string, options: RequestOptions): Promise<T> {
   const url = apiUrl(path, options.params);
   const headers: Record<string, string> = { Accept: 'application/json', 'SELF-TOKEN': selfToken() };
   const bearer = authToken();

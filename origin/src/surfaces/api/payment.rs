@@ -52,7 +52,7 @@ use serde::{de, Deserialize, Deserializer, Serialize};
 use catalog::clock;
 
 use crate::domain::identity::Caller;
-use crate::domain::identity::{valid_self_token, Owner};
+use crate::domain::identity::{valid_self_token, Owner, SELF_TOKEN_PATTERN, SELF_TOKEN_RULE};
 use crate::domain::payments::bkash;
 use crate::domain::payments::nagad;
 use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
@@ -290,8 +290,8 @@ async fn get_bkash_callback(
     Ok(send_on(&state, result, "/thank-you", ""))
 }
 
-/// A guest's token in the query, as the `SELF-TOKEN` header carries it: 8 to
-/// 100 letters, digits, `.`, `_` or `-`.
+/// A guest's token in the query, as the `SELF-TOKEN` header carries it: 35
+/// to 100 letters, digits, `.`, `_` or `-` ([`valid_self_token`]).
 #[derive(Debug, Clone)]
 struct GuestToken(String);
 
@@ -301,9 +301,7 @@ impl<'de> Deserialize<'de> for GuestToken {
         if valid_self_token(&token) {
             Ok(GuestToken(token))
         } else {
-            Err(de::Error::custom(
-                "must be 8 to 100 letters, digits, '.', '_' or '-'",
-            ))
+            Err(de::Error::custom(SELF_TOKEN_RULE))
         }
     }
 }
@@ -318,7 +316,7 @@ impl JsonSchema for GuestToken {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "pattern": "^[A-Za-z0-9._-]{8,100}$" })
+        json_schema!({ "type": "string", "pattern": SELF_TOKEN_PATTERN })
     }
 }
 
