@@ -196,6 +196,15 @@ impl Admin {
             return refusal;
         }
         let from_peer = session.req_header().headers.contains_key("x-edge-peer");
+        // When the first edge took the staging: a purge it applied after that (and pushed
+        // here, perhaps before this staging) drops what it names.
+        let staged_at = session
+            .req_header()
+            .headers
+            .get(crate::peers::STAGED_AT_HEADER)
+            .filter(|_| from_peer)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+            .map_or_else(SystemTime::now, crate::purge::from_unix_ms);
         let body = match read_body(session, MAX_STAGE_BODY).await {
             Ok(body) => body,
             Err(refusal) => return refusal,
@@ -211,12 +220,22 @@ impl Admin {
         };
         let state = self.state;
         let hosts = &state.settings.hosts;
-        match state.staged.stage(&request, |host| hosts.serves(host)) {
+        let superseded =
+            |url: &str, tags: &[Box<str>]| state.purges.verdict(staged_at, url, tags).is_some();
+        match state
+            .staged
+            .stage_unless(&request, |host| hosts.serves(host), superseded)
+        {
             Ok(staged) => {
                 let peers = if from_peer {
                     0
                 } else {
-                    crate::peers::forward_staging(state, body.into(), request.at_ms);
+                    crate::peers::forward_staging(
+                        state,
+                        body.into(),
+                        request.at_ms,
+                        unix_ms(staged_at),
+                    );
                     state.settings.peers.len()
                 };
                 tracing::info!(

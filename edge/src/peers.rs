@@ -14,6 +14,9 @@ use pingora::services::background::BackgroundService;
 use std::sync::LazyLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// The header carrying when the first edge took a staging (Unix ms), on pushes to peers.
+pub const STAGED_AT_HEADER: &str = "x-edge-staged-at";
+
 /// How long after its boundary a staging is still pushed to a peer that has not taken it.
 pub const STAGING_RETRY_FOR: Duration = Duration::from_secs(600);
 
@@ -24,10 +27,11 @@ static STAGING_CLIENT: LazyLock<Option<reqwest::Client>> = LazyLock::new(|| {
         .ok()
 });
 
-/// Push one staging call's body (as this edge received it) to every peer, each in its own
-/// task, retrying every half second until the peer answers 2xx or 4xx, or until
-/// [`STAGING_RETRY_FOR`] after the boundary `at_ms`.
-pub fn forward_staging(state: &'static State, body: bytes::Bytes, at_ms: u64) {
+/// Push one staging call's body (as this edge received it at `staged_at_ms`) to every peer,
+/// each in its own task, retrying every half second until the peer answers 2xx or 4xx, or
+/// until [`STAGING_RETRY_FOR`] after the boundary `at_ms`. The peer leaves out what a purge
+/// after `staged_at_ms` covers, whichever of the two reaches it first.
+pub fn forward_staging(state: &'static State, body: bytes::Bytes, at_ms: u64, staged_at_ms: u64) {
     let Some(client) = STAGING_CLIENT.as_ref() else {
         tracing::error!("cannot build the peer HTTP client; staging not forwarded");
         return;
@@ -44,6 +48,7 @@ pub fn forward_staging(state: &'static State, body: bytes::Bytes, at_ms: u64) {
                     .post(&url)
                     .bearer_auth(&token)
                     .header("x-edge-peer", "1")
+                    .header(STAGED_AT_HEADER, staged_at_ms)
                     .header("content-type", "application/json")
                     .body(body.clone())
                     .send()

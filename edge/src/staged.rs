@@ -289,6 +289,18 @@ impl Staged {
         request: &StageRequest,
         serves: impl Fn(&str) -> bool,
     ) -> Result<usize, Refusal> {
+        self.stage_unless(request, serves, |_, _| false)
+    }
+
+    /// [`Self::stage`], leaving out the responses `superseded` says a later purge covers (by
+    /// URL id and tags): a staging pushed by a peer may arrive after a purge that the first
+    /// edge applied after it, and must not bring back what that purge dropped.
+    pub fn stage_unless(
+        &self,
+        request: &StageRequest,
+        serves: impl Fn(&str) -> bool,
+        superseded: impl Fn(&str, &[Box<str>]) -> bool,
+    ) -> Result<usize, Refusal> {
         let now = self.clock.now();
         let at = UNIX_EPOCH + Duration::from_millis(request.at_ms);
         if request.at_ms == 0 || at > now + MAX_AHEAD {
@@ -315,6 +327,10 @@ impl Staged {
                 .map_err(|e| Refusal(format!("responses[{i}] ({}): {}", response.url, e.0)))?;
             checked.push(successor);
         }
+        checked.retain(|s| {
+            let tags: Vec<Box<str>> = s.tags.iter().map(|t| Box::from(t.as_str())).collect();
+            !superseded(&s.url, &tags)
+        });
         let staged = checked.len();
         for mut successor in checked {
             if let Some(dir) = &self.dir {

@@ -302,6 +302,48 @@ async fn edges_switch_together_and_a_clock_2_s_ahead_switches_at_most_2_s_early(
     );
 }
 
+/// A peer's push of a staging can arrive after a purge the first edge applied after taking
+/// it (both are retried, each on its own): the purge wins, whichever arrives first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_pushed_staging_older_than_a_purge_does_not_bring_back_what_it_dropped() {
+    let origin = Origin::start(|_| old_page("home")).await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let now = unix_ms(SystemTime::now());
+    // The first edge took the staging at `now - 2 s` and a purge of /p/a at `now - 1 s`;
+    // this edge gets the purge first.
+    let purged = client()
+        .post(edge.admin("/purge"))
+        .bearer_auth(TOKEN)
+        .header("x-edge-peer", "1")
+        .json(&json!({"urls": ["/p/a"], "id": "first-edge-1", "at_ms": now - 1000}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purged.status(), 200);
+    let at = now + 60_000;
+    let push = |staged_at: u64| {
+        client()
+            .post(edge.admin("/stage"))
+            .bearer_auth(TOKEN)
+            .header("x-edge-peer", "1")
+            .header("x-edge-staged-at", staged_at.to_string())
+            .json(&json!({"at_ms": at, "responses": [
+                staged("/p/a", "new price", &[]),
+                staged("/p/b", "new price", &[]),
+            ]}))
+            .send()
+    };
+    let answer: serde_json::Value = push(now - 2000).await.unwrap().json().await.unwrap();
+    assert_eq!(answer["staged"], 1, "{answer}");
+    assert_eq!(
+        answer["forwarded_to_peers"], 0,
+        "a peer's push goes no further"
+    );
+    // Staged after the purge: kept.
+    let answer: serde_json::Value = push(now).await.unwrap().json().await.unwrap();
+    assert_eq!(answer["staged"], 2, "{answer}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn staging_is_authenticated_and_checked() {
     let origin = Origin::start(|_| old_page("home")).await;
