@@ -17,8 +17,9 @@ use serde_json::json;
 
 use common::checkout::{cart_lines, last_order, plain_product, stock};
 use common::sim::{
-    at_bkash_page, at_card_page, attempt, bkash_callback, bkash_start, card_return, card_start,
-    faults, history, report, shop_with_gateways, BKASH_ADMIN, CARD_ADMIN, SITE,
+    at_bkash_page, at_card_page, at_nagad_page, attempt, bkash_callback, bkash_start, card_return,
+    card_start, faults, history, nagad_start, report, shop_with_gateways, BKASH_ADMIN, CARD_ADMIN,
+    SITE,
 };
 use common::TestShop;
 
@@ -273,4 +274,52 @@ async fn a_payment_confirmed_after_expiry_is_refunded() {
     let sent = card_return(&shop, &post).await;
     assert!(sent.contains("/fail?data="), "{sent}");
     assert_eq!(report(&base, CARD_ADMIN).await["refunds"], 1);
+}
+
+#[tokio::test]
+async fn a_nagad_payment_confirmed_after_expiry_is_left_to_the_operator() {
+    let (shop, _base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let before = stock(&shop, pid).await;
+    let t = "1700000000000expirenagad.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    common::checkout::ready(&shop, t, pid, 1, "nagad").await;
+    let page = nagad_start(&shop, t).await;
+    let swept = expire(&shop.state.pool, &shop.state.payments, MAX_AGE, later())
+        .await
+        .unwrap();
+    assert_eq!(swept.expired, 1, "{swept:?}");
+    assert_eq!(stock(&shop, pid).await, before);
+
+    // The shopper pays at Nagad after that: Nagad takes no refunds through
+    // its API, so the payment is flagged for the operator, never lost.
+    let back = at_nagad_page(&page, "approve").await.expect("sent back");
+    let path = back.strip_prefix(SITE).unwrap();
+    let (status, headers, _) = shop.get(path).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let sent = headers["location"].to_str().unwrap();
+    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    let (order_id, term, ..) = last_order(&shop, t).await;
+    assert_eq!(term, "Failed");
+    assert_eq!(attempt(&shop, order_id).await.1, "late");
+    let (refund_status, message): (String, String) =
+        db::query_as("SELECT status, message FROM payment_refund WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!(refund_status, "operator");
+    assert!(message.contains("by hand"), "{message}");
+    assert_eq!(history(&shop, order_id, "refund_pending").await, 1);
+    // The refund command says there is nothing more it can give back.
+    let err = origin::domain::payments::refund::refund_order(
+        &shop.state.pool,
+        &shop.state.payments,
+        &order_id.to_string(),
+        None,
+        "again",
+        later(),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.to_string().contains("left to the operator"), "{err}");
 }

@@ -1,6 +1,6 @@
 //! The shop paying through the workspace's simulated gateways
-//! (`payments-sim`, in-process on loopback): bKash and the card gateway
-//! (SSLCommerz) both on, and the shopper's part at their hosted pages.
+//! (`payments-sim`, in-process on loopback): bKash, Nagad and the card
+//! gateway (SSLCommerz) all on, and the shopper's part at their hosted pages.
 
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub async fn simulator() -> String {
     base
 }
 
-/// bKash and the card gateway at the simulator `base`.
+/// bKash, Nagad and the card gateway at the simulator `base`.
 pub fn args(base: &str) -> PaymentArgs {
     PaymentArgs {
         bkash_base_url: base.into(),
@@ -38,6 +38,13 @@ pub fn args(base: &str) -> PaymentArgs {
         sslcommerz_base_url: base.into(),
         sslcommerz_store_id: Some(payments_sim::sslcommerz::STORE_ID.into()),
         sslcommerz_store_password: Some(Secret(payments_sim::sslcommerz::STORE_PASSWORD.into())),
+        nagad_base_url: base.into(),
+        nagad_merchant_id: Some(payments_sim::nagad::MERCHANT_ID.into()),
+        nagad_merchant_number: Some(payments_sim::nagad::MERCHANT_NUMBER.into()),
+        nagad_pg_public_key: Some(payments_sim::nagad::keys().pg_public_pem()),
+        nagad_merchant_private_key: Some(Secret(
+            payments_sim::nagad::keys().merchant_private_pem(),
+        )),
         ..Default::default()
     }
 }
@@ -126,6 +133,26 @@ pub async fn bkash_callback(shop: &TestShop, location: &str) -> String {
     let (status, headers, body) = shop.get(path).await;
     assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
     headers["location"].to_str().unwrap().to_string()
+}
+
+/// `GET /api/nagad/pay-via-ajax` as the guest: answers Nagad's page.
+pub async fn nagad_start(shop: &TestShop, token: &str) -> String {
+    let (status, _, body) = shop
+        .get(&format!("/api/nagad/pay-via-ajax?token={token}"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body["url"].as_str().unwrap().to_string()
+}
+
+/// The shopper at Nagad's page follows `action`; answers where the browser
+/// is sent (`None`: the callback is lost).
+pub async fn at_nagad_page(page: &str, action: &str) -> Option<String> {
+    let answer = follow(page, action, "Simulated Nagad — no real money").await;
+    if answer.status() == reqwest::StatusCode::SEE_OTHER {
+        Some(answer.headers()["location"].to_str().unwrap().to_string())
+    } else {
+        None
+    }
 }
 
 /// A guest's order of `qty` of `pid` paid by bKash end to end: its id.

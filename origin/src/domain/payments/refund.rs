@@ -89,7 +89,8 @@ pub async fn refund_order(
     }
     if left <= 0 {
         return Err(ApiError::Conflict(format!(
-            "Order {order_random} is refunded in full already ({paid} taka)."
+            "Order {order_random} has nothing left to refund: its {paid} taka are refunded, \
+             being refunded, or left to the operator to give back by hand (payment_refund)."
         )));
     }
     let amount = amount.unwrap_or(left);
