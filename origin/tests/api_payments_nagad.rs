@@ -26,7 +26,7 @@ use sha2::Sha256;
 use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
 use common::{assert_api_error, TestShop};
 use origin::config::{PaymentArgs, Secret};
-use origin::domain::payments::{nagad, Confirmed, Gateways};
+use origin::domain::payments::{expiry, nagad, Confirmed, Gateways};
 use payments_sim::nagad::{keys, seal, sign, Keys, MERCHANT_ID, MERCHANT_NUMBER};
 
 const SITE: &str = "https://shop.example";
@@ -469,6 +469,56 @@ async fn a_nagad_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let (_, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
     assert_eq!(paid_history(&shop, order_id).await, 1);
+}
+
+#[tokio::test]
+async fn an_abandoned_nagad_payment_expires_once_and_a_late_approval_goes_to_the_operator() {
+    let (shop, _base) = shop_with_nagad().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000nagadexpire.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 1, "nagad").await;
+    let page = start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    assert_eq!(stock(&shop, pid).await, before - 1);
+
+    // An hour later the shopper has not decided: verify vouches for
+    // nothing, so the order is cancelled and its stock released, once.
+    let later = catalog::clock::now_unix() + 3600;
+    let payments = &shop.state.payments;
+    let swept = expiry::expire(&shop.state.pool, payments, 1800, later)
+        .await
+        .unwrap();
+    assert_eq!((swept.found, swept.settled, swept.expired), (1, 0, 1));
+    let (_, term, status, _, paid) = last_order(&shop, t).await;
+    assert_eq!(
+        (term.as_str(), status.as_str(), paid),
+        ("Failed", "cancelled", 0)
+    );
+    assert_eq!(stock(&shop, pid).await, before, "stock released");
+    assert_eq!(attempt(&shop, order_id).await.2, "expired");
+    let again = expiry::expire(&shop.state.pool, payments, 1800, later + 60)
+        .await
+        .unwrap();
+    assert_eq!(again.found, 0);
+
+    // Then the shopper approves after all: Nagad has no refund API, so the
+    // money is left to the operator, recorded once however often the
+    // return is replayed; the order stays cancelled and the stock released.
+    let back = at_nagad_page(&page, "approve").await.unwrap();
+    assert!(callback(&shop, &back).await.contains("/fail?data="));
+    assert!(callback(&shop, &back).await.contains("/fail?data="));
+    assert_eq!(attempt(&shop, order_id).await.2, "late");
+    let refunds: Vec<(String, i64)> =
+        db::query_as("SELECT status, amount FROM payment_refund WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_all(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!(refunds, vec![("operator".to_string(), total)]);
+    let (_, _, status, _, paid) = last_order(&shop, t).await;
+    assert_eq!((status.as_str(), paid), ("cancelled", 0));
+    assert_eq!(stock(&shop, pid).await, before, "released once");
 }
 
 /// A merchant's request to the simulator: `plain` sealed to Nagad's key and
