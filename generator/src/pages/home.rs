@@ -59,7 +59,10 @@ struct Banner<'a> {
     srcset: String,
     width: i64,
     height: i64,
+    /// The headline, set over the picture in HTML (the picture is decorative).
     alt: &'a str,
+    /// The call to action: "Shop" and the linked category's name.
+    cta: String,
 }
 
 /// The fallback of the flash-countdown island on the strip.
@@ -149,8 +152,15 @@ pub fn render(
         } else {
             (1200, 400)
         };
+        let href = non_empty_or(&first.link, "/c/products");
+        let cta = catalogue
+            .categories
+            .iter()
+            .find(|c| href.strip_prefix("/c/") == Some(c.seo_url.as_str()))
+            .map_or_else(|| "Shop now".to_string(), |c| format!("Shop {}", c.name));
         Banner {
-            href: non_empty_or(&first.link, "/c/products"),
+            href,
+            cta,
             src: image_url(&first.path, 800),
             srcset: srcset(
                 &first.path,
