@@ -377,7 +377,7 @@ async fn a_null_birthday_or_gender_keeps_what_is_stored() {
             &token,
             "POST",
             "/api/user/user-update",
-            Some(json!({ "name": "Demo Shopper", "email": DEMO.0, "gender": "" })),
+            Some(json!({ "name": "Demo Shopper", "email": DEMO.0, "phone": "01712345678", "gender": "" })),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");

@@ -1460,7 +1460,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates the profile; only these fields change */
+        /** Updates the profile; only these fields change. A new e-mail or mobile needs the current password (old_password); the old e-mail is told */
         post: operations["post_user_user_update"];
         delete?: never;
         options?: never;
@@ -4560,6 +4560,13 @@ export interface components {
              * @default
              */
             postcode: string;
+            /**
+             * @description The current password (the name change-password uses): needed when
+             *      `email` or `phone` changes, as either can take the account over
+             *      (a reset link, a sign-in by mobile). Also read as `current_password`.
+             * @default null
+             */
+            old_password: string | null;
         } | {
             email: unknown;
         } | {
@@ -9602,6 +9609,15 @@ export interface operations {
             };
             /** @description Another account uses that e-mail or mobile number */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong passwords for this account: wait Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,18 +17,21 @@ use crate::domain::accounts;
 use crate::domain::addresses::{self, DefaultKind, NewAddress};
 use crate::domain::cart;
 use crate::domain::identity::SignedIn;
+use crate::domain::mail::Mail;
 use crate::domain::newsletter;
 use crate::domain::orders;
 use crate::domain::orders::{OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
 use crate::plumbing::params::{blank_is_none, required, Int, MAX_ID};
+use crate::plumbing::ratelimit;
 use crate::plumbing::validate::check_new_password;
 use crate::plumbing::validate::{
     self, EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
 };
 use crate::state::AppState;
 use crate::surfaces::api::answers::{ById, MessageResponse, OrEmpty, SuccessResponse, UserProfile};
+use crate::surfaces::api::auth::SIGN_IN_PER_ACCOUNT;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
@@ -42,8 +45,14 @@ pub fn router() -> ApiRouter {
         .post(
             "/user-update",
             post_user_update,
-            Doc::signed_in("Updates the profile; only these fields change")
-                .answers(409, "Another account uses that e-mail or mobile number"),
+            Doc::signed_in(
+                "Updates the profile; only these fields change. A new e-mail or mobile needs the current password (old_password); the old e-mail is told",
+            )
+            .answers(409, "Another account uses that e-mail or mobile number")
+            .answers(
+                429,
+                "Too many wrong passwords for this account: wait Retry-After seconds",
+            ),
         )
         .post(
             "/change-password",
@@ -131,6 +140,12 @@ struct ProfileBody {
     #[serde(default)]
     #[schemars(pattern(r"^\s*([0-9]{4})?\s*$"))]
     postcode: String,
+    /// The current password (the name change-password uses): needed when
+    /// `email` or `phone` changes, as either can take the account over
+    /// (a reset link, a sign-in by mobile). Also read as `current_password`.
+    #[serde(default, alias = "current_password")]
+    #[schemars(length(max = 1024))]
+    old_password: Option<String>,
 }
 
 /// The answer of `POST /api/user/user-update`: the profile as saved.
@@ -188,11 +203,11 @@ async fn post_user_update(
         );
     }
     // Null (or left out) keeps what is stored, unchecked.
-    let stored = if body.birthday.is_none() || body.gender.is_none() {
+    let stored = {
         let mut conn = state.pool.acquire().await?;
-        accounts::user(&mut conn, who.user.id).await?
-    } else {
-        None
+        accounts::user(&mut conn, who.user.id)
+            .await?
+            .ok_or_else(ApiError::unauthenticated)?
     };
     let birthday = body.birthday.as_deref().map(str::trim);
     if let Some(birthday) = birthday.filter(|b| !b.is_empty()) {
@@ -245,22 +260,93 @@ async fn post_user_update(
         emergency_phone: emergency,
         birthday: match birthday {
             Some(b) => none_if_empty(b),
-            None => stored.as_ref().and_then(|u| u.birthday.clone()),
+            None => stored.birthday.clone(),
         },
         gender: match gender.as_deref() {
             Some(g) => none_if_empty(g),
-            None => stored.as_ref().and_then(|u| u.gender.clone()),
+            None => stored.gender.clone(),
         },
         district: district.and_then(|d| none_if_empty(&d)),
         postcode: none_if_empty(postcode),
     };
+    let new_email = profile.email != stored.email;
+    if new_email || profile.phone != stored.phone {
+        check_current_password(&state, who.user.id, body.old_password.unwrap_or_default()).await?;
+    }
     let user =
         accounts::save_profile(&state.pool, who.user.id, &profile, clock::now_unix()).await?;
+    if let (true, Some(old)) = (new_email, &stored.email) {
+        tell_old_address(&state, old, &user.name, user.email.as_deref())?;
+    }
     Ok(Json(UserUpdateResponse {
         success: true,
         message: "Your profile has been updated.",
         user: user.into(),
     }))
+}
+
+/// The shopper's current password before a change of e-mail or mobile:
+/// 400 naming `old_password` when it is missing or wrong. Wrong ones count
+/// on the account's sign-in throttle (a stolen session cannot guess the
+/// password here faster than at sign-in): 429 when it waits.
+async fn check_current_password(state: &AppState, id: i64, password: String) -> ApiResult<()> {
+    if password.is_empty() {
+        return Err(ApiError::invalid(
+            "old_password",
+            "Enter your current password to change your e-mail or mobile number.",
+        ));
+    }
+    let Some(phc) = accounts::password_hash(&state.pool, id).await? else {
+        return Err(ApiError::invalid(
+            "old_password",
+            "Your account has no password yet (you sign in with Google or Facebook): \
+             set one with 'Forgot password' before changing your e-mail or mobile number.",
+        ));
+    };
+    let key = format!("login-user:{id}");
+    let throttle = [(key.as_str(), &SIGN_IN_PER_ACCOUNT)];
+    if let Err(wait) = ratelimit::attempt(&state.pool, &throttle, clock::now_unix()).await? {
+        return Err(ApiError::TooManyRequests {
+            message: format!(
+                "Too many wrong passwords. Please try again in {}.",
+                ratelimit::wait_words(wait)
+            ),
+            retry_after: wait,
+        });
+    }
+    let ok = tokio::task::spawn_blocking(move || catalog::password::verify(&password, &phc))
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?;
+    if !ok {
+        return Err(ApiError::invalid(
+            "old_password",
+            "Your current password is not right.",
+        ));
+    }
+    ratelimit::clear(&state.pool, &key).await?;
+    Ok(())
+}
+
+/// Tells the account's previous e-mail address that it was replaced, so a
+/// takeover does not go unnoticed.
+fn tell_old_address(state: &AppState, old: &str, name: &str, new: Option<&str>) -> ApiResult<()> {
+    let now = match new {
+        Some(new) => format!("is now {new}"),
+        None => "was removed".to_string(),
+    };
+    state
+        .send_mail(Mail {
+            to: old.to_string(),
+            subject: "The e-mail address of your account was changed".into(),
+            body: format!(
+                "Hello {name},\r\n\r\nThe e-mail address of your account at {site} {now}; \
+                 this address will get no more messages about it.\r\n\r\n\
+                 If you did not change it, write to us at once by answering this message or through \
+                 {site}/page/contact.\r\n",
+                site = state.site_url
+            ),
+        })
+        .map_err(ApiError::Internal)
 }
 
 /// A new password for a signed-in shopper.

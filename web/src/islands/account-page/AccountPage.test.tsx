@@ -159,4 +159,37 @@ describe('account-page', () => {
     expect(authToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/');
   });
+
+  it('asks for the current password when the email or mobile changes, and shows a wrong one', async () => {
+    let calls = 0;
+    const fetch = mockFetch({
+      '/api/auth/user': { body: { user: { name: 'Rina', email: 'rina@example.com', phone: '01712345678' } } },
+      '/api/user/user-update': () =>
+        ++calls === 1
+          ? { status: 400, body: { success: false, message: 'Invalid', errors: { old_password: ['Your current password is not right.'] } } }
+          : { body: { success: true, message: 'Your profile has been updated.' } },
+    });
+    render(<AccountPage path="/user/profile" />);
+    await flush();
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina.new@example.com' } });
+    const current = screen.getByLabelText('Current password');
+    // Not sent without it.
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(callsTo(fetch, '/api/user/user-update')).toHaveLength(0);
+    expect(screen.getByText('Enter your current password to change your email or mobile number.')).toBeTruthy();
+    fireEvent.change(current, { target: { value: 'wrong-one' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(sentJson<{ old_password: string; email: string }>(callsTo(fetch, '/api/user/user-update')[0][1])).toMatchObject({
+      email: 'rina.new@example.com',
+      old_password: 'wrong-one',
+    });
+    expect(screen.getByText('Your current password is not right.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'rina-password-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(screen.getByText('Your profile has been updated.')).toBeTruthy();
+  });
 });

@@ -45,7 +45,7 @@ function useLoad<T>(path: string): [T | undefined, string, () => void] {
 }
 
 export function Profile() {
-  const [r, loadError] = useLoad<UserResponse>('/api/auth/user');
+  const [r, loadError, reload] = useLoad<UserResponse>('/api/auth/user');
   const [v, setV] = useState<Record<'name' | 'email' | 'phone' | 'birthday' | 'gender', string>>({
     name: '',
     email: '',
@@ -56,6 +56,10 @@ export function Profile() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [note, setNote] = useState<Note>(null);
   const [news, setNews] = useState<Note>(null);
+  // A new e-mail or mobile can take the account over (a reset link, a sign-in by mobile): the API asks for the password.
+  const [password, setPassword] = useState('');
+  const saved = r?.user;
+  const sensitive = !!saved && (v.email.trim().toLowerCase() !== (saved.email ?? '').toLowerCase() || normalisePhone(v.phone) !== (saved.phone ?? ''));
   useEffect(() => {
     const u = r?.user;
     if (u) setV({ name: u.name ?? '', email: u.email ?? '', phone: u.phone ?? '', birthday: u.birthday ?? '', gender: u.gender ?? '' });
@@ -63,7 +67,12 @@ export function Profile() {
   const set = (k: keyof typeof v) => (value: string) => setV((o) => ({ ...o, [k]: value }));
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const found = only({ name: v.name.trim() ? '' : 'Enter your name.', email: checkEmail(v.email), phone: v.phone ? checkPhone(v.phone) : '' });
+    const found = only({
+      name: v.name.trim() ? '' : 'Enter your name.',
+      email: checkEmail(v.email),
+      phone: v.phone ? checkPhone(v.phone) : '',
+      old_password: sensitive && !password ? 'Enter your current password to change your email or mobile number.' : '',
+    });
     setErrors(found);
     setNote(null);
     if (Object.keys(found).length) return;
@@ -73,7 +82,10 @@ export function Profile() {
         name: v.name.trim(),
         email: v.email.trim(),
         phone: normalisePhone(v.phone),
+        ...(sensitive ? { old_password: password } : {}),
       });
+      setPassword('');
+      reload();
       setNote({ ok: true, text: res.message || 'Your details are saved.' });
     } catch (err) {
       setErrors(err instanceof ApiError ? fieldErrors(err.errors) : {});
@@ -102,6 +114,18 @@ export function Profile() {
         <Field label="Full name" name="name" autoComplete="name" value={v.name} error={errors.name} onChange={set('name')} />
         <Field label="Email" name="email" type="email" autoComplete="email" value={v.email} error={errors.email} onChange={set('email')} />
         <Field label="Mobile number" name="phone" type="tel" inputMode="tel" autoComplete="tel" value={v.phone} error={errors.phone} onChange={set('phone')} />
+        {sensitive && (
+          <Field
+            label="Current password"
+            name="old_password"
+            type="password"
+            autoComplete="current-password"
+            hint="Needed to change your email or mobile number."
+            value={password}
+            error={errors.old_password}
+            onChange={setPassword}
+          />
+        )}
         <Field label="Birthday" name="birthday" type="date" value={v.birthday} error={errors.birthday} onChange={set('birthday')} />
         <div className={styles.field}>
           <label htmlFor="account-gender">Gender</label>
