@@ -18,7 +18,8 @@
 //!   island's props, and their schema for the web side's types; `format`:
 //!   taka, responsive widths, JSON for scripts;
 //! - `watch`: `generator watch`, rebuilds from the change log and purges the
-//!   edge; `measure`: the size and compression tables of `generator measure`.
+//!   edge; `answer`: the header fields of public answers (shared with the
+//!   origin through [`serve`]); `measure`: the size and compression tables of `generator measure`.
 //!
 //! The markup is in `templates/` (askama); Rust code computes what a page
 //! shows and hands it to a template.
@@ -26,6 +27,7 @@
 pub mod commands;
 pub mod serve;
 
+pub(crate) mod answer;
 pub(crate) mod build;
 pub(crate) mod cards;
 pub(crate) mod catalogue;

@@ -21,9 +21,18 @@
 //!   [`render_lite`] renders a [`LitePage`] (cart, checkout, sign-in,
 //!   sign-up, track-order, an order's confirmation) in the same frame.
 //!
+//! - the header fields of public answers (`answer`): [`cache_header_values`]
+//!   (freshness capped at the next price change), [`page_fields`] and
+//!   [`public_page_fields`] (a page's type, `Vary`, coding and [`etag`]),
+//!   which `generator watch` stages at the edge with the same values.
+//!
 //! Nothing else of the generator is public to the origin; the binary's
 //! commands are in [`crate::commands`].
 
+pub use crate::answer::{
+    cache_header_values, content_type, etag, page_fields, public_page_fields, BROWSER_TTL,
+    EDGE_TTL, GZIP_ON_REQUEST, STALE_IF_ERROR, STALE_WHILE_REVALIDATE, VARY,
+};
 pub use crate::catalogue::{Catalogue, LISTING_PAGE};
 pub use crate::chrome::{Chrome, ChromeData};
 pub use crate::format::{responsive_width, srcset, SRCSET_WIDTHS};

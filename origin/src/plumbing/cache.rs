@@ -34,14 +34,10 @@ use serde::Serialize;
 
 use crate::state::AppState;
 
-/// Browser freshness of a public response, seconds.
-pub const BROWSER_TTL: i64 = 60;
-/// Edge freshness of a public response, seconds.
-pub const EDGE_TTL: i64 = 86_400;
-/// Window in which the edge may serve a stale copy while it revalidates.
-pub const STALE_WHILE_REVALIDATE: i64 = 60;
-/// Window in which the edge may serve a stale copy when the origin fails.
-pub const STALE_IF_ERROR: i64 = 86_400;
+/// The lifetimes, and the rule that caps them at a price change, are the
+/// generator's (`generator::serve`): its watch stages pages at the edge with
+/// the very values this middleware would send.
+pub use generator::serve::{BROWSER_TTL, EDGE_TTL, STALE_IF_ERROR, STALE_WHILE_REVALIDATE};
 
 /// The `CDN-Cache-Control` header (RFC 9213).
 pub static CDN_CACHE_CONTROL: HeaderName = HeaderName::from_static("cdn-cache-control");
@@ -149,18 +145,7 @@ pub fn public_header_values(now: i64, next_price_change: Option<i64>) -> (String
 
 /// [`public_header_values`] for an edge lifetime of `edge_ttl` seconds.
 pub fn header_values(now: i64, next_price_change: Option<i64>, edge_ttl: i64) -> (String, String) {
-    let edge_ttl = edge_ttl.clamp(0, EDGE_TTL);
-    let remaining = next_price_change.map(|t| (t - now).max(0));
-    let capped = remaining.is_some_and(|r| r < edge_ttl);
-    let edge = remaining.map_or(edge_ttl, |r| r.min(edge_ttl));
-    let browser = remaining.map_or(BROWSER_TTL, |r| r.min(BROWSER_TTL));
-    let browser_value = format!("public, max-age={browser}");
-    let edge_value = if capped {
-        format!("max-age={edge}, stale-if-error={STALE_IF_ERROR}")
-    } else {
-        format!("max-age={edge}, stale-while-revalidate={STALE_WHILE_REVALIDATE}, stale-if-error={STALE_IF_ERROR}")
-    };
-    (browser_value, edge_value)
+    generator::serve::cache_header_values(now, next_price_change, edge_ttl)
 }
 
 /// Middleware writing the cache headers described at the top of this module.

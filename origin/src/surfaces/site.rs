@@ -132,13 +132,10 @@ fn suffix(coding: Coding) -> &'static str {
 }
 
 /// The ETag of a page in a coding: the manifest hash, shortened, with the
-/// coding named so each representation has its own strong tag.
+/// coding named so each representation has its own strong tag
+/// ([`generator::serve::etag`]).
 pub fn etag(entry: &Entry, coding: Coding) -> String {
-    let short = &entry.hash[..entry.hash.len().min(20)];
-    match coding.content_encoding() {
-        Some(name) => format!("\"{short}-{name}\""),
-        None => format!("\"{short}\""),
-    }
+    generator::serve::etag(&entry.hash, coding)
 }
 
 /// Whether `If-None-Match` names the page's current content (in any coding:
@@ -162,20 +159,6 @@ pub fn if_none_match(headers: &HeaderMap, matches: impl Fn(&str) -> bool) -> boo
             })
         })
     })
-}
-
-fn content_type(path: &str) -> &'static str {
-    let last = path.rsplit('/').next().unwrap_or("");
-    match last.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("xml") => "application/xml; charset=utf-8",
-        Some("txt") => "text/plain; charset=utf-8",
-        Some("json") => "application/json",
-        // The service worker (`/sw.js`): browsers refuse to register a
-        // worker served as HTML.
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        _ => "text/html; charset=utf-8",
-    }
 }
 
 /// The manifest path a request path is served from, if any.
@@ -339,7 +322,7 @@ async fn error_page(
 pub fn not_modified_response(entry: &Entry, coding: Coding) -> Response {
     let mut response = StatusCode::NOT_MODIFIED.into_response();
     let h = response.headers_mut();
-    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(VARY, HeaderValue::from_static(generator::serve::VARY));
     if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
         h.insert(ETAG, v);
     }
@@ -363,17 +346,13 @@ pub fn body_response(
     let mut response = Response::new(body);
     let h = response.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    h.insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+    h.insert(VARY, HeaderValue::from_static(generator::serve::VARY));
     h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
     if let Some(name) = coding.content_encoding() {
         h.insert(CONTENT_ENCODING, HeaderValue::from_static(name));
     }
     response
 }
-
-/// Gzip level for pages compressed at request time: the edge keeps each
-/// answer, so the bytes matter more than the half millisecond.
-const GZIP_ON_REQUEST: u32 = 6;
 
 /// `body` in `coding`, compressed now (pages without a stored copy in it,
 /// listing pages rendered on demand).
@@ -382,7 +361,7 @@ pub fn encode(body: Vec<u8>, coding: Coding) -> anyhow::Result<Vec<u8>> {
         Coding::Brotli => {
             generator::serve::brotli_bytes(&body, generator::serve::Compression::default())
         }
-        Coding::Gzip => generator::serve::gzip_bytes(&body, GZIP_ON_REQUEST),
+        Coding::Gzip => generator::serve::gzip_bytes(&body, generator::serve::GZIP_ON_REQUEST),
         Coding::Identity => Ok(body),
     }
 }
@@ -400,8 +379,12 @@ async fn send_page(
         return Ok(not_modified_response(entry, codings[0]));
     }
     let (mut response, coding) = read_best(dir, page, &codings, head).await?;
-    if let Ok(v) = HeaderValue::from_str(&etag(entry, coding)) {
-        response.headers_mut().insert(ETAG, v);
+    // The page's fields by the rule `generator watch` stages pages with
+    // (the freshness and surrogate keys come from `plumbing::cache`).
+    for (name, value) in generator::serve::page_fields(page, &entry.hash, coding) {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(name, v);
+        }
     }
     Ok(response)
 }
@@ -445,7 +428,7 @@ async fn read_best(
                 continue;
             }
         };
-        let response = body_response(bytes, content_type(page), *coding, head);
+        let response = body_response(bytes, generator::serve::content_type(page), *coding, head);
         return Ok((response, *coding));
     }
     Err(anyhow::anyhow!(
@@ -488,15 +471,6 @@ mod tests {
             &entry
         ));
         assert!(!not_modified(&headers(&[]), &entry));
-    }
-
-    #[test]
-    fn generated_files_other_than_pages_get_their_own_type() {
-        assert_eq!(content_type("/sw.js"), "text/javascript; charset=utf-8");
-        assert_eq!(content_type("/favicon.svg"), "image/svg+xml");
-        assert_eq!(content_type("/robots.txt"), "text/plain; charset=utf-8");
-        assert_eq!(content_type("/product/sofa.v2"), "text/html; charset=utf-8");
-        assert_eq!(content_type("/c/beds"), "text/html; charset=utf-8");
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! The header fields of the shop's public answers, written once for the two
+//! that send them: the origin (every public answer, and the site's pages) and
+//! `generator watch`, which stages at the edge, before a flash-sale boundary,
+//! the pages that change at it with the fields the origin would send for them
+//! at that instant ([`public_page_fields`]).
+//!
+//! - Freshness ([`cache_header_values`]): `Cache-Control: public,
+//!   max-age=60` for browsers, `CDN-Cache-Control: max-age=86400,
+//!   stale-while-revalidate=60, stale-if-error=86400` for the edge (RFC
+//!   9213); neither max-age crosses the next flash-sale start or end, and a
+//!   capped answer gets no stale-while-revalidate window.
+//! - A page's representation ([`page_fields`]): its `Content-Type` by the
+//!   path's extension, `Vary: Accept-Encoding`, `Content-Encoding` for a
+//!   compressed copy, and a strong `ETag` per coding from the content hash.
+//! - A page compressed on request (no stored copy in that coding) is gzipped
+//!   at [`GZIP_ON_REQUEST`].
+
+use negotiate::Coding;
+
+/// Browser freshness of a public response, seconds.
+pub const BROWSER_TTL: i64 = 60;
+/// Edge freshness of a public response, seconds.
+pub const EDGE_TTL: i64 = 86_400;
+/// Window in which the edge may serve a stale copy while it revalidates.
+pub const STALE_WHILE_REVALIDATE: i64 = 60;
+/// Window in which the edge may serve a stale copy when the origin fails.
+pub const STALE_IF_ERROR: i64 = 86_400;
+/// What a page's answer varies on.
+pub const VARY: &str = "Accept-Encoding";
+/// Gzip level for pages compressed at request time: the edge keeps each
+/// answer, so the bytes matter more than the half millisecond.
+pub const GZIP_ON_REQUEST: u32 = 6;
+
+/// The `Cache-Control` and `CDN-Cache-Control` values of a public answer at
+/// `now` (unix seconds), given the next known price change, for an edge
+/// lifetime of `edge_ttl` seconds (at most [`EDGE_TTL`]).
+pub fn cache_header_values(
+    now: i64,
+    next_price_change: Option<i64>,
+    edge_ttl: i64,
+) -> (String, String) {
+    let edge_ttl = edge_ttl.clamp(0, EDGE_TTL);
+    let remaining = next_price_change.map(|t| (t - now).max(0));
+    let capped = remaining.is_some_and(|r| r < edge_ttl);
+    let edge = remaining.map_or(edge_ttl, |r| r.min(edge_ttl));
+    let browser = remaining.map_or(BROWSER_TTL, |r| r.min(BROWSER_TTL));
+    let browser_value = format!("public, max-age={browser}");
+    let edge_value = if capped {
+        format!("max-age={edge}, stale-if-error={STALE_IF_ERROR}")
+    } else {
+        format!("max-age={edge}, stale-while-revalidate={STALE_WHILE_REVALIDATE}, stale-if-error={STALE_IF_ERROR}")
+    };
+    (browser_value, edge_value)
+}
+
+/// The `Content-Type` of a generated file, by its path's extension (pages
+/// have none: HTML).
+pub fn content_type(path: &str) -> &'static str {
+    let last = path.rsplit('/').next().unwrap_or("");
+    match last.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("xml") => "application/xml; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        Some("json") => "application/json",
+        // The service worker (`/sw.js`): browsers refuse to register a
+        // worker served as HTML.
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        _ => "text/html; charset=utf-8",
+    }
+}
+
+/// The ETag of a page in a coding: its content hash, shortened, with the
+/// coding named so each representation has its own strong tag.
+pub fn etag(hash: &str, coding: Coding) -> String {
+    let short = &hash[..hash.len().min(20)];
+    match coding.content_encoding() {
+        Some(name) => format!("\"{short}-{name}\""),
+        None => format!("\"{short}\""),
+    }
+}
+
+/// The fields of a generated page's answer in `coding`, besides its
+/// freshness: `Content-Type`, `Vary`, `Content-Encoding` (not for identity)
+/// and `ETag`. Names lower-case.
+pub fn page_fields(path: &str, hash: &str, coding: Coding) -> Vec<(&'static str, String)> {
+    let mut fields = vec![
+        ("content-type", content_type(path).to_string()),
+        ("vary", VARY.to_string()),
+    ];
+    if let Some(name) = coding.content_encoding() {
+        fields.push(("content-encoding", name.to_string()));
+    }
+    fields.push(("etag", etag(hash, coding)));
+    fields
+}
+
+/// Every field the origin sends with a generated page in `coding` at `now`
+/// ([`page_fields`] and the freshness of [`cache_header_values`] for the
+/// day-long edge lifetime); the surrogate keys go beside them.
+pub fn public_page_fields(
+    path: &str,
+    hash: &str,
+    coding: Coding,
+    now: i64,
+    next_price_change: Option<i64>,
+) -> Vec<(&'static str, String)> {
+    let mut fields = page_fields(path, hash, coding);
+    let (browser, edge) = cache_header_values(now, next_price_change, EDGE_TTL);
+    fields.push(("cache-control", browser));
+    fields.push(("cdn-cache-control", edge));
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_coming_price_change_caps_both_ages_and_drops_stale_while_revalidate() {
+        let (b, e) = cache_header_values(1000, None, EDGE_TTL);
+        assert_eq!(b, "public, max-age=60");
+        assert_eq!(
+            e,
+            "max-age=86400, stale-while-revalidate=60, stale-if-error=86400"
+        );
+        let (b, e) = cache_header_values(1000, Some(1030), EDGE_TTL);
+        assert_eq!(b, "public, max-age=30");
+        assert_eq!(e, "max-age=30, stale-if-error=86400");
+    }
+
+    #[test]
+    fn generated_files_other_than_pages_get_their_own_type() {
+        assert_eq!(content_type("/sw.js"), "text/javascript; charset=utf-8");
+        assert_eq!(content_type("/favicon.svg"), "image/svg+xml");
+        assert_eq!(content_type("/robots.txt"), "text/plain; charset=utf-8");
+        assert_eq!(content_type("/product/sofa.v2"), "text/html; charset=utf-8");
+        assert_eq!(content_type("/c/beds"), "text/html; charset=utf-8");
+    }
+
+    #[test]
+    fn a_page_names_its_coding_in_its_fields_and_tag() {
+        let hash = "0123456789abcdef0123456789abcdef";
+        let br = public_page_fields("/p/sofa", hash, Coding::Brotli, 1000, Some(4600));
+        let names: Vec<&str> = br.iter().map(|f| f.0).collect();
+        assert_eq!(
+            names,
+            [
+                "content-type",
+                "vary",
+                "content-encoding",
+                "etag",
+                "cache-control",
+                "cdn-cache-control"
+            ]
+        );
+        assert_eq!(br[3].1, "\"0123456789abcdef0123-br\"");
+        assert_eq!(br[5].1, "max-age=3600, stale-if-error=86400");
+        let plain = page_fields("/p/sofa", hash, Coding::Identity);
+        assert!(!plain.iter().any(|f| f.0 == "content-encoding"));
+        assert_eq!(plain.last().unwrap().1, "\"0123456789abcdef0123\"");
+    }
+}
