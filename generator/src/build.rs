@@ -19,7 +19,9 @@ use catalog::surrogate::SurrogateKey;
 use crate::catalogue::Catalogue;
 use crate::chrome::ChromeData;
 use crate::islands::Assets;
-use crate::output::{Compression, Manifest, Page, Scope, SharedParts, SiteWriter, WriteReport};
+use crate::output::{
+    Compression, DryRun, Manifest, Page, Scope, SharedParts, SiteWriter, WriteReport,
+};
 use crate::pages::{self, crawl::SitemapUrl};
 use crate::render::Site;
 
@@ -235,8 +237,28 @@ pub async fn build(options: &BuildOptions) -> anyhow::Result<BuildReport> {
 /// page is rendered each time: there are few, and most list products). Each
 /// step is a function below, timed in the report under its name.
 pub async fn build_for(options: &BuildOptions, products: &Products) -> anyhow::Result<BuildReport> {
+    build_into(options, products, None).await
+}
+
+/// [`build_for`] without writing: the pages whose content differs from the
+/// site directory's are returned in the report (`write.rendered`, with their
+/// compressed copies) and nothing in the directory changes (no page, asset
+/// or manifest). `generator watch` stages them at the edge before a boundary.
+pub async fn build_dry(
+    options: &BuildOptions,
+    products: &Products,
+    dry: DryRun,
+) -> anyhow::Result<BuildReport> {
+    build_into(options, products, Some(dry)).await
+}
+
+async fn build_into(
+    options: &BuildOptions,
+    products: &Products,
+    dry: Option<DryRun>,
+) -> anyhow::Result<BuildReport> {
     let mut laps = Laps::start();
-    let (pool, writer) = open(options).await?;
+    let (pool, writer) = open(options, dry).await?;
     laps.lap("open", 0);
     let (mut ctx, assets_copied) = chrome(options, pool, writer).await?;
     laps.lap("chrome", ctx.pages);
@@ -298,7 +320,10 @@ impl Laps {
 }
 
 /// Opens the database and the site directory.
-async fn open(options: &BuildOptions) -> anyhow::Result<(catalog::db::Pool, SiteWriter)> {
+async fn open(
+    options: &BuildOptions,
+    dry: Option<DryRun>,
+) -> anyhow::Result<(catalog::db::Pool, SiteWriter)> {
     let pool = catalog::db::connect(&catalog::db::PoolConfig {
         url: options.database.clone(),
         max_connections: 4,
@@ -306,7 +331,10 @@ async fn open(options: &BuildOptions) -> anyhow::Result<(catalog::db::Pool, Site
     })
     .await
     .with_context(|| format!("opening {}", options.database))?;
-    let writer = SiteWriter::open(&options.out, options.compression)?;
+    let writer = match dry {
+        Some(dry) => SiteWriter::open_dry(&options.out, options.compression, dry)?,
+        None => SiteWriter::open(&options.out, options.compression)?,
+    };
     Ok((pool, writer))
 }
 
@@ -322,8 +350,17 @@ async fn chrome(
     let chrome = chrome_data.render()?;
     let assets = Assets::load(&options.web_dist)?;
     let assets_copied = {
-        let (dist, out) = (options.web_dist.clone(), options.out.clone());
-        tokio::task::spawn_blocking(move || crate::islands::copy_assets(&dist, &out))
+        let (dist, out, dry) = (
+            options.web_dist.clone(),
+            options.out.clone(),
+            writer.is_dry(),
+        );
+        tokio::task::spawn_blocking(move || {
+            if dry {
+                return Ok(0);
+            }
+            crate::islands::copy_assets(&dist, &out)
+        })
     };
     let site = Site {
         base_url: options.base_url.trim_end_matches('/').to_string(),

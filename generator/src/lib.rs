@@ -18,8 +18,9 @@
 //!   island's props, and their schema for the web side's types; `format`:
 //!   taka, responsive widths, JSON for scripts;
 //! - `watch`: `generator watch`, rebuilds from the change log and purges the
-//!   edge; `answer`: the header fields of public answers (shared with the
-//!   origin through [`serve`]); `measure`: the size and compression tables of `generator measure`.
+//!   edge; `stage`: the pages a flash-sale boundary changes, rendered before it
+//!   and staged at the edge; `answer`: the header fields of public answers
+//!   (shared with the origin through [`serve`]); `measure`: the size and compression tables of `generator measure`.
 //!
 //! The markup is in `templates/` (askama); Rust code computes what a page
 //! shows and hands it to a template.
@@ -39,4 +40,5 @@ pub(crate) mod output;
 pub(crate) mod pages;
 pub(crate) mod props;
 pub(crate) mod render;
+pub(crate) mod stage;
 pub(crate) mod watch;

@@ -71,6 +71,11 @@ enum Command {
         /// Milliseconds between reads of the change log.
         #[arg(long, env = "WATCH_POLL_MS", default_value_t = 250)]
         poll_ms: u64,
+        /// Seconds before a flash sale's start or end at which the pages it
+        /// changes are rendered (at low priority, into memory) and staged at
+        /// the edges; 0 stages nothing.
+        #[arg(long, env = "STAGE_LEAD_SECONDS", default_value_t = 300)]
+        stage_lead: u64,
     },
     /// Print the islands' props types as an OpenAPI 3.1 document (no paths,
     /// the types under components.schemas), for scripts/generate-types.
@@ -153,6 +158,7 @@ async fn main() -> anyhow::Result<()> {
             edge_admin,
             purge_token,
             poll_ms,
+            stage_lead,
         } => {
             let options = generator::commands::WatchOptions {
                 build: args.options(),
@@ -171,6 +177,7 @@ async fn main() -> anyhow::Result<()> {
                     })
                     .collect(),
                 poll: std::time::Duration::from_millis(poll_ms.max(10)),
+                stage_lead: (stage_lead > 0).then(|| std::time::Duration::from_secs(stage_lead)),
             };
             generator::commands::watch(options, shutdown_signal()).await
         }

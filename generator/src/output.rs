@@ -97,6 +97,34 @@ impl Manifest {
     }
 }
 
+/// A page a dry run ([`SiteWriter::open_dry`]) would write: its body and
+/// compressed copies, kept in memory rather than in the site directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// URL path.
+    pub path: String,
+    /// The content hash ([`hash`], the ETag's source).
+    pub hash: String,
+    pub keys: Vec<String>,
+    pub body: Vec<u8>,
+    /// Brotli, as the site's `.br` copy would be.
+    pub br: Vec<u8>,
+    /// Gzip, as the origin would send it (the build's `.gz` level, or the
+    /// level it compresses at on request).
+    pub gz: Vec<u8>,
+}
+
+/// How a dry run renders: by when it must be done, and on which threads.
+#[derive(Debug, Clone, Default)]
+pub struct DryRun {
+    /// Past this instant each further page fails the run (it is no use after
+    /// the boundary it renders for).
+    pub deadline: Option<std::time::SystemTime>,
+    /// The threads that render and compress (e.g. a pool at low priority);
+    /// none: rayon's global pool, as a build.
+    pub threads: Option<std::sync::Arc<rayon::ThreadPool>>,
+}
+
 /// What a write of pages changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WriteReport {
@@ -110,13 +138,57 @@ pub struct WriteReport {
     pub keys: BTreeSet<String>,
     /// Bytes written: uncompressed, brotli, gzip.
     pub bytes: (u64, u64, u64),
+    /// The content hash of each written page.
+    pub hashes: BTreeMap<String, String>,
+    /// A dry run's pages (in `written`'s order); empty for a write.
+    pub rendered: Vec<Rendered>,
 }
 
 /// The outcome of writing one page.
 #[derive(Debug)]
 pub enum PageOutcome {
     Unchanged,
-    Written { raw: u64, br: u64, gz: u64 },
+    Written {
+        raw: u64,
+        br: u64,
+        gz: u64,
+    },
+    /// A dry run's page, not written.
+    Rendered(Box<Rendered>),
+}
+
+/// A dry run's version of [`write_page`]: the page and its compressed copies
+/// in memory, unless `old` has the same content.
+fn render_page(
+    page: &Page,
+    old: Option<&Entry>,
+    compression: Compression,
+    shared: &SharedParts,
+) -> anyhow::Result<(Entry, PageOutcome)> {
+    let entry = Entry {
+        hash: hash(&page.body),
+        keys: page.keys.clone(),
+    };
+    if old.is_some_and(|o| o.hash == entry.hash) {
+        return Ok((entry, PageOutcome::Unchanged));
+    }
+    file_for(&page.path)?;
+    let br = shared.brotli(&page.body, compression)?;
+    let gz = gzip_bytes(
+        &page.body,
+        compression
+            .gzip_level
+            .unwrap_or(crate::answer::GZIP_ON_REQUEST),
+    )?;
+    let rendered = Rendered {
+        path: page.path.clone(),
+        hash: entry.hash.clone(),
+        keys: page.keys.clone(),
+        body: page.body.clone(),
+        br,
+        gz,
+    };
+    Ok((entry, PageOutcome::Rendered(Box::new(rendered))))
 }
 
 /// The file a URL path is written to, relative to the site directory.
@@ -230,9 +302,36 @@ pub struct SiteWriter {
     manifest: Manifest,
     seen: BTreeSet<String>,
     report: WriteReport,
+    /// A dry run: nothing is written, the pages are kept in the report.
+    dry: Option<DryRun>,
 }
 
 impl SiteWriter {
+    /// A writer that writes nothing: it reads `dir`'s manifest (which need
+    /// not exist) and keeps each page whose content differs from it, with
+    /// its compressed copies, in [`WriteReport::rendered`]. `finish` removes
+    /// nothing and saves no manifest.
+    pub fn open_dry(
+        dir: &Path,
+        compression: Compression,
+        dry: DryRun,
+    ) -> anyhow::Result<SiteWriter> {
+        Ok(SiteWriter {
+            dir: dir.to_path_buf(),
+            compression,
+            shared: SharedParts::default(),
+            manifest: Manifest::load(dir)?,
+            seen: BTreeSet::new(),
+            report: WriteReport::default(),
+            dry: Some(dry),
+        })
+    }
+
+    /// Whether this is a dry run.
+    pub fn is_dry(&self) -> bool {
+        self.dry.is_some()
+    }
+
     /// Opens `dir` (created when absent) and reads its manifest.
     pub fn open(dir: &Path, compression: Compression) -> anyhow::Result<SiteWriter> {
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -243,6 +342,7 @@ impl SiteWriter {
             manifest: Manifest::load(dir)?,
             seen: BTreeSet::new(),
             report: WriteReport::default(),
+            dry: None,
         })
     }
 
@@ -282,28 +382,55 @@ impl SiteWriter {
 
         let manifest = &self.manifest;
         let (dir, compression, shared) = (&self.dir, self.compression, &self.shared);
-        let outcomes: Vec<(String, Entry, PageOutcome)> = items
-            .par_iter()
-            .map(|item| {
-                let page = page_of(item)?;
-                let page = page.borrow();
-                let old = manifest.pages.get(&page.path);
-                let (entry, outcome) = write_page(dir, page, old, compression, shared)?;
-                Ok((page.path.clone(), entry, outcome))
-            })
-            .collect::<anyhow::Result<_>>()?;
+        let dry = self.dry.as_ref();
+        let deadline = dry.and_then(|d| d.deadline);
+        let each = || {
+            items
+                .par_iter()
+                .map(|item| {
+                    if deadline.is_some_and(|d| std::time::SystemTime::now() >= d) {
+                        bail!("past the dry run's deadline");
+                    }
+                    let page = page_of(item)?;
+                    let page = page.borrow();
+                    let old = manifest.pages.get(&page.path);
+                    let (entry, outcome) = match dry {
+                        Some(_) => render_page(page, old, compression, shared)?,
+                        None => write_page(dir, page, old, compression, shared)?,
+                    };
+                    Ok((page.path.clone(), entry, outcome))
+                })
+                .collect::<anyhow::Result<Vec<(String, Entry, PageOutcome)>>>()
+        };
+        let outcomes = match dry.and_then(|d| d.threads.as_ref()) {
+            Some(threads) => threads.install(each)?,
+            None => each()?,
+        };
         for (path, entry, outcome) in outcomes {
             self.seen.insert(path.clone());
-            match outcome {
-                PageOutcome::Unchanged => self.report.unchanged += 1,
-                PageOutcome::Written { raw, br, gz } => {
-                    self.report.written.push(path.clone());
-                    self.report.keys.extend(entry.keys.iter().cloned());
-                    self.report.bytes.0 += raw;
-                    self.report.bytes.1 += br;
-                    self.report.bytes.2 += gz;
+            let (raw, br, gz) = match outcome {
+                PageOutcome::Unchanged => {
+                    self.report.unchanged += 1;
+                    self.manifest.pages.insert(path, entry);
+                    continue;
                 }
-            }
+                PageOutcome::Written { raw, br, gz } => (raw, br, gz),
+                PageOutcome::Rendered(page) => {
+                    let sizes = (
+                        page.body.len() as u64,
+                        page.br.len() as u64,
+                        page.gz.len() as u64,
+                    );
+                    self.report.rendered.push(*page);
+                    sizes
+                }
+            };
+            self.report.written.push(path.clone());
+            self.report.hashes.insert(path.clone(), entry.hash.clone());
+            self.report.keys.extend(entry.keys.iter().cloned());
+            self.report.bytes.0 += raw;
+            self.report.bytes.1 += br;
+            self.report.bytes.2 += gz;
             self.manifest.pages.insert(path, entry);
         }
         Ok(())
@@ -312,6 +439,16 @@ impl SiteWriter {
     /// Removes the pages not written by a full build, saves the manifest and
     /// returns what changed.
     pub fn finish(mut self, scope: Scope) -> anyhow::Result<WriteReport> {
+        if self.dry.is_some() {
+            if scope == Scope::Full {
+                let seen = &self.seen;
+                self.report.removed = (self.manifest.pages.keys())
+                    .filter(|p| !seen.contains(*p))
+                    .cloned()
+                    .collect();
+            }
+            return Ok(self.report);
+        }
         if scope == Scope::Full {
             let gone: Vec<String> = self
                 .manifest

@@ -17,11 +17,19 @@
 //! purged at the edge (hard) by a background task that retries with backoff:
 //! a purge that fails is logged and retried, never fatal, and never delays
 //! the next rebuild.
+//!
+//! Some minutes before each boundary ([`WatchOptions::stage_lead`]) the pages
+//! that change at it are rendered into memory and staged at every edge
+//! ([`crate::stage`]); each edge's task sends its purges and stagings in the
+//! order they were made. The boundary's rebuild does not purge the pages it
+//! writes with the content staged at an edge that took the staging (and has
+//! had no purge of them since): the edge switches to them by itself.
 
 use catalog::db;
 use catalog::surrogate::SurrogateKey;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
@@ -29,6 +37,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 
 use crate::build::{build_for, BuildOptions, BuildReport, Products};
+use crate::stage::{Chunk, Staging};
 
 /// Purge requests carry at most this many URLs (the edge takes 1 MiB bodies).
 const URLS_PER_REQUEST: usize = 2_000;
@@ -48,6 +57,10 @@ pub struct WatchOptions {
     pub edges: Vec<EdgeAdmin>,
     /// How often the change log is read.
     pub poll: Duration,
+    /// How long before a flash-sale boundary the pages that change at it are
+    /// rendered and staged at the edges; `None`: never staged (the
+    /// boundary's rebuild purges them, and the edges ask the origin).
+    pub stage_lead: Option<Duration>,
 }
 
 /// The edge's admin API.
@@ -65,6 +78,11 @@ pub struct Purge {
     pub urls: BTreeSet<String>,
     pub tags: BTreeSet<String>,
     pub all: bool,
+    /// Those of `urls` that an edge holding them staged (with the content
+    /// just written) is not sent: a purge would drop the staged successor.
+    pub unless_staged: BTreeSet<String>,
+    /// The boundary (Unix milliseconds) of the staging `unless_staged` refers to.
+    pub spare_at_ms: Option<i64>,
 }
 
 /// One `POST /purge` body.
@@ -84,6 +102,21 @@ impl Purge {
 
     /// Adds another purge to this one.
     pub fn merge(&mut self, other: Purge) {
+        // A URL stays spared only if no purge names it without sparing it.
+        let spared = |p: &Purge, u: &String| !p.urls.contains(u) || p.unless_staged.contains(u);
+        let unless: BTreeSet<String> = self
+            .unless_staged
+            .iter()
+            .chain(&other.unless_staged)
+            .filter(|u| spared(self, u) && spared(&other, u))
+            .cloned()
+            .collect();
+        self.unless_staged = unless;
+        match (self.spare_at_ms, other.spare_at_ms) {
+            (Some(a), Some(b)) if a != b => self.unless_staged.clear(),
+            (None, b) => self.spare_at_ms = b,
+            _ => {}
+        }
         self.all |= other.all;
         self.urls.extend(other.urls);
         self.tags.extend(other.tags);
@@ -93,7 +126,31 @@ impl Purge {
         if self.all {
             self.urls.clear();
             self.tags.clear();
+            self.unless_staged.clear();
         }
+    }
+
+    /// This purge for an edge that holds `staged` (URL path → surrogate
+    /// keys): the URLs it may spare that are staged there are left out.
+    fn for_edge(&self, staged_at: Option<i64>, staged: &BTreeMap<String, Vec<String>>) -> Purge {
+        let mut p = self.clone();
+        let here = self.spare_at_ms.is_some() && self.spare_at_ms == staged_at;
+        p.urls
+            .retain(|u| !(here && self.unless_staged.contains(u) && staged.contains_key(u)));
+        p.unless_staged.clear();
+        p.spare_at_ms = None;
+        p
+    }
+
+    /// Drops from `staged` what this purge drops at the edge.
+    fn drop_from(&self, staged: &mut BTreeMap<String, Vec<String>>) {
+        if self.all {
+            staged.clear();
+            return;
+        }
+        staged.retain(|url, keys| {
+            !self.urls.contains(url) && !keys.iter().any(|k| self.tags.contains(k))
+        });
     }
 
     /// The request bodies: the URLs in chunks, the tags with the first.
@@ -265,21 +322,29 @@ pub async fn watch(
     };
     tracing::info!("leading: this watch keeps the site current");
     let mut feed = catalog::db::ChangeFeed::new(&pool, options.poll).await;
-    let mut purges = Vec::new();
+    let mut orders = Vec::new();
     let mut purgers = Vec::new();
     for edge in &options.edges {
-        let (tx, handle) = spawn_purger(edge.clone())?;
-        purges.push(tx);
+        let (tx, handle) = spawn_edge(edge.clone())?;
+        orders.push(tx);
         purgers.push(handle);
     }
-    let purge = |p: Purge| {
-        if !p.is_empty() {
-            for tx in &purges {
-                // Each purger ends only after its sender is dropped.
-                let _ = tx.send(p.clone());
-            }
+    let order = |o: Order| {
+        for tx in &orders {
+            // Each edge's task ends only after its sender is dropped.
+            let _ = tx.send(o.clone());
         }
     };
+    let purge = |p: Purge| {
+        if !p.is_empty() {
+            order(Order::Purge(p));
+        }
+    };
+    // The pages staged for the coming boundary, the boundary a staging was
+    // last made (or tried) for, and when one may be made again.
+    let mut staging: Option<Staging> = None;
+    let mut stage_tried: Option<i64> = None;
+    let mut restage_from_ms = 0i64;
 
     // The ids read before a build are covered by it.
     let mut applied = last_change(&pool).await?;
@@ -300,6 +365,12 @@ pub async fn watch(
         };
         if let Some(Some(t)) = next {
             nap = nap.min(Duration::from_millis((t * 1000 - now_ms).max(0) as u64));
+            if let Some(lead) = options.stage_lead.filter(|_| stage_tried != Some(t)) {
+                let stage_ms = (t * 1000 - lead.as_millis() as i64).max(restage_from_ms);
+                if stage_ms < t * 1000 - STAGE_MARGIN_MS {
+                    nap = nap.min(Duration::from_millis((stage_ms - now_ms).max(0) as u64));
+                }
+            }
         }
         if failures > 0 {
             nap = nap.max(backoff(failures));
@@ -315,7 +386,17 @@ pub async fn watch(
             anyhow::bail!("lost the leader lock (database connection closed)");
         }
         let now_ms = unix_ms();
-        let due = next.flatten().is_some_and(|t| t * 1000 <= now_ms);
+        let boundary = next.flatten();
+        let due = boundary.is_some_and(|t| t * 1000 <= now_ms);
+        if let (Some(t), Some(lead)) = (boundary, options.stage_lead) {
+            let window = (t * 1000 - lead.as_millis() as i64)..(t * 1000 - STAGE_MARGIN_MS);
+            if stage_tried != Some(t) && window.contains(&now_ms) && now_ms >= restage_from_ms {
+                stage_tried = Some(t);
+                restage_from_ms = now_ms + RESTAGE_GAP_MS;
+                let old = staging.take().filter(|s| s.at == t);
+                staging = stage(&options.build, &pool, built_at, t, old, &order).await;
+            }
+        }
         let changes = match changes_since(&pool, applied).await {
             Ok(c) => c,
             Err(err) => {
@@ -365,6 +446,25 @@ pub async fn watch(
                 applied = changes.last;
                 built_at = at;
                 let mut p = pages_of(&report);
+                if due {
+                    if let Some(staged) = staging.take().filter(|s| Some(s.at) == boundary) {
+                        spare_staged(&mut p, &report, &staged);
+                    }
+                } else if let Some(staged) = &staging {
+                    // A change before the boundary: pages it purges lose
+                    // their successor, and what the boundary changes may
+                    // have changed (a sale edited): stage again (at most
+                    // every RESTAGE_GAP).
+                    let flash = SurrogateKey::Flash.to_string();
+                    let unnamed = changes.rows > 0 && changes.tags.is_empty();
+                    if unnamed
+                        || changes.reset
+                        || changes.tags.contains(&flash)
+                        || staged.touched_by(&p.urls, &changes.tags, p.all)
+                    {
+                        stage_tried = None;
+                    }
+                }
                 p.merge(Purge {
                     tags: changes.tags,
                     all: changes.reset,
@@ -379,12 +479,105 @@ pub async fn watch(
             }
         }
         next = next_boundary(&pool, built_at).await;
+        // A staging for what is no longer the next boundary (a sale moved or
+        // removed): its successors must not apply.
+        if let Some(staged) = staging.take_if(|s| next.is_some_and(|n| n != Some(s.at))) {
+            tracing::info!(
+                at = staged.at,
+                pages = staged.pages.len(),
+                "the staged boundary is gone: purging its pages"
+            );
+            purge(Purge {
+                urls: staged.pages.into_keys().collect(),
+                ..Purge::default()
+            });
+        }
     }
     tracing::info!("stopping");
-    drop(purges);
+    drop(orders);
     // Give pending purges a moment to reach the edges.
     let _ = tokio::time::timeout(Duration::from_secs(2), join_all(purgers)).await;
     Ok(())
+}
+
+/// No staging is begun later than this before its boundary (ms).
+const STAGE_MARGIN_MS: i64 = 1_000;
+/// Restagings for one boundary are at least this far apart (ms).
+const RESTAGE_GAP_MS: i64 = 30_000;
+
+/// Renders and stages the pages that change at boundary `at`, replacing the
+/// staging `old` for it (whose pages not staged again are purged, so that no
+/// outdated successor applies). Returns the staging, `None` when it failed
+/// (logged: the boundary's rebuild purges as without one).
+async fn stage(
+    options: &BuildOptions,
+    pool: &catalog::db::Pool,
+    built_at: i64,
+    at: i64,
+    old: Option<Staging>,
+    order: &impl Fn(Order),
+) -> Option<Staging> {
+    let started = Instant::now();
+    let staged = match crate::stage::render(options, pool, built_at, at).await {
+        Ok(staged) => staged,
+        Err(err) => {
+            tracing::warn!(cause = %format!("{err:#}"), at, "cannot render the pages of the coming boundary; they are purged at it");
+            if let Some(old) = old {
+                order(Order::Purge(Purge {
+                    urls: old.pages.into_keys().collect(),
+                    ..Purge::default()
+                }));
+            }
+            return None;
+        }
+    };
+    if let Some(old) = old {
+        let gone: BTreeSet<String> = old
+            .pages
+            .into_keys()
+            .filter(|u| !staged.pages.contains_key(u))
+            .collect();
+        if !gone.is_empty() {
+            order(Order::Purge(Purge {
+                urls: gone,
+                ..Purge::default()
+            }));
+        }
+    }
+    for chunk in &staged.chunks {
+        order(Order::Stage(chunk.clone()));
+    }
+    tracing::info!(
+        at,
+        pages = staged.pages.len(),
+        requests = staged.chunks.len(),
+        ms = started.elapsed().as_millis() as u64,
+        "rendered the coming boundary's pages for staging"
+    );
+    Some(Staging {
+        chunks: Vec::new(),
+        ..staged
+    })
+}
+
+/// Marks the pages of a boundary's rebuild written with the content staged
+/// for it as spared at the edges that hold them staged.
+fn spare_staged(purge: &mut Purge, report: &BuildReport, staged: &Staging) {
+    purge.unless_staged = report
+        .write
+        .hashes
+        .iter()
+        .filter(|(url, hash)| staged.pages.get(*url).is_some_and(|p| &p.hash == *hash))
+        .map(|(url, _)| url.clone())
+        .filter(|url| purge.urls.contains(url))
+        .collect();
+    purge.spare_at_ms = Some(staged.at * 1000);
+    tracing::info!(
+        staged = staged.pages.len(),
+        written = report.write.written.len(),
+        spared = purge.unless_staged.len(),
+        "boundary: pages written as staged are not purged where staged"
+    );
 }
 
 /// Waits for every handle (a failed one included).
@@ -460,65 +653,146 @@ fn backoff(failures: u32) -> Duration {
         .min(MAX_BACKOFF)
 }
 
-/// Starts the task that sends purges to the edge, merging those that queue
-/// up while one is in flight and retrying failures with backoff.
-fn spawn_purger(
+/// What an edge's task sends, in the order given.
+#[derive(Debug, Clone)]
+enum Order {
+    Purge(Purge),
+    Stage(Arc<Chunk>),
+}
+
+/// How long past its boundary a staging is retried (as the edges retry
+/// their peers): after it, a staging applies at once, or never.
+const STAGE_RETRIED_PAST: Duration = Duration::from_secs(600);
+
+/// What became of one order.
+enum Sent {
+    Done,
+    /// Failed for good (refused, or too late): dropped.
+    Dropped(anyhow::Error),
+    /// Failed for now: retried.
+    Failed(anyhow::Error),
+}
+
+/// Queues an order, merging a purge into a purge queued last.
+fn enqueue(queue: &mut VecDeque<Order>, order: Order) {
+    if let (Order::Purge(p), Some(Order::Purge(last))) = (&order, queue.back_mut()) {
+        last.merge(p.clone());
+        return;
+    }
+    queue.push_back(order);
+}
+
+/// Starts the task that sends purges and stagings to the edge in order,
+/// merging purges that queue up while one is in flight and retrying
+/// failures with backoff.
+fn spawn_edge(
     edge: EdgeAdmin,
-) -> anyhow::Result<(mpsc::UnboundedSender<Purge>, tokio::task::JoinHandle<()>)> {
+) -> anyhow::Result<(mpsc::UnboundedSender<Order>, tokio::task::JoinHandle<()>)> {
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(1))
-        .timeout(Duration::from_secs(3))
         .build()
         .context("HTTP client")?;
-    let (tx, mut rx) = mpsc::unbounded_channel::<Purge>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Order>();
     let handle = tokio::spawn(async move {
-        let mut pending = Purge::default();
+        let mut queue = VecDeque::new();
+        // The pages this edge took staged for the boundary `staged_at` and
+        // has had no purge of since (URL path → surrogate keys).
+        let mut staged: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut staged_at: Option<i64> = None;
         let mut failures = 0u32;
-        // Whether the watcher still runs; once it stops, a failed purge gets
+        // Whether the watcher still runs; once it stops, a failed order gets
         // one more try.
         let mut open = true;
         loop {
-            if pending.is_empty() {
+            if queue.is_empty() {
                 match rx.recv().await {
-                    Some(p) => pending = p,
+                    Some(order) => enqueue(&mut queue, order),
                     None => return,
                 }
             }
-            while let Ok(p) = rx.try_recv() {
-                pending.merge(p);
+            while let Ok(order) = rx.try_recv() {
+                enqueue(&mut queue, order);
             }
             let started = Instant::now();
-            match send(&client, &edge, &pending).await {
-                Ok(()) => {
-                    tracing::info!(
-                        urls = pending.urls.len(),
-                        tags = pending.tags.len(),
-                        all = pending.all,
-                        ms = started.elapsed().as_millis() as u64,
-                        "purged"
-                    );
-                    pending = Purge::default();
+            let sent = match queue.front().expect("an order is queued") {
+                Order::Purge(purge) => {
+                    let p = purge.for_edge(staged_at, &staged);
+                    let spared = purge.urls.len() - p.urls.len();
+                    let result = if p.is_empty() {
+                        Ok(())
+                    } else {
+                        send(&client, &edge, &p).await
+                    };
+                    match result {
+                        Ok(()) => {
+                            p.drop_from(&mut staged);
+                            tracing::info!(
+                                urls = p.urls.len(),
+                                tags = p.tags.len(),
+                                all = p.all,
+                                spared,
+                                ms = started.elapsed().as_millis() as u64,
+                                "purged"
+                            );
+                            Sent::Done
+                        }
+                        Err(err) => Sent::Failed(err),
+                    }
+                }
+                Order::Stage(chunk) => {
+                    let late = crate::stage::instant(chunk.at_ms) + STAGE_RETRIED_PAST;
+                    match post_stage(&client, &edge, chunk).await {
+                        Ok(()) => {
+                            if staged_at != Some(chunk.at_ms) {
+                                staged.clear();
+                                staged_at = Some(chunk.at_ms);
+                            }
+                            staged.extend(chunk.pages.clone());
+                            tracing::info!(
+                                pages = chunk.pages.len(),
+                                bytes = chunk.body.len(),
+                                at_ms = chunk.at_ms,
+                                ms = started.elapsed().as_millis() as u64,
+                                "staged"
+                            );
+                            Sent::Done
+                        }
+                        Err(StageError::Refused(err)) => Sent::Dropped(err),
+                        Err(StageError::Failed(err)) if SystemTime::now() >= late => {
+                            Sent::Dropped(err.context("retried past the boundary"))
+                        }
+                        Err(StageError::Failed(err)) => Sent::Failed(err),
+                    }
+                }
+            };
+            match sent {
+                Sent::Done => {
+                    queue.pop_front();
                     failures = 0;
                 }
-                Err(err) if !open => {
-                    tracing::warn!(cause = %format!("{err:#}"), "stopping with a purge undelivered");
+                Sent::Dropped(err) => {
+                    tracing::error!(cause = %format!("{err:#}"), "staging dropped: the edge asks the origin at the boundary");
+                    queue.pop_front();
+                }
+                Sent::Failed(err) if !open => {
+                    tracing::warn!(cause = %format!("{err:#}"), "stopping with an order undelivered");
                     return;
                 }
-                Err(err) => {
+                Sent::Failed(err) => {
                     failures += 1;
                     let wait = backoff(failures);
                     tracing::warn!(
                         cause = %format!("{err:#}"),
                         attempt = failures,
                         retry_ms = wait.as_millis() as u64,
-                        "purge failed; retrying"
+                        "edge admin call failed; retrying"
                     );
                     let deadline = tokio::time::Instant::now() + wait;
                     while open {
                         tokio::select! {
                             () = tokio::time::sleep_until(deadline) => break,
-                            p = rx.recv() => match p {
-                                Some(p) => pending.merge(p),
+                            order = rx.recv() => match order {
+                                Some(order) => enqueue(&mut queue, order),
                                 None => open = false,
                             },
                         }
@@ -530,11 +804,54 @@ fn spawn_purger(
     Ok((tx, handle))
 }
 
+/// Why a staging did not go through.
+enum StageError {
+    /// The edge refused it (400, 413): sending it again changes nothing.
+    Refused(anyhow::Error),
+    Failed(anyhow::Error),
+}
+
+/// Sends one `POST /stage`.
+async fn post_stage(
+    client: &reqwest::Client,
+    edge: &EdgeAdmin,
+    chunk: &Chunk,
+) -> Result<(), StageError> {
+    let url = format!("{}/stage", edge.url.trim_end_matches('/'));
+    let mut request = client
+        .post(&url)
+        .timeout(Duration::from_secs(30))
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(chunk.body.clone());
+    if let Some(token) = &edge.token {
+        request = request.bearer_auth(token);
+    }
+    let response = request
+        .send()
+        .await
+        .with_context(|| format!("POST {url}"))
+        .map_err(StageError::Failed)?;
+    let status = response.status();
+    if status.is_success() {
+        return Ok(());
+    }
+    let text = response.text().await.unwrap_or_default();
+    let err = anyhow::anyhow!("POST {url}: {status} {}", text.trim());
+    if matches!(status.as_u16(), 400 | 413) {
+        Err(StageError::Refused(err))
+    } else {
+        Err(StageError::Failed(err))
+    }
+}
+
 /// Sends one purge (in as many requests as it takes).
 async fn send(client: &reqwest::Client, edge: &EdgeAdmin, purge: &Purge) -> anyhow::Result<()> {
     let url = format!("{}/purge", edge.url.trim_end_matches('/'));
     for body in purge.bodies() {
-        let mut request = client.post(&url).json(&body);
+        let mut request = client
+            .post(&url)
+            .timeout(Duration::from_secs(3))
+            .json(&body);
         if let Some(token) = &edge.token {
             request = request.bearer_auth(token);
         }
@@ -566,7 +883,7 @@ mod tests {
         p.merge(Purge {
             urls: set(&["/product/a"]),
             tags: set(&["product:1"]),
-            all: false,
+            ..Purge::default()
         });
         p.merge(Purge {
             urls: set(&["/", "/product/a"]),
@@ -592,7 +909,7 @@ mod tests {
                 .map(|i| format!("/p/{i}"))
                 .collect(),
             tags: set(&["product:1", "flash"]),
-            all: false,
+            ..Purge::default()
         };
         let bodies = p.bodies();
         assert_eq!(bodies.len(), 2);
