@@ -107,6 +107,10 @@ async fn a_staged_successor_becomes_current_at_its_boundary_without_the_origin()
         get_with(&url, &[("accept-encoding", "gzip")]).await.2,
         "old price"
     );
+    // A coding with no staged successor: its stored answer goes at the boundary.
+    let br = [("accept-encoding", "br")];
+    assert_eq!(get_with(&url, &br).await.2, "old price");
+    assert_eq!(get_with(&url, &br).await.1, "HIT");
     assert_eq!(get(&url).await.1, "HIT");
 
     let at = SystemTime::now() + Duration::from_millis(2500);
@@ -147,9 +151,12 @@ async fn a_staged_successor_becomes_current_at_its_boundary_without_the_origin()
 
     assert_eq!(
         origin.count_path("/p/sofa"),
-        2,
+        3,
         "no origin request at the switch"
     );
+    // The brotli answer stored before the boundary is gone (the origin answers it again).
+    assert_eq!(get_with(&url, &br).await.1, "MISS");
+    assert_eq!(origin.count_path("/p/sofa"), 4);
     assert_eq!(edge.metric("edge_staged_pending").await, 0.0);
     assert_eq!(edge.metric("edge_staged_applied_total").await, 2.0);
     assert_eq!(edge.metric("edge_staged_next_boundary_seconds").await, 0.0);
@@ -158,7 +165,7 @@ async fn a_staged_successor_becomes_current_at_its_boundary_without_the_origin()
     // The successor's tags are the stored object's: a purge by tag reaches it.
     edge.purge(json!({"tags": ["product:1"]})).await;
     assert_eq!(get(&url).await.2, "old price");
-    assert_eq!(origin.count_path("/p/sofa"), 3);
+    assert_eq!(origin.count_path("/p/sofa"), 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
