@@ -160,8 +160,9 @@ fn default_status() -> u16 {
 /// A successor, checked and ready to install.
 #[derive(Debug)]
 struct Successor {
-    /// For replacing a repeat of the same staging and for purges.
+    /// The boundary, compared with this edge's clock.
     at: SystemTime,
+    /// The URL id (path and normalised query), as the cache key and purges name it.
     url: String,
     /// Lower-cased, without a default port, when only one host gets it.
     host: Option<String>,
