@@ -103,7 +103,7 @@ pub const FABRICS: [(&str, [u8; 3]); 5] = [
 
 /// Part of every pool file name: bump it when the drawing changes, so a
 /// storage directory seeded by older code does not keep stale pictures.
-pub const POOL_VERSION: u32 = 6;
+pub const POOL_VERSION: u32 = 7;
 
 /// Views of each kind and colour in the pool (front, angled, close-up).
 pub const VIEWS: u32 = 3;
@@ -829,8 +829,7 @@ pub const ROOM_THEMES: [&str; 6] = ["bedroom", "living", "dining", "office", "ki
 pub fn theme_pieces(theme: usize) -> &'static [Piece] {
     match theme {
         0 => &[
-            (Kind::Lamp, 6, 0.62, 0.0),
-            (Kind::Bed, 0, 0.95, 0.12),
+            (Kind::Bed, 0, 0.95, 0.08),
             (Kind::Cabinet, 0, 0.48, 0.70),
         ],
         1 => &[
