@@ -89,6 +89,19 @@ async fn a_bkash_payment_is_refunded_in_part_then_in_full_and_never_more() {
     // The order stays paid; its totals say what went back.
     let (_, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
+    let key: String = db::query_scalar("SELECT order_key FROM order_master WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap();
+    let (status, _, details) = shop
+        .get(&format!(
+            "/api/cart/order-details?order_random={number}&secret_key={key}"
+        ))
+        .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{details}");
+    assert_eq!(details["order_masters"]["amount_paid"], total);
+    assert_eq!(details["order_masters"]["amount_refunded"], total);
 }
 
 #[tokio::test]

@@ -534,6 +534,7 @@ pub struct Master {
     pub coupon_discount: i64,
     pub grand_total: i64,
     pub amount_paid: i64,
+    pub amount_refunded: i64,
     pub trans_id: String,
     pub ordered_at: i64,
     pub delivery_date: Option<i64>,
@@ -542,8 +543,8 @@ pub struct Master {
 const MASTER_COLUMNS: &str =
     "id, order_random, customer_name, phone, emergency_phone, email, address, \
      division, district, thana, payment_method, payment_term_status, order_status, currency, \
-     total_amount, delivery_fee, coupon_code, coupon_discount, grand_total, amount_paid, trans_id, \
-     ordered_at, delivery_date";
+     total_amount, delivery_fee, coupon_code, coupon_discount, grand_total, amount_paid, \
+     amount_refunded, trans_id, ordered_at, delivery_date";
 
 /// The order `id`.
 pub async fn by_id(pool: &Pool, id: i64) -> sqlx::Result<Option<Master>> {
@@ -613,6 +614,8 @@ pub struct OrderHead {
     pub coupon_discount: i64,
     pub grand_total: i64,
     pub amount_paid: i64,
+    /// Taka given back through the payment gateway (`origin refund`).
+    pub amount_refunded: i64,
     /// The payment gateway's transaction id; empty when none.
     pub trans_id: String,
     /// `YYYY-MM-DD`; null until known.
@@ -644,6 +647,7 @@ impl From<&Master> for OrderHead {
             coupon_discount: m.coupon_discount,
             grand_total: m.grand_total,
             amount_paid: m.amount_paid,
+            amount_refunded: m.amount_refunded,
             trans_id: m.trans_id.clone(),
             delivery_date: m.delivery_date.map(|t| date(t, "%Y-%m-%d")),
         }

@@ -40,6 +40,14 @@ describe('OrderSummary', () => {
     expect(totals()['Coupon EID10']).toBeUndefined();
   });
 
+  it('shows what was refunded, only when something was', () => {
+    const { unmount } = render(<OrderSummary head={{ ...head, amount_paid: 181500, amount_refunded: 0 }} lines={lines} />);
+    expect(totals().Refunded).toBeUndefined();
+    unmount();
+    render(<OrderSummary head={{ ...head, amount_paid: 181500, amount_refunded: 2500 }} lines={lines} />);
+    expect(totals()).toMatchObject({ Paid: '৳1,81,500', Refunded: '−৳2,500', Due: '৳0' });
+  });
+
   it('never owes less than nothing', () => {
     expect(amountDue({ grand_total: 100, amount_paid: 150 })).toBe(0);
   });

@@ -1,7 +1,8 @@
 // An order's lines and money, the same on every page that shows an order
 // (thank you, order details, tracking): each line's price and quantity, the
-// subtotal, coupon, delivery charge and total, then what is paid and what is
-// still due (on delivery, for cash on delivery and pre-bookings).
+// subtotal, coupon, delivery charge and total, then what is paid, what was
+// given back (a refund), and what is still due (on delivery, for cash on
+// delivery and pre-bookings).
 import { imageUrl } from '../lib/image';
 import { formatTaka } from '../lib/money';
 import type { OrderHead, OrderLine } from '../lib/types';
@@ -10,7 +11,8 @@ import styles from './OrderSummary.module.css';
 const n = (v: unknown) => Number(v) || 0;
 
 /** The money figures of an order's head (tracking sends these and no address). */
-export type OrderMoney = Pick<OrderHead, 'total_amount' | 'coupon_code' | 'coupon_discount' | 'delivery_fee' | 'grand_total' | 'amount_paid'>;
+export type OrderMoney = Pick<OrderHead, 'total_amount' | 'coupon_code' | 'coupon_discount' | 'delivery_fee' | 'grand_total' | 'amount_paid'> &
+  Partial<Pick<OrderHead, 'amount_refunded'>>;
 
 /** What is left to pay: the total less what was paid, never below zero. */
 export function amountDue(head: Pick<OrderMoney, 'grand_total' | 'amount_paid'>): number {
@@ -19,6 +21,7 @@ export function amountDue(head: Pick<OrderMoney, 'grand_total' | 'amount_paid'>)
 
 export function OrderSummary({ head, lines }: { head: OrderMoney; lines: OrderLine[] }) {
   const paid = n(head.amount_paid);
+  const refunded = n(head.amount_refunded);
   const due = amountDue(head);
   return (
     <>
@@ -64,6 +67,12 @@ export function OrderSummary({ head, lines }: { head: OrderMoney; lines: OrderLi
         <dd className={styles.grand}>{formatTaka(n(head.grand_total))}</dd>
         <dt>Paid</dt>
         <dd>{formatTaka(paid)}</dd>
+        {refunded > 0 && (
+          <>
+            <dt>Refunded</dt>
+            <dd>−{formatTaka(refunded)}</dd>
+          </>
+        )}
         <dt className={styles.due}>{due > 0 ? 'Due on delivery' : 'Due'}</dt>
         <dd className={styles.due}>{formatTaka(due)}</dd>
       </dl>

@@ -4294,6 +4294,11 @@ export interface components {
             grand_total: number;
             /** Format: int64 */
             amount_paid: number;
+            /**
+             * Format: int64
+             * @description Taka given back through the payment gateway (`origin refund`).
+             */
+            amount_refunded: number;
             /** @description The payment gateway's transaction id; empty when none. */
             trans_id: string;
             /** @description `YYYY-MM-DD`; null until known. */
@@ -4389,6 +4394,11 @@ export interface components {
              *      the rest is due on delivery.
              */
             amount_paid: number;
+            /**
+             * Format: int64
+             * @description Taka given back through the payment gateway.
+             */
+            amount_refunded: number;
         };
         /**
          * @description A new account. The schema states each field's form; besides, an e-mail
@@ -4771,6 +4781,11 @@ export interface components {
             grand_total: number;
             /** Format: int64 */
             amount_paid: number;
+            /**
+             * Format: int64
+             * @description Taka given back through the payment gateway (`origin refund`).
+             */
+            amount_refunded: number;
             /** @description The payment gateway's transaction id; empty when none. */
             trans_id: string;
             /** @description `YYYY-MM-DD`; null until known. */

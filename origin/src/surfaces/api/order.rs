@@ -116,6 +116,8 @@ pub struct TrackedOrder {
     /// Taka paid so far (a pre-booking's advance, or all of it online);
     /// the rest is due on delivery.
     pub amount_paid: i64,
+    /// Taka given back through the payment gateway.
+    pub amount_refunded: i64,
 }
 
 /// Failed lookups of one order number (a wrong mobile), from anywhere: 5
@@ -185,6 +187,7 @@ async fn get_track_order(
             delivery_fee: head.delivery_fee,
             grand_total: head.grand_total,
             amount_paid: head.amount_paid,
+            amount_refunded: head.amount_refunded,
         },
         order_details: details,
     }))
