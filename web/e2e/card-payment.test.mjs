@@ -6,7 +6,7 @@
 // order paid in full.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PHONE, buyable, clickAddToCart, definition, fill, launch, mobile, open } from './lib.mjs';
+import { PHONE, buyable, checkoutAsGuest, clickAddToCart, definition, launch, open } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -27,18 +27,7 @@ test('pay by card through the simulated SSLCommerz page and land on the thank-yo
   await page.getByText(/Added to your cart/).waitFor();
   await page.goto('/cart');
   await page.getByRole('table').getByText(product.title).waitFor();
-  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
-  await page.waitForURL('**/checkout');
-  await fill(page, 'Full name', 'Karim Hossain');
-  await fill(page, 'Mobile number', mobile());
-  await fill(page, 'Emergency mobile number', mobile(Date.now() + 13));
-  await fill(page, 'Email', `card-${Date.now()}@example.com`);
-  const district = page.getByLabel('District');
-  await district.locator('option').nth(1).waitFor({ state: 'attached' });
-  await district.selectOption((await district.locator('option').nth(1).getAttribute('value')) ?? '');
-  await fill(page, 'Address', 'House 4, Road 2, Banani');
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL('**/payment');
+  await checkoutAsGuest(page, { name: 'Karim Hossain', address: 'House 4, Road 2, Banani', tag: 'card' });
 
   // Every method here is configured; cash on delivery is the default.
   const cod = page.getByLabel('Cash on delivery');

@@ -4,7 +4,7 @@
 // number on the thank-you page and track the order with it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE, clickAddToCart, data, definition, expectCartCount, fill, launch, mobile, open } from './lib.mjs';
+import { BASE, checkoutAsGuest, clickAddToCart, data, definition, expectCartCount, launch, mobile, open } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -72,21 +72,7 @@ test('browse, search with a typo, add to cart, check out with cash on delivery, 
   await page.getByRole('link', { name: /^Cart, 1 item$/ }).click();
   await page.waitForURL('**/cart');
   await page.getByRole('table').getByText(title).waitFor();
-  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
-  await page.waitForURL('**/checkout');
-
-  const phone = mobile();
-  await fill(page, 'Full name', 'Rahim Uddin');
-  await fill(page, 'Mobile number', phone);
-  await fill(page, 'Emergency mobile number', mobile(Date.now() + 7));
-  await fill(page, 'Email', `guest-${Date.now()}@example.com`);
-  const district = page.getByLabel('District');
-  await district.locator('option').nth(1).waitFor({ state: 'attached' });
-  const firstDistrict = await district.locator('option').nth(1).getAttribute('value');
-  await district.selectOption(firstDistrict);
-  await fill(page, 'Address', 'House 12, Road 5, Dhanmondi');
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL('**/payment');
+  await checkoutAsGuest(page, { name: 'Rahim Uddin', address: 'House 12, Road 5, Dhanmondi', tag: 'guest' });
 
   // Cash on delivery, the terms, place the order.
   await page.getByLabel('Cash on delivery').check();

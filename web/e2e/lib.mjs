@@ -178,6 +178,25 @@ export async function fill(page, label, value) {
   }
 }
 
+/**
+ * From the cart page: proceeds to checkout, fills the delivery form as a
+ * guest (the first district), and continues to the payment page.
+ */
+export async function checkoutAsGuest(page, { name, address, tag }) {
+  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
+  await page.waitForURL('**/checkout');
+  await fill(page, 'Full name', name);
+  await fill(page, 'Mobile number', mobile());
+  await fill(page, 'Emergency mobile number', mobile(Date.now() + 7));
+  await fill(page, 'Email', email(tag));
+  const district = page.getByLabel('District');
+  await district.locator('option').nth(1).waitFor({ state: 'attached' });
+  await district.selectOption((await district.locator('option').nth(1).getAttribute('value')) ?? '');
+  await fill(page, 'Address', address);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL('**/payment');
+}
+
 /** The text of the `<dd>` after the `<dt>` that reads `term` (the first such pair shown). */
 export async function definition(page, term) {
   const dd = page

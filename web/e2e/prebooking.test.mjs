@@ -4,7 +4,7 @@
 // the paid and due amounts on the thank-you page and when tracking the order.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PHONE, data, definition, fill, launch, mobile, open, shot } from './lib.mjs';
+import { PHONE, checkoutAsGuest, data, definition, launch, open, shot } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -28,20 +28,7 @@ test('pre-book a product, pay an advance with bKash, and see paid and due on the
   await page.getByText(/^Pre-booked:/).waitFor();
   await page.goto('/cart');
   await page.getByRole('table').getByText(product.title).waitFor();
-  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
-  await page.waitForURL('**/checkout');
-
-  const phone = mobile();
-  await fill(page, 'Full name', 'Nasrin Akter');
-  await fill(page, 'Mobile number', phone);
-  await fill(page, 'Emergency mobile number', mobile(Date.now() + 11));
-  await fill(page, 'Email', `prebook-${Date.now()}@example.com`);
-  const district = page.getByLabel('District');
-  await district.locator('option').nth(1).waitFor({ state: 'attached' });
-  await district.selectOption((await district.locator('option').nth(1).getAttribute('value')) ?? '');
-  await fill(page, 'Address', 'Flat 3B, Road 7, Uttara');
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await page.waitForURL('**/payment');
+  await checkoutAsGuest(page, { name: 'Nasrin Akter', address: 'Flat 3B, Road 7, Uttara', tag: 'prebook' });
 
   // A pre-booking cannot be paid on delivery; the advance starts at the minimum.
   const advanceField = page.getByLabel('Advance to pay now (taka)');
