@@ -1316,25 +1316,20 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         } else {
             "Delivery costs ৳200 inside Dhaka and ৳300 elsewhere, free on orders from ৳3,000 inside Dhaka and ৳5,000 outside."
         };
-        let size_item = match size_name {
-            Some(s) => match dimensions(s) {
-                Some(d) => format!("<li>Size: {s} ({d})</li>"),
-                None => format!("<li>Size: {s}</li>"),
-            },
+        // The page's specifications table already lists the attributes and
+        // the warranty: the description adds what the table cannot say.
+        let measures = match size_name.and_then(|s| dimensions(s).map(|d| (s, d))) {
+            Some((s, d)) => format!("<p>Measurements of the {s} size: {d}.</p>"),
             None => String::new(),
         };
         let description = format!(
             "<p>The {title} is made in our Gazipur factory from {} in {} with a {} finish. {} {}</p>\
-             <ul><li>Material: {material}</li><li>Colour: {}</li>{size_item}<li>Finish: {}</li>\
-             <li>Product code: {code}</li><li>Warranty: {warranty_text}</li></ul>\
-             <p>{delivery_note} {charge_note}</p>",
+             {measures}<p>{delivery_note} {charge_note}</p>",
             material.to_lowercase(),
             colour.1.to_lowercase(),
             finish.1.to_lowercase(),
             noun.about,
             sub.about,
-            colour.1,
-            finish.1,
         );
         products.push(row![
             id,
