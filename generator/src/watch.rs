@@ -716,6 +716,21 @@ fn spawn_edge(
             let started = Instant::now();
             let sent = match queue.front().expect("an order is queued") {
                 Order::Purge(purge) => {
+                    if let Some(at_ms) = purge
+                        .spare_at_ms
+                        .filter(|at| Some(*at) == staged_at && !purge.unless_staged.is_empty())
+                    {
+                        // Spare only what the edge says it holds: one
+                        // restarted without --staged-dir holds nothing.
+                        match held(&client, &edge, at_ms).await {
+                            Ok(Some(urls)) => staged.retain(|url, _| urls.contains(url)),
+                            Ok(None) => {}
+                            Err(err) => {
+                                tracing::warn!(cause = %format!("{err:#}"), "cannot list what the edge holds staged: purging every page");
+                                staged.clear();
+                            }
+                        }
+                    }
                     let p = purge.for_edge(staged_at, &staged);
                     let spared = purge.urls.len() - p.urls.len();
                     let result = if p.is_empty() {
@@ -802,6 +817,45 @@ fn spawn_edge(
         }
     });
     Ok((tx, handle))
+}
+
+/// Successors `GET /staged` lists at most (the edge's limit).
+const LISTED_AT_MOST: usize = 1000;
+
+/// The URLs the edge holds successors of for the boundary `at_ms`; `None`
+/// when its list is cut short (then what it took is trusted).
+async fn held(
+    client: &reqwest::Client,
+    edge: &EdgeAdmin,
+    at_ms: i64,
+) -> anyhow::Result<Option<BTreeSet<String>>> {
+    let url = format!("{}/staged", edge.url.trim_end_matches('/'));
+    let mut request = client.get(&url).timeout(Duration::from_secs(3));
+    if let Some(token) = &edge.token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.with_context(|| format!("GET {url}"))?;
+    let status = response.status();
+    if !status.is_success() {
+        anyhow::bail!("GET {url}: {status}");
+    }
+    let listed: serde_json::Value = response
+        .json()
+        .await
+        .with_context(|| format!("GET {url}"))?;
+    let successors = listed["successors"]
+        .as_array()
+        .with_context(|| format!("GET {url}: no successors listed"))?;
+    if successors.len() >= LISTED_AT_MOST {
+        return Ok(None);
+    }
+    Ok(Some(
+        successors
+            .iter()
+            .filter(|s| s["at_ms"].as_i64() == Some(at_ms))
+            .filter_map(|s| s["url"].as_str().map(str::to_string))
+            .collect(),
+    ))
 }
 
 /// Why a staging did not go through.

@@ -44,6 +44,9 @@ struct Seen {
 struct Recorder {
     seen: Arc<Mutex<Vec<Seen>>>,
     staged: Arc<Mutex<Vec<Seen>>>,
+    /// `GET /staged` lists nothing, as an edge restarted without
+    /// `--staged-dir` would.
+    forgets: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Recorder {
@@ -52,6 +55,7 @@ impl Recorder {
         let app = Router::new()
             .route("/purge", post(record))
             .route("/stage", post(record_stage))
+            .route("/staged", axum::routing::get(list_staged))
             .with_state(recorder.clone());
         let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -106,6 +110,23 @@ async fn record(
         at: SystemTime::now(),
     });
     (StatusCode::OK, Json(serde_json::json!({"success": true})))
+}
+
+/// `GET /staged` as the edge answers it: each staged response's URL and
+/// boundary.
+async fn list_staged(State(r): State<Recorder>) -> Json<serde_json::Value> {
+    let mut successors = Vec::new();
+    if !r.forgets.load(std::sync::atomic::Ordering::SeqCst) {
+        for staging in r.staged.lock().unwrap().iter() {
+            for response in staging.body["responses"].as_array().unwrap() {
+                successors.push(serde_json::json!({
+                    "url": response["url"],
+                    "at_ms": staging.body["at_ms"],
+                }));
+            }
+        }
+    }
+    Json(serde_json::json!({ "successors": successors }))
 }
 
 async fn record_stage(
@@ -832,5 +853,32 @@ async fn with_a_real_edge_the_page_switches_to_the_sale_price_at_the_start_witho
         asked,
         "the origin was asked for the page"
     );
+    w.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_that_no_longer_holds_the_staged_pages_gets_their_purge_at_the_boundary() {
+    let addr = free_addr();
+    let edge = Recorder::start_on(addr).await;
+    let w = Watched::start_staging(addr, Some(Duration::from_secs(3))).await;
+    let starts_at = secs_from_now(5);
+    sale_on_the_sofa(&w, starts_at).await;
+    w.wait_for("a staging", || !edge.staged.lock().unwrap().is_empty())
+        .await;
+    let staged_at = edge.staged.lock().unwrap()[0].at;
+    // The edge restarts and loses what it was sent.
+    edge.forgets
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let purged_since = || {
+        edge.seen()
+            .iter()
+            .filter(|s| s.at >= staged_at)
+            .flat_map(|s| s.body["urls"].as_array().cloned().unwrap_or_default())
+            .any(|u| u == "/product/leather-sofa")
+    };
+    w.wait_for("the purge of the sale page", purged_since).await;
+    let boundary = UNIX_EPOCH + Duration::from_secs(starts_at as u64);
+    assert!(SystemTime::now() >= boundary, "purged before the boundary");
+    assert!(w.page("/product/leather-sofa").contains(SALE));
     w.stop().await;
 }
