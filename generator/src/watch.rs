@@ -22,8 +22,9 @@
 //! that change at it are rendered into memory and staged at every edge
 //! ([`crate::stage`]); each edge's task sends its purges and stagings in the
 //! order they were made. The boundary's rebuild does not purge the pages it
-//! writes with the content staged at an edge that took the staging (and has
-//! had no purge of them since): the edge switches to them by itself.
+//! writes with the content staged at an edge that took the staging, has had
+//! no purge of them since and still lists them (`GET /staged`): the edge
+//! switches to them by itself.
 
 use catalog::db;
 use catalog::surrogate::SurrogateKey;
