@@ -29,17 +29,19 @@
 //! created, and tokens that live `token_ttl` seconds.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+use crate::common::{escape, hosted_page, text, unique_id, unix_now_text, Brand};
 
 /// The merchant credentials the simulator accepts by default.
 pub const APP_KEY: &str = "sim-app-key";
@@ -163,12 +165,7 @@ impl Sim {
     }
 
     fn id(&self, prefix: &str) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        format!("{prefix}{n:04}{nanos:09}")
+        unique_id(&self.counter, prefix)
     }
 }
 
@@ -204,27 +201,12 @@ fn down() -> Response {
         .into_response()
 }
 
-fn text(body: &Value, field: &str) -> String {
-    body.get(field)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
 fn header_text(headers: &HeaderMap, name: &str) -> String {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_string()
-}
-
-fn now_text() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    format!("{secs} (unix, simulated)")
 }
 
 /// A new token pair answered as bKash does.
@@ -374,7 +356,7 @@ async fn create(
         invoice: invoice.clone(),
         payer_reference: text(&body, "payerReference"),
         callback_url: callback_url.clone(),
-        created: now_text(),
+        created: unix_now_text(),
         stage: Stage::Initiated,
         executed: false,
         trx_id: None,
@@ -529,7 +511,7 @@ async fn refund(
     Json(json!({
         "statusCode": "0000",
         "statusMessage": "Successful",
-        "completedTime": now_text(),
+        "completedTime": unix_now_text(),
         "transactionStatus": "Completed",
         "originalTrxID": original,
         "refundTrxID": refund_trx,
@@ -540,27 +522,15 @@ async fn refund(
     .into_response()
 }
 
-/// Escapes text for HTML.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The hosted pages' look.
+const BRAND: Brand = Brand {
+    label: "Simulated bKash — no real money",
+    note: "",
+    colour: "#e2136e",
+};
 
 fn html_page(title: &str, body: &str) -> Response {
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title} · Simulated bKash — no real money</title>\
-         <style>body{{font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}}\
-         .banner{{background:#e2136e;color:#fff;padding:.5rem 1rem;border-radius:.3rem}}\
-         a.button{{display:inline-block;margin:.3rem;padding:.6rem 1rem;border:1px solid #e2136e;\
-         border-radius:.3rem;text-decoration:none}}</style></head><body>\
-         <p class=\"banner\"><strong>Simulated bKash — no real money</strong></p>\
-         <h1>{title}</h1>{body}</body></html>"
-    );
-    ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
+    hosted_page(&BRAND, title, body)
 }
 
 #[derive(Deserialize)]

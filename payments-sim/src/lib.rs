@@ -6,6 +6,7 @@
 //! environment that points the shop at it.
 
 pub mod bkash;
+mod common;
 pub mod nagad;
 pub mod sslcommerz;
 

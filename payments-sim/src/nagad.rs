@@ -43,13 +43,13 @@
 //! was completed.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -60,6 +60,8 @@ use rsa::signature::{SignatureEncoding, Signer, Verifier};
 use rsa::{Pkcs1v15Encrypt, RsaPrivateKey, RsaPublicKey};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+use crate::common::{escape, hosted_page, text, unique_id, Brand};
 use sha2::Sha256;
 
 /// The merchant id the simulator knows.
@@ -236,12 +238,7 @@ impl Sim {
     }
 
     fn id(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        format!("{n:04}{nanos:09}")
+        unique_id(&self.counter, "")
     }
 }
 
@@ -283,13 +280,6 @@ fn down() -> Response {
         ),
     )
         .into_response()
-}
-
-fn text(body: &Value, field: &str) -> String {
-    body.get(field)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// Nagad's clock format, Dhaka time (UTC+6).
@@ -578,27 +568,15 @@ async fn verify(State(sim): State<Shared>, Path(reference): Path<String>) -> Res
     .into_response()
 }
 
-/// Escapes text for HTML.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The hosted pages' look.
+const BRAND: Brand = Brand {
+    label: "Simulated Nagad — no real money",
+    note: "",
+    colour: "#ec1c24",
+};
 
 fn html_page(title: &str, body: &str) -> Response {
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title} · Simulated Nagad — no real money</title>\
-         <style>body{{font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}}\
-         .banner{{background:#ec1c24;color:#fff;padding:.5rem 1rem;border-radius:.3rem}}\
-         a.button{{display:inline-block;margin:.3rem;padding:.6rem 1rem;border:1px solid #f7931e;\
-         border-radius:.3rem;text-decoration:none}}</style></head><body>\
-         <p class=\"banner\"><strong>Simulated Nagad — no real money</strong></p>\
-         <h1>{title}</h1>{body}</body></html>"
-    );
-    ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
+    hosted_page(&BRAND, title, body)
 }
 
 fn not_found(title: &str, text: &str) -> Response {

@@ -35,17 +35,19 @@
 //! APIs reporting one taka less than was paid.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+use crate::common::{escape, hosted_page, unique_id, unix_now_text, Brand};
 
 /// The store the simulator accepts by default.
 pub const STORE_ID: &str = "simstore";
@@ -132,12 +134,7 @@ impl Sim {
     }
 
     fn id(&self, prefix: &str) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        format!("{prefix}{n:04}{nanos:09}")
+        unique_id(&self.counter, prefix)
     }
 
     fn store_ok(&self, fields: &HashMap<String, String>) -> bool {
@@ -177,14 +174,6 @@ fn down() -> Response {
         "Service Unavailable (simulated)",
     )
         .into_response()
-}
-
-fn now_text() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    format!("{secs} (unix, simulated)")
 }
 
 /// An amount in taka, more than zero, with at most two decimals.
@@ -387,8 +376,8 @@ async fn transactions(
                     "bank_tran_id": bank_tran_id,
                     "tran_id": tran_id,
                     "refund_ref_id": reference,
-                    "initiated_on": now_text(),
-                    "refunded_on": now_text(),
+                    "initiated_on": unix_now_text(),
+                    "refunded_on": unix_now_text(),
                     "status": "refunded",
                     "errorReason": "",
                 }))
@@ -470,27 +459,15 @@ fn refund(sim: &Sim, inner: &mut Inner, fields: &HashMap<String, String>) -> Res
     .into_response()
 }
 
-/// Escapes text for HTML.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The hosted pages' look.
+const BRAND: Brand = Brand {
+    label: "Simulated card payment — no real money",
+    note: " (SSLCommerz)",
+    colour: "#1d4e89",
+};
 
 fn html_page(title: &str, body: &str) -> Response {
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title} · Simulated card payment — no real money</title>\
-         <style>body{{font-family:sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem}}\
-         .banner{{background:#1d4e89;color:#fff;padding:.5rem 1rem;border-radius:.3rem}}\
-         a.button,button{{display:inline-block;margin:.3rem;padding:.6rem 1rem;border:1px solid #1d4e89;\
-         border-radius:.3rem;text-decoration:none;background:#fff;font:inherit}}</style></head><body>\
-         <p class=\"banner\"><strong>Simulated card payment — no real money</strong> (SSLCommerz)</p>\
-         <h1>{title}</h1>{body}</body></html>"
-    );
-    ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
+    hosted_page(&BRAND, title, body)
 }
 
 fn not_found() -> Response {
@@ -610,7 +587,7 @@ async fn act(State(sim): State<Shared>, Path((key, action)): Path<(String, Strin
                 "<p>This payment is no longer waiting.</p>",
             );
         }
-        s.tran_date = now_text();
+        s.tran_date = unix_now_text();
         let (status, back) = match action.as_str() {
             "approve" => {
                 s.stage = Stage::Paid;
