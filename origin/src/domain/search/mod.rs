@@ -37,6 +37,7 @@ use tantivy::collector::TopDocs;
 use tantivy::indexer::{LogMergePolicy, NoMergePolicy};
 use tantivy::query::{
     BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, Occur, PhraseQuery, Query, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, Value, FAST, INDEXED, STORED,
@@ -73,6 +74,8 @@ enum Class {
     Joined = 80,
     /// The word (or a synonym) without its case ending or plural suffix.
     Stem = 85,
+    /// A synonym spelled otherwise.
+    Related = 87,
     /// The same sounds spelled otherwise (Banglish, Bangla script).
     Phonetic = 90,
     /// A synonym.
@@ -527,18 +530,15 @@ impl Search {
             let mut forms: Vec<(String, Class, Class)> = alts
                 .iter()
                 .enumerate()
-                .map(|(i, a)| {
-                    let class = if i == 0 {
-                        Class::Phonetic
-                    } else {
-                        Class::Synonym
-                    };
-                    (a.clone(), class, class)
+                .map(|(i, a)| match i {
+                    0 => (a.clone(), Class::Phonetic, Class::Phonetic),
+                    _ => (a.clone(), Class::Synonym, Class::Related),
                 })
                 .collect();
             for stem in stems(word) {
-                for alt in alternatives(&stem) {
-                    forms.push((alt, Class::Stem, Class::Stem));
+                for (i, alt) in alternatives(&stem).into_iter().enumerate() {
+                    let by_key = if i == 0 { Class::Stem } else { Class::Related };
+                    forms.push((alt, Class::Stem, by_key));
                 }
             }
             for (form, as_word, by_key) in forms {
@@ -546,6 +546,11 @@ impl Search {
                     out.push(&form, as_word);
                 }
                 let k = key(&form);
+                if by_key == Class::Related && k.chars().count() < 3 {
+                    // A synonym's short key finds too much ("settee" is
+                    // not "set").
+                    continue;
+                }
                 let Some(list) = vocabulary.by_key.get(&k) else {
                     continue;
                 };
@@ -561,30 +566,29 @@ impl Search {
                 }
             }
         }
-        // Prefixes are contiguous in the sorted vocabulary.
+        // Words the word being typed begins (not its synonyms': "khat" is
+        // not "bedside"); they are contiguous in the sorted vocabulary.
         if typing {
-            for alt in &alts {
-                for w in vocabulary
-                    .all
-                    .range(alt.clone()..)
-                    .take_while(|w| w.starts_with(alt.as_str()))
-                    .take(MAX_EXPANSIONS)
-                {
-                    if w != alt {
-                        out.push(w, Class::Prefix);
-                    }
+            for w in vocabulary
+                .all
+                .range(word.to_string()..)
+                .take_while(|w| w.starts_with(word))
+                .take(MAX_EXPANSIONS)
+            {
+                if w != word {
+                    out.push(w, Class::Prefix);
                 }
             }
         }
+        // Typos of the word typed, not of its synonyms ("light" for "lamp"
+        // is no "night").
         let typos = usize::from(max_typos(word));
         if typos > 0 {
             for w in &vocabulary.letters {
-                for alt in &alts {
-                    match typos_between(alt, w, typos, typing) {
-                        Some(1) => out.push(w, Class::OneTypo),
-                        Some(2) => out.push(w, Class::TwoTypos),
-                        _ => {}
-                    }
+                match typos_between(word, w, typos, typing) {
+                    Some(1) => out.push(w, Class::OneTypo),
+                    Some(2) => out.push(w, Class::TwoTypos),
+                    _ => {}
                 }
             }
         }
@@ -608,13 +612,30 @@ impl Search {
     /// elsewhere.
     fn word_query(&self, widened: &Widened) -> Box<dyn Query> {
         let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
-        for (w, class) in &widened.words {
+        // One clause per class and field: several words of a class are one
+        // set (a bitset of their products, far cheaper than a union of
+        // many lists, e.g. the forty words "s" begins).
+        let mut classes: Vec<Class> = widened.words.iter().map(|w| w.1).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        for class in classes {
+            let words: Vec<&String> = widened
+                .words
+                .iter()
+                .filter(|w| w.1 == class)
+                .map(|w| &w.0)
+                .collect();
             for (field, bonus) in [(self.fields.title, TITLE_SCORE), (self.fields.body, 0.0)] {
-                let q = TermQuery::new(Term::from_field_text(field, w), IndexRecordOption::Basic);
-                disjuncts.push(Box::new(ConstScoreQuery::new(
-                    Box::new(q),
-                    class.score() + bonus,
-                )));
+                let q: Box<dyn Query> = match words.as_slice() {
+                    [one] => Box::new(TermQuery::new(
+                        Term::from_field_text(field, one),
+                        IndexRecordOption::Basic,
+                    )),
+                    many => Box::new(TermSetQuery::new(
+                        many.iter().map(|w| Term::from_field_text(field, w)),
+                    )),
+                };
+                disjuncts.push(Box::new(ConstScoreQuery::new(q, class.score() + bonus)));
             }
         }
         for parts in &widened.splits {
@@ -645,35 +666,20 @@ impl Search {
     }
 
     /// A bonus for two query words next to each other (at most one word
-    /// apart) in the title; `None` when either matches no single word.
+    /// apart) in the title, as their best matches; `None` when either
+    /// matches no single word. One phrase per pair: positions are read for
+    /// every product both words match, the costliest part of a query.
     fn proximity_query(&self, a: &Widened, b: &Widened) -> Option<Box<dyn Query>> {
-        let best = |w: &Widened| {
-            let mut words: Vec<&(String, Class)> = w.words.iter().collect();
-            words.sort_by_key(|w| std::cmp::Reverse(w.1));
-            words
-                .into_iter()
-                .take(3)
-                .map(|(w, _)| w.clone())
-                .collect::<Vec<_>>()
-        };
-        let mut phrases: Vec<Box<dyn Query>> = Vec::new();
-        for x in best(a) {
-            for y in best(b) {
-                let q = PhraseQuery::new_with_offset_and_slop(
-                    vec![
-                        (0, Term::from_field_text(self.fields.title, &x)),
-                        (1, Term::from_field_text(self.fields.title, &y)),
-                    ],
-                    1,
-                );
-                phrases.push(Box::new(ConstScoreQuery::new(Box::new(q), PROXIMITY_SCORE)));
-            }
-        }
-        if phrases.is_empty() {
-            None
-        } else {
-            Some(Box::new(DisjunctionMaxQuery::new(phrases)))
-        }
+        let best = |w: &Widened| w.words.iter().max_by_key(|w| w.1).map(|w| w.0.clone());
+        let (x, y) = (best(a)?, best(b)?);
+        let q = PhraseQuery::new_with_offset_and_slop(
+            vec![
+                (0, Term::from_field_text(self.fields.title, &x)),
+                (1, Term::from_field_text(self.fields.title, &y)),
+            ],
+            1,
+        );
+        Some(Box::new(ConstScoreQuery::new(Box::new(q), PROXIMITY_SCORE)))
     }
 
     /// Product ids matching `keyword`, best first, at most `limit`.
