@@ -828,10 +828,7 @@ pub const ROOM_THEMES: [&str; 6] = ["bedroom", "living", "dining", "office", "ki
 
 pub fn theme_pieces(theme: usize) -> &'static [Piece] {
     match theme {
-        0 => &[
-            (Kind::Bed, 0, 0.95, 0.08),
-            (Kind::Cabinet, 0, 0.48, 0.70),
-        ],
+        0 => &[(Kind::Bed, 0, 0.95, 0.08), (Kind::Cabinet, 0, 0.48, 0.70)],
         1 => &[
             (Kind::Lamp, 3, 0.62, 0.80),
             (Kind::Sofa, 4, 0.90, 0.04),
