@@ -346,6 +346,8 @@ pub async fn watch(
     let mut staging: Option<Staging> = None;
     let mut stage_tried: Option<i64> = None;
     let mut restage_from_ms = 0i64;
+    // Nothing to stage at without an edge.
+    let stage_lead = options.stage_lead.filter(|_| !options.edges.is_empty());
 
     // The ids read before a build are covered by it.
     let mut applied = last_change(&pool).await?;
@@ -366,7 +368,7 @@ pub async fn watch(
         };
         if let Some(Some(t)) = next {
             nap = nap.min(Duration::from_millis((t * 1000 - now_ms).max(0) as u64));
-            if let Some(lead) = options.stage_lead.filter(|_| stage_tried != Some(t)) {
+            if let Some(lead) = stage_lead.filter(|_| stage_tried != Some(t)) {
                 let stage_ms = (t * 1000 - lead.as_millis() as i64).max(restage_from_ms);
                 if stage_ms < t * 1000 - STAGE_MARGIN_MS {
                     nap = nap.min(Duration::from_millis((stage_ms - now_ms).max(0) as u64));
@@ -389,7 +391,7 @@ pub async fn watch(
         let now_ms = unix_ms();
         let boundary = next.flatten();
         let due = boundary.is_some_and(|t| t * 1000 <= now_ms);
-        if let (Some(t), Some(lead)) = (boundary, options.stage_lead) {
+        if let (Some(t), Some(lead)) = (boundary, stage_lead) {
             let window = (t * 1000 - lead.as_millis() as i64)..(t * 1000 - STAGE_MARGIN_MS);
             if stage_tried != Some(t) && window.contains(&now_ms) && now_ms >= restage_from_ms {
                 stage_tried = Some(t);
@@ -977,6 +979,46 @@ mod tests {
             ..Purge::default()
         };
         assert_eq!(tags_only.bodies().len(), 1);
+    }
+
+    #[test]
+    fn a_staged_page_is_spared_only_where_it_is_held_for_that_boundary() {
+        let boundary = Purge {
+            urls: set(&["/p/a", "/p/b"]),
+            unless_staged: set(&["/p/a"]),
+            spare_at_ms: Some(5000),
+            ..Purge::default()
+        };
+        let held: BTreeMap<String, Vec<String>> =
+            [("/p/a".to_string(), vec!["product:1".to_string()])].into();
+        let both = set(&["/p/a", "/p/b"]);
+        assert_eq!(boundary.for_edge(Some(5000), &held).urls, set(&["/p/b"]));
+        // Held for another boundary, or not held: purged.
+        assert_eq!(boundary.for_edge(Some(4000), &held).urls, both);
+        assert_eq!(boundary.for_edge(Some(5000), &BTreeMap::new()).urls, both);
+        // A change's purge of the same URL merged in: purged everywhere.
+        let mut merged = boundary.clone();
+        merged.merge(Purge {
+            urls: set(&["/p/a"]),
+            ..Purge::default()
+        });
+        assert!(merged.unless_staged.is_empty());
+        assert_eq!(merged.for_edge(Some(5000), &held).urls, both);
+        // A tag purge merged in keeps the spared URL spared.
+        let mut tagged = boundary.clone();
+        tagged.merge(Purge {
+            tags: set(&["menu"]),
+            ..Purge::default()
+        });
+        assert_eq!(tagged.for_edge(Some(5000), &held).urls, set(&["/p/b"]));
+        // What a purge names, by URL or key, is no longer held.
+        let mut h = held.clone();
+        Purge {
+            tags: set(&["product:1"]),
+            ..Purge::default()
+        }
+        .drop_from(&mut h);
+        assert!(h.is_empty());
     }
 
     #[test]
