@@ -13,7 +13,10 @@ const flush = () =>
 
 const view = {
   cart: { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, title: 'Oslo Bed' } }], totalprice: 52000 },
-  pm: { deliveryfee: 1500, grand_total: null },
+  // As the origin answers before a method is stored: no `pm`, the charge and total at the top.
+  pm: null,
+  delivery_fee: 1500,
+  grand_total: 53500,
   cash_on_delivery: true,
   prebooking: false,
   prebooking_min_amount: 0,

@@ -92,7 +92,8 @@ export function PaymentPage() {
   const cart = view?.cart;
   const total = Number(cart?.totalprice) || 0;
   const discount = discountOf(cart);
-  const fee = Number(view?.pm?.deliveryfee) || 0;
+  // The cart view states the charge; `pm` only once a method is stored.
+  const fee = Number(view?.delivery_fee ?? view?.pm?.deliveryfee) || 0;
   const grand = Number(view?.grand_total) || Number(view?.pm?.grand_total) || total - discount + fee;
   const due = Math.max(0, grand - (Number(advance) || 0));
 
