@@ -77,7 +77,7 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
 
   // Signing in merges that cart into the account's.
   await page.goto('/user/login');
-  await fill(page, 'Email', account.email);
+  await fill(page, 'Email or mobile number', account.email);
   await fill(page, 'Password', account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname === '/');
@@ -134,7 +134,7 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await page.waitForURL((u) => u.pathname === '/');
   watcher.expect(/\/api\/auth\/login$/);
   await page.goto('/user/login');
-  await fill(page, 'Email', account.email);
+  await fill(page, 'Email or mobile number', account.email);
   await fill(page, 'Password', 'not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').first().waitFor();

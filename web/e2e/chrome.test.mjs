@@ -78,7 +78,7 @@ test('the account drawer: signed out and signed in, Escape and a click outside c
   await icon.click();
   await nav.getByRole('link', { name: 'Sign in', exact: true }).click();
   await page.waitForURL('**/user/login**');
-  await fill(page, 'Email', 'demo@example.com');
+  await fill(page, 'Email or mobile number', 'demo@example.com');
   await fill(page, 'Password', 'demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname === '/');

@@ -31,7 +31,7 @@ test('a guest’s Wishlist tap says why, and signing in comes back to the produc
 
   await told.getByRole('link', { name: 'Sign in' }).click();
   await page.waitForURL('**/user/login?redirect=**');
-  await fill(page, 'Email', 'demo@example.com');
+  await fill(page, 'Email or mobile number', 'demo@example.com');
   await fill(page, 'Password', 'demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname === `/product/${p.seo_url}`);
@@ -94,7 +94,7 @@ test('registration, reset and change password state the same rule', async () => 
   await page.goto('/user/reset_password?token=abc&email=rina%40example.com');
   await page.getByText(rule).first().waitFor();
   await page.goto('/user/login?redirect=%2Fuser%2Fchange-password');
-  await fill(page, 'Email', 'demo@example.com');
+  await fill(page, 'Email or mobile number', 'demo@example.com');
   await fill(page, 'Password', 'demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/user/change-password');

@@ -67,7 +67,7 @@ test('the wishlist asks a guest to sign in, then keeps the product until it is r
   await page.getByRole('button', { name: 'Wishlist', exact: true }).click();
   await page.getByRole('alert').filter({ hasText: 'Sign in to keep a wishlist.' }).getByRole('link', { name: 'Sign in' }).click();
   await page.waitForURL('**/user/login**');
-  await fill(page, 'Email', 'demo@example.com');
+  await fill(page, 'Email or mobile number', 'demo@example.com');
   await fill(page, 'Password', 'demo-password-1');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname === `/product/${p.seo_url}`);

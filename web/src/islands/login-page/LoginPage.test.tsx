@@ -23,8 +23,8 @@ describe('login-page', () => {
     const fetch = mockFetch({});
     render(<LoginPage />);
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Enter your email address, like name@example.com.')).toBeTruthy();
+    expect(screen.getByLabelText('Email or mobile number').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Enter your email address or mobile number, like name@example.com or 01712345678.')).toBeTruthy();
     expect(screen.getByText('Enter your password.')).toBeTruthy();
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -34,7 +34,7 @@ describe('login-page', () => {
     const changed = vi.fn();
     window.addEventListener('cart:changed', changed);
     render(<LoginPage />);
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: ' rina@example.com ' } });
+    fireEvent.change(screen.getByLabelText('Email or mobile number'), { target: { value: ' rina@example.com ' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();
@@ -45,10 +45,21 @@ describe('login-page', () => {
     window.removeEventListener('cart:changed', changed);
   });
 
+  it('signs in with a mobile number, sent in the form the shop stores', async () => {
+    const fetch = mockFetch({ '/api/auth/login': { body: { token: '4|m0b', user: { name: 'Karim' } } } });
+    render(<LoginPage />);
+    fireEvent.change(screen.getByLabelText('Email or mobile number'), { target: { value: '+880 1712-345678' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await flush();
+    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ email: '01712345678', password: 'secret12', device_name: 'web_browser' });
+    expect(authToken()).toBe('4|m0b');
+  });
+
   it('shows the API refusal', async () => {
     mockFetch({ '/api/auth/login': { status: 401, body: { success: false, message: 'The email or password is not right.' } } });
     render(<LoginPage />);
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.change(screen.getByLabelText('Email or mobile number'), { target: { value: 'rina@example.com' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();
@@ -101,7 +112,7 @@ describe('login-page', () => {
       },
     });
     render(<LoginPage />);
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'rina@example.com' } });
+    fireEvent.change(screen.getByLabelText('Email or mobile number'), { target: { value: 'rina@example.com' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'guess-1234' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();

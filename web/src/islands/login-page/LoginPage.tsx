@@ -1,4 +1,6 @@
-// Sign in (/user/login): email and password, checked here first (clear
+// Sign in (/user/login): email or mobile number (an account made with a
+// mobile only, as the basic sign-up allows, signs in with it) and password,
+// checked here first (clear
 // messages by each field) and then by the API. The token is kept for the
 // `Authorization` header; the server merges the guest's cart, wishlist and
 // compare list (the call carries the SELF-TOKEN). Then to the home page
@@ -10,7 +12,7 @@ import forms from '../../components/forms.module.css';
 import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
-import { EMAIL } from '../../lib/validate';
+import { EMAIL, normalisePhone } from '../../lib/validate';
 import type { LoginResponse } from './types';
 
 /**
@@ -35,6 +37,14 @@ export function afterLogin(search: string, origin = 'https://shop.invalid'): str
   return url.pathname + url.search + url.hash;
 }
 
+/** What the login field holds, as the API takes it: the email, or the mobile number in its stored form; `''` when it is neither. */
+export function loginName(typed: string): string {
+  const t = typed.trim();
+  if (EMAIL.test(t)) return t;
+  const phone = normalisePhone(t);
+  return /^01\d{9}$/.test(phone) ? phone : '';
+}
+
 export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -45,14 +55,15 @@ export function LoginPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const found: Record<string, string> = {};
-    if (!EMAIL.test(email.trim())) found.email = 'Enter your email address, like name@example.com.';
+    const login = loginName(email);
+    if (!login) found.email = 'Enter your email address or mobile number, like name@example.com or 01712345678.';
     if (!password) found.password = 'Enter your password.';
     setErrors(found);
     setError('');
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const r = await apiPost<LoginResponse>('/api/auth/login', { email: email.trim(), password, device_name: 'web_browser' });
+      const r = await apiPost<LoginResponse>('/api/auth/login', { email: login, password, device_name: 'web_browser' });
       if (!r.token) throw new ApiError(200, r.messages || 'Signing in failed. Please try again.');
       setAuthToken(r.token);
       // The guest's cart and lists were merged into the account.
@@ -75,7 +86,7 @@ export function LoginPage() {
           {error}
         </p>
       )}
-      <Field label="Email" name="email" type="email" autoComplete="email" required value={email} error={errors.email} onChange={setEmail} />
+      <Field label="Email or mobile number" name="email" type="text" autoComplete="username" required value={email} error={errors.email} onChange={setEmail} />
       <Field
         label="Password"
         name="password"
