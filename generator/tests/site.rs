@@ -257,6 +257,16 @@ async fn every_page_type_has_its_key_content() {
     );
     assert_has(&shop.page("/page/top-offers"), &["৳"]);
     assert_has(&shop.page("/page/prebooking"), &["Walnut Wardrobe"]);
+    // A pre-booking is paid in part online: its page never says cash on delivery.
+    let wardrobe = shop.page("/product/walnut-wardrobe");
+    assert_has(&wardrobe, &["In stock"]);
+    assert!(
+        !wardrobe.contains("Cash on delivery"),
+        "a pre-booking offers no cash on delivery"
+    );
+    assert!(shop
+        .page("/product/linen-sofa")
+        .contains(" · Cash on delivery"));
     assert_has(&shop.page("/page/bundle-offers"), &["Teak Bedroom Set"]);
     assert_has(&shop.page("/page/showrooms"), &["Road 11, Gulshan"]);
     assert_has(&shop.page("/page/chatbuy"), &["Chat Dhaka"]);
