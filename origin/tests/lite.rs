@@ -752,3 +752,29 @@ async fn the_basic_sign_in_is_throttled_by_the_visitors_address_and_says_the_wai
     assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(page.text.contains("try again in"), "{}", page.text);
 }
+
+#[tokio::test]
+async fn a_pre_booking_in_the_basic_cart_is_sent_to_pay_online_not_to_checkout() {
+    let shop = TestShop::fresh().await;
+    let (pid,): (i64,) = db::query_as(
+        "SELECT id FROM product WHERE is_active = TRUE AND disable_buy = FALSE \
+         AND pre_booking = TRUE AND stock >= 2 \
+         AND id NOT IN (SELECT product_id FROM product_variation) ORDER BY id LIMIT 1",
+    )
+    .fetch_one(&shop.state.pool)
+    .await
+    .expect("a pre-booking product");
+    let mut browser = Browser::new(&shop);
+    let added = browser
+        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
+        .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
+    let cart = browser.get(added.location()).await;
+    assert!(
+        !cart.text.contains("href=\"/lite/checkout\""),
+        "no cash-on-delivery checkout for a pre-booking"
+    );
+    assert!(cart
+        .text
+        .contains("A pre-booking is reserved with a part payment online"));
+}

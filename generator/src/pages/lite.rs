@@ -77,6 +77,9 @@ pub struct CartView {
     pub lines: Vec<LiteLine>,
     pub money: LiteMoney,
     pub max_qty: i64,
+    /// The cart holds a pre-booking: it is paid in part online, which the
+    /// basic pages cannot take, so they offer no checkout.
+    pub pre_booking: bool,
 }
 
 /// The checkout form's values (as the shopper typed them).

@@ -299,6 +299,7 @@ impl Lite {
             lines: lines(&cart),
             money: cart_money(&cart, &priced, None),
             max_qty: cart::MAX_QTY,
+            pre_booking: cart.is_pre_booking(),
         };
         self.page(v, status, "/lite/cart", top, LitePage::Cart(view))
             .await
