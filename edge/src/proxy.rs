@@ -74,6 +74,10 @@ const HOP_BY_HOP: [HeaderName; 8] = [
     http::header::TRAILER,
 ];
 
+/// `Strict-Transport-Security` on every answer of the TLS listener: a year,
+/// this host only (the shop's other hosts may not all have TLS).
+pub const HSTS: &str = "max-age=31536000";
+
 /// The edge's proxy logic.
 pub struct Edge {
     /// Everything shared.
@@ -499,6 +503,10 @@ impl Edge {
             Some(ttl_of(hit.fresh_until(), now)),
             ctx,
         )?;
+        if self.tls {
+            // Not in the prepared header: the plain listener shares it.
+            header.insert_header("strict-transport-security", HSTS)?;
+        }
         session
             .write_response_header(Box::new(header), false)
             .await?;
@@ -964,6 +972,10 @@ impl ProxyHttp for Edge {
         }
         client_headers(resp, outcome, ttl, ctx)?;
         strip_internal(resp);
+        if self.tls {
+            // HSTS only where the shopper came over TLS (RFC 6797 §7.2: not over plain HTTP).
+            resp.insert_header("strict-transport-security", HSTS)?;
+        }
         Ok(())
     }
 

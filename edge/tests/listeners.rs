@@ -94,6 +94,19 @@ async fn tls_listener_speaks_http2_and_shares_the_cache() {
         "{dated} / {text}"
     );
     assert!(text.ends_with('2'), "{text}");
+    // HSTS on the TLS listener only (RFC 6797 §7.2).
+    assert!(
+        text.contains("strict-transport-security: max-age=31536000"),
+        "{text}"
+    );
+    let plain = Command::new("curl")
+        .args(["-s", "-o", "/dev/null", "-D", "-", "-H", "host: shop.test"])
+        .arg(edge.url("/p/1"))
+        .output()
+        .unwrap();
+    let plain = String::from_utf8_lossy(&plain.stdout).to_lowercase();
+    assert!(plain.starts_with("http/1.1 200"), "{plain}");
+    assert!(!plain.contains("strict-transport-security"), "{plain}");
     assert_eq!(origin.count(), 1);
     let proto = origin.seen()[0]
         .header("x-forwarded-proto")

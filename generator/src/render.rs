@@ -125,6 +125,7 @@ impl Site {
             scripts: &scripts,
         }
         .render()?;
+        let html = with_csp(html);
         for k in [SurrogateKey::Menu, SurrogateKey::Setting] {
             let k = k.to_string();
             if !keys.contains(&k) {
@@ -154,5 +155,144 @@ impl Site {
             "itemListElement": items,
         });
         Ok((html, ld))
+    }
+}
+
+/// The policy every page states, but for its own inline scripts' hashes:
+/// scripts from this origin only (the islands, the loader and the service
+/// worker are `/assets/...` and `/sw.js`); styles from here and inline (the
+/// critical CSS is inlined); images, calls and everything else from here;
+/// the product video's player from YouTube's no-cookie host; no plugins; no
+/// `<base>` elsewhere. `frame-ancestors` cannot sit in a `<meta>`: the
+/// origin sends it as a header with the rest (`origin/src/plumbing/security.rs`).
+const PAGE_POLICY: &str = "default-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data: blob:; frame-src https://www.youtube-nocookie.com; \
+     object-src 'none'; base-uri 'self'";
+
+/// `html` with its Content-Security-Policy as the first element after the
+/// charset: [`PAGE_POLICY`] and `script-src 'self'` plus the SHA-256 of
+/// every inline script the page runs (classic or module; JSON props and
+/// JSON-LD are data and need none). No `'unsafe-inline'` for scripts, so an
+/// injected script does not run. A page without the charset line (none is
+/// made so) is left as it is.
+pub(crate) fn with_csp(html: String) -> String {
+    const CHARSET: &str = "<meta charset=\"utf-8\">";
+    let Some(at) = html.find(CHARSET).map(|i| i + CHARSET.len()) else {
+        return html;
+    };
+    let mut sources = String::from("'self'");
+    for code in inline_scripts(&html) {
+        sources.push_str(&format!(" 'sha256-{}'", base64_sha256(code.as_bytes())));
+    }
+    let meta = format!(
+        "\n<meta http-equiv=\"Content-Security-Policy\" content=\"{PAGE_POLICY}; script-src {sources}\">"
+    );
+    let mut out = String::with_capacity(html.len() + meta.len());
+    out.push_str(&html[..at]);
+    out.push_str(&meta);
+    out.push_str(&html[at..]);
+    out
+}
+
+/// The text of every `<script>` without `src` whose type runs it (none,
+/// `module` or a JavaScript MIME type).
+fn inline_scripts(html: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<script") {
+        rest = &rest[start + "<script".len()..];
+        let Some(end_tag) = rest.find('>') else { break };
+        let attrs = &rest[..end_tag];
+        rest = &rest[end_tag + 1..];
+        let Some(close) = rest.find("</script>") else {
+            break;
+        };
+        let code = &rest[..close];
+        rest = &rest[close + "</script>".len()..];
+        let kind = attrs
+            .split("type=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .unwrap_or("");
+        let runs = matches!(
+            kind,
+            "" | "module" | "text/javascript" | "application/javascript"
+        );
+        if runs && !attrs.contains("src=") && !code.is_empty() {
+            found.push(code);
+        }
+    }
+    found
+}
+
+/// SHA-256 of `bytes`, base64 (standard alphabet, padded) as CSP hashes are.
+fn base64_sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(44);
+    for chunk in digest.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod csp_tests {
+    use super::*;
+
+    #[test]
+    fn inline_scripts_are_allowed_by_hash_and_data_blocks_are_not_hashed() {
+        let page = "<!doctype html><html><head>\n<meta charset=\"utf-8\">\n\
+            <script>document.documentElement.className=\"js\"</script>\
+            <script type=\"application/ld+json\">{}</script></head><body>\
+            <script type=\"application/json\" data-island-props>{\"a\":1}</script>\
+            <script type=\"module\" src=\"/assets/loader-1.js\"></script>\
+            <script type=\"module\">import(\"/assets/drawer-2.js\");</script></body></html>";
+        let out = with_csp(page.to_string());
+        let meta = out
+            .split("<meta http-equiv=\"Content-Security-Policy\" content=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        // echo -n 'document.documentElement.className="js"' | openssl dgst -sha256 -binary | base64
+        let js = base64_sha256(b"document.documentElement.className=\"js\"");
+        let module = base64_sha256(b"import(\"/assets/drawer-2.js\");");
+        assert_eq!(
+            meta,
+            format!("{PAGE_POLICY}; script-src 'self' 'sha256-{js}' 'sha256-{module}'")
+        );
+        assert!(
+            !meta.contains("unsafe-inline'; script")
+                && !meta.contains("script-src 'self' 'unsafe-inline")
+        );
+        // Before any script: the first thing after the charset.
+        assert!(out.find("Content-Security-Policy").unwrap() < out.find("<script").unwrap());
+    }
+
+    #[test]
+    fn hashes_are_base64_of_sha256() {
+        // printf '' | openssl dgst -sha256 -binary | base64
+        assert_eq!(
+            base64_sha256(b""),
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
+        // printf 'abc' | openssl dgst -sha256 -binary | base64
+        assert_eq!(
+            base64_sha256(b"abc"),
+            "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
+        );
     }
 }

@@ -48,6 +48,8 @@ pub fn app(state: AppState) -> Router {
             REQUEST_DEADLINE,
             deadline,
         ))
+        // Outside the body limit and the deadline, so their answers get them too.
+        .layer(axum::middleware::from_fn(plumbing::security::headers))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }

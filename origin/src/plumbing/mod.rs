@@ -6,7 +6,8 @@
 //! - [`identity`]: reading who is calling from a request;
 //! - [`cache`]: cache headers, set once for every response; [`cors`]: calls
 //!   from listed front ends on other hosts;
-//! - [`ratelimit`]: sliding-window limits kept in the database;
+//! - [`ratelimit`]: limits and throttles kept in the database;
+//! - [`security`]: the browser's security headers on every answer;
 //! - [`validate`]: checks of what shoppers type.
 //!
 //! Plumbing knows nothing of [`crate::surfaces`]; the domain may use its
@@ -19,4 +20,5 @@ pub mod extract;
 pub mod identity;
 pub mod params;
 pub mod ratelimit;
+pub mod security;
 pub mod validate;
