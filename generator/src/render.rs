@@ -96,7 +96,12 @@ impl Site {
     pub fn page(&self, meta: &Meta, main: &str, mut keys: Vec<String>) -> anyhow::Result<Page> {
         let mut body_main = String::with_capacity(main.len() + self.chrome.advert.len());
         body_main.push_str(main);
-        body_main.push_str(&self.chrome.advert);
+        // The advert opens over the shop's public pages, never over a
+        // visitor's own (cart, checkout, payment, its failure, account: the
+        // noindex pages), where it would cover the form or "Try again".
+        if !meta.noindex {
+            body_main.push_str(&self.chrome.advert);
+        }
         // Islands in the chrome count too, so scan the header as well.
         let mut scan = String::with_capacity(self.chrome.header.len() + body_main.len());
         scan.push_str(&self.chrome.header);

@@ -257,6 +257,14 @@ async fn every_page_type_has_its_key_content() {
     );
     assert_has(&shop.page("/page/top-offers"), &["৳"]);
     assert_has(&shop.page("/page/prebooking"), &["Walnut Wardrobe"]);
+    // The advert opens over public pages, not over a visitor's own ones.
+    assert!(shop.page("/").contains(r#"data-island="advert-modal""#));
+    for own in ["/checkout", "/payment", "/fail"] {
+        assert!(
+            !shop.page(own).contains(r#"data-island="advert-modal""#),
+            "{own}"
+        );
+    }
     // A pre-booking is paid in part online: its page never says cash on delivery.
     let wardrobe = shop.page("/product/walnut-wardrobe");
     assert_has(&wardrobe, &["In stock"]);
