@@ -81,6 +81,8 @@ describe('account-page', () => {
     expect(screen.getByText('Order R1001')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Oslo Bed' }).getAttribute('href')).toBe('/product/oslo-bed');
     expect(screen.getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe('/order?order_random=R1001&order_key=k');
+    // The method in words, not its code.
+    expect(screen.getByText(/Payment: Cash on delivery/)).toBeTruthy();
   });
 
   it('lists reviews keyed by id', async () => {

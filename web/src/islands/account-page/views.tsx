@@ -1,7 +1,7 @@
 // The account area's views (SPEC.md §1, §3): profile and newsletter,
 // orders, reviews, the address book and the password. Each loads its own
 // data and shows every answer, errors included.
-import { orderLink } from '../../lib/order';
+import { orderLink, paymentName } from '../../lib/order';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -186,7 +186,8 @@ export function Orders() {
               ))}
             </ul>
             <p>
-              Payment: {o.payment_method ?? '–'} ({o.payment_term_status ?? '–'}){' '}
+              Payment: {paymentName(o.payment_method ?? undefined)}
+              {o.payment_term_status ? ` (${o.payment_term_status})` : ''}{' '}
               {o.order_random && o.order_key && <a href={orderLink(String(o.order_random), o.order_key)}>Order details</a>}
             </p>
           </details>
