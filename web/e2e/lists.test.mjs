@@ -38,6 +38,12 @@ test('a guest compares two products, removes one and adds the other to the cart'
     .allTextContents();
   assert.equal(prices.length, 2);
   for (const price of prices) assert.match(price, /^৳[\d,]+$/);
+  // Each product's buttons stand in its own column, under its name.
+  for (const p of [a, b]) {
+    const name = await table.getByRole('link', { name: p.title }).boundingBox();
+    const add = await page.getByRole('button', { name: `Add ${p.title} to cart` }).boundingBox();
+    assert.ok(name && add && Math.abs(add.x - name.x) < 40, `${p.title}: the button (x ${add?.x}) is under its column (x ${name?.x})`);
+  }
 
   await page.getByRole('button', { name: `Remove ${a.title} from compare` }).click();
   await page.getByText(`Removed ${a.title} from compare.`).waitFor();

@@ -122,37 +122,40 @@ export function ComparePage() {
             <tr>
               <td />
               {products.map((p) => (
-                <td key={p.id} className={styles.actions}>
-                  <button
-                    type="button"
-                    className="btn"
-                    disabled={busy}
-                    aria-label={`Add ${p.title} to cart`}
-                    onClick={() =>
-                      void run(
-                        async () => (await addProduct({ id: p.id, title: p.title, price: p.price_now }), `Added to your cart: ${p.title}.`),
-                        'Could not add it to your cart.',
-                      )
-                    }
-                  >
-                    Add to cart
-                  </button>
-                  <button
-                    type="button"
-                    className="btn alt"
-                    disabled={busy}
-                    aria-label={`Remove ${p.title} from compare`}
-                    onClick={() =>
-                      void run(async () => {
-                        await apiGet('/api/common/remove-compare', { pid: p.id });
-                        setProducts((list) => list?.filter((x) => x.id !== p.id));
-                        emit('compare:changed', {});
-                        return `Removed ${p.title} from compare.`;
-                      }, 'Could not remove it.')
-                    }
-                  >
-                    Remove
-                  </button>
+                <td key={p.id}>
+                  {/* The grid is inside the cell: a td that is itself a grid leaves the table, and every cell's buttons stacked under the first product. */}
+                  <div className={styles.actions}>
+                    <button
+                      type="button"
+                      className="btn"
+                      disabled={busy}
+                      aria-label={`Add ${p.title} to cart`}
+                      onClick={() =>
+                        void run(
+                          async () => (await addProduct({ id: p.id, title: p.title, price: p.price_now }), `Added to your cart: ${p.title}.`),
+                          'Could not add it to your cart.',
+                        )
+                      }
+                    >
+                      Add to cart
+                    </button>
+                    <button
+                      type="button"
+                      className="btn alt"
+                      disabled={busy}
+                      aria-label={`Remove ${p.title} from compare`}
+                      onClick={() =>
+                        void run(async () => {
+                          await apiGet('/api/common/remove-compare', { pid: p.id });
+                          setProducts((list) => list?.filter((x) => x.id !== p.id));
+                          emit('compare:changed', {});
+                          return `Removed ${p.title} from compare.`;
+                        }, 'Could not remove it.')
+                      }
+                    >
+                      Remove
+                    </button>
+                  </div>
                 </td>
               ))}
             </tr>
