@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { calledUrl, mockFetch } from '../../lib/test-utils';
-import { OrderPage } from './OrderPage';
+import { OrderPage, placeOf } from './OrderPage';
 
 const flush = () =>
   act(async () => {
@@ -45,7 +45,7 @@ describe('order-page', () => {
     const facts = document.querySelector('dl')!.textContent;
     expect(facts).toContain('StatusOn the way');
     expect(facts).toContain('PaymentCash on delivery (Partially paid)');
-    expect(facts).toContain('Rina · 01712345678House 4, Road 2, Dhanmondi, Dhaka, Dhaka');
+    expect(facts).toContain('Rina · 01712345678House 4, Road 2, Dhanmondi, Dhaka');
     expect(screen.getByRole('link', { name: 'Oslo Bed' }).getAttribute('href')).toBe('/product/oslo-bed');
     expect(document.body.textContent).toContain('Due on delivery৳1,33,500');
     expect(screen.getByRole('link', { name: 'Track this order' }).getAttribute('href')).toBe('/page/track-order?id=R1001&phone=01712345678');
@@ -60,5 +60,13 @@ describe('order-page', () => {
     render(<OrderPage search="?order_random=R1001&order_key=wrong" />);
     await flush();
     expect(screen.getByRole('alert').textContent).toMatch(/could not find this order/);
+  });
+});
+
+describe('placeOf', () => {
+  it('names each place once', () => {
+    expect(placeOf(['7 KDA Avenue, Khulna', null, 'Khulna', 'Khulna'])).toBe('7 KDA Avenue, Khulna');
+    expect(placeOf(['House 12, Road 5', 'Dhanmondi', 'Dhaka', 'Dhaka'])).toBe('House 12, Road 5, Dhanmondi, Dhaka');
+    expect(placeOf(['Flat 3B', '', 'Bagerhat', 'Khulna'])).toBe('Flat 3B, Bagerhat, Khulna');
   });
 });

@@ -6,6 +6,16 @@ import { OrderSummary } from '../../components/OrderSummary';
 import { paymentName, statusName, trackingLink, useOrderDetails } from '../../lib/order';
 import styles from './OrderPage.module.css';
 
+/** A place from its parts, each name once: Khulna district is in Khulna division, and an address may end with its district. */
+export function placeOf(parts: (string | null | undefined)[]): string {
+  const shown: string[] = [];
+  for (const part of parts) {
+    const p = part?.trim().toLowerCase();
+    if (p && !shown.some((s) => s.toLowerCase() === p || s.toLowerCase().endsWith(`, ${p}`))) shown.push(part!.trim());
+  }
+  return shown.join(', ');
+}
+
 export function OrderPage({ search = location.search }: { search?: string }) {
   const { orderId, order, error } = useOrderDetails(search);
 
@@ -18,7 +28,7 @@ export function OrderPage({ search = location.search }: { search?: string }) {
     );
   if (!order) return <p className="muted">Loading your order…</p>;
   const m = order.order_masters;
-  const place = [m.address, m.thana, m.district, m.division].filter(Boolean).join(', ');
+  const place = placeOf([m.address, m.thana, m.district, m.division]);
   return (
     <div className={styles.page}>
       <h2 className={styles.title}>Order {orderId}</h2>
