@@ -13,8 +13,10 @@
 //! - `Content-Security-Policy`: for a page, `frame-ancestors 'none';
 //!   object-src 'none'; base-uri 'self'` (the page's own `<meta>` adds the
 //!   scripts allowed by hash, which only the generator knows:
-//!   `generator/src/render.rs`); for anything else (JSON, images)
-//!   `default-src 'none'; frame-ancestors 'none'`, as nothing in it may run.
+//!   `generator/src/render.rs`); for JavaScript none (a page's scripts
+//!   follow the page's policy, and the service worker's own would stop its
+//!   fetches); for anything else (JSON, images) `default-src 'none';
+//!   frame-ancestors 'none'`, as nothing in it may run.
 //!
 //! A header a handler set is kept. HSTS is the edge's: only its TLS
 //! listener knows the shopper came over TLS.
@@ -38,11 +40,14 @@ pub const PERMISSIONS_POLICY: &str =
 /// Middleware: adds the headers above to every response that lacks them.
 pub async fn headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let html = response
+    let kind = response
         .headers()
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/html"));
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let html = kind.starts_with("text/html");
+    let script = kind.contains("javascript");
     let h = response.headers_mut();
     let set = |h: &mut axum::http::HeaderMap, name: HeaderName, value: &'static str| {
         if !h.contains_key(&name) {
@@ -57,10 +62,47 @@ pub async fn headers(request: Request, next: Next) -> Response {
         HeaderName::from_static("permissions-policy"),
         PERMISSIONS_POLICY,
     );
-    set(
-        h,
-        CONTENT_SECURITY_POLICY,
-        if html { PAGE_CSP } else { OTHER_CSP },
-    );
+    if !script {
+        set(
+            h,
+            CONTENT_SECURITY_POLICY,
+            if html { PAGE_CSP } else { OTHER_CSP },
+        );
+    }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    async fn answer(kind: &'static str) -> axum::http::HeaderMap {
+        let app = axum::Router::new()
+            .route(
+                "/",
+                get(move || async move { ([(CONTENT_TYPE, kind)], "x") }),
+            )
+            .layer(axum::middleware::from_fn(headers));
+        let request = axum::http::Request::get("/")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        app.oneshot(request).await.unwrap().headers().clone()
+    }
+
+    #[tokio::test]
+    async fn the_policy_fits_what_is_answered() {
+        let page = answer("text/html; charset=utf-8").await;
+        assert_eq!(page[CONTENT_SECURITY_POLICY], PAGE_CSP);
+        let json = answer("application/json").await;
+        assert_eq!(json[CONTENT_SECURITY_POLICY], OTHER_CSP);
+        // The service worker and the islands: no policy of their own.
+        let script = answer("text/javascript; charset=utf-8").await;
+        assert!(script.get(CONTENT_SECURITY_POLICY).is_none());
+        for h in [page, json, script] {
+            assert_eq!(h[X_CONTENT_TYPE_OPTIONS], "nosniff");
+            assert_eq!(h[X_FRAME_OPTIONS], "DENY");
+        }
+    }
 }
