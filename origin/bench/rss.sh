@@ -34,9 +34,10 @@ for ((t = 10; t <= DURATION + 10; t += 10)); do
   sleep 10
   rss=$(rss_kb "$pid")
   [ "$rss" -gt "$peak" ] && peak=$rss
-  echo "t=${t}s RSS $((rss / 1024)) MB"
+  echo "t=${t}s RSS $((rss / 1024)) MB ($(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status"))"
   kill -0 "$fuzz" 2>/dev/null || break
 done
 wait "$fuzz"
 sleep 5
-echo "RSS after the fuzz: $(($(rss_kb "$pid") / 1024)) MB (peak $((peak / 1024)) MB)"
+echo "RSS after the fuzz: $(($(rss_kb "$pid") / 1024)) MB (peak $((peak / 1024)) MB;\
+ $(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status"))"
