@@ -35,7 +35,7 @@ until_api_ok() {
   local t0 i
   t0=$(now_ms)
   for ((i = 0; i < 600; i++)); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' -H "SELF-TOKEN: lt-probe" \
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H "SELF-TOKEN: lt-probe-00000000000000000000000000000000" \
       "http://$EDGE/api/common/main-search-product?keyword=probe$RANDOM$i")" = 200 ] && break
     sleep 0.1
   done

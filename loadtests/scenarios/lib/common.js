@@ -43,10 +43,16 @@ export function observe(res, path) {
   return res;
 }
 
-/** A visitor's identity: a fresh guest token (load-test tokens start with `lt-`). */
+/**
+ * A visitor's identity: a fresh guest token (load-test tokens start with
+ * `lt-`), as long as the origin asks (35 characters at least, room for 128
+ * random bits: 32 random base-36 characters here).
+ */
 export function guestToken() {
   const iter = typeof __ITER === "undefined" ? 0 : __ITER;
-  return `lt-${__VU}-${iter}-${Math.random().toString(36).slice(2, 10)}`;
+  let random = "";
+  while (random.length < 32) random += Math.random().toString(36).slice(2);
+  return `lt-${__VU}-${iter}-${random.slice(0, 32)}`;
 }
 
 function headers(token, extra) {
