@@ -4,7 +4,8 @@
 //   - the loader ≤ 1.6 KB: its code and the map of every island's files, which grows
 //     with each island (1.5 KB held until the 26th island, the order page, added 3 B too many);
 //   - each island's own chunk ≤ 10 KB;
-//   - the early Add to cart (written inline into product pages) ≤ 2 KB;
+//   - the early Add to cart (written inline into product pages) ≤ 2.25 KB (2 KB until its API client
+//     learnt issue 19's 128-bit guest tokens, their renewal on a 400 and the 429 wait: 2,241 B);
 //   - the after-load chunk (prefetching, the service worker's registration) ≤ 1.5 KB
 //     and the service worker (dist/sw.js, loaded apart from the page) ≤ 3 KB;
 //   - a product page's JavaScript ≤ 80 KB: the loader, the early Add to cart, the after-load chunk,
@@ -22,7 +23,7 @@ const ISLAND_BUDGET = 10 * KB;
 const PRODUCT_PAGE_BUDGET = 80 * KB;
 const AFTER_LOAD_BUDGET = 1.5 * KB;
 const SW_BUDGET = 3 * KB;
-const EARLY_BUY_BUDGET = 2 * KB;
+const EARLY_BUY_BUDGET = 2.25 * KB;
 const AFTER_LOAD_KEY = 'src/after-load/index.ts';
 const EARLY_BUY_KEY = 'src/early-buy/index.ts';
 /** The islands a product page holds (those not built yet are skipped). */
