@@ -15,7 +15,7 @@ use catalog::db;
 use origin::domain::payments::expiry::{self, expire};
 use serde_json::json;
 
-use common::checkout::{cart_lines, last_order, plain_product, stock};
+use common::checkout::{address_and_method, cart_lines, last_order, plain_product, stock};
 use common::sim::{
     at_bkash_page, at_card_page, at_nagad_page, attempt, bkash_callback, bkash_start, card_return,
     card_start, faults, history, nagad_start, report, shop_with_gateways, BKASH_ADMIN, CARD_ADMIN,
@@ -57,27 +57,7 @@ async fn ready_with_coupon(shop: &TestShop, token: &str, pid: i64, method: &str)
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["success"], true, "{body}");
-    let address = json!({
-        "name": "Rahima Khatun",
-        "mobile": "01712345678",
-        "emergency_mobile": "01812345678",
-        "email": "rahima@example.com",
-        "district": "Dhaka",
-        "thana": "Mirpur",
-        "address": "House 12, Road 3, Mirpur 10",
-    });
-    let (status, _, body) = shop
-        .guest_post(token, "/api/cart/checkout-delivery-address", &address)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _, body) = shop
-        .guest_post(
-            token,
-            "/api/cart/store-payment-method",
-            &json!({ "payment_method": method, "terms_check": true }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    address_and_method(shop, token, method).await;
 }
 
 #[tokio::test]

@@ -47,6 +47,11 @@ pub async fn ready(shop: &TestShop, token: &str, pid: i64, qty: i64, method: &st
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    address_and_method(shop, token, method).await;
+}
+
+/// The guest `token` gives the demo delivery address and chooses `method`.
+pub async fn address_and_method(shop: &TestShop, token: &str, method: &str) {
     let address = json!({
         "name": "Rahima Khatun",
         "mobile": "01712345678",
