@@ -236,6 +236,23 @@ async fn forms_without_the_cookies_csrf_value_or_from_elsewhere_are_refused() {
         assert_eq!(page.status, StatusCode::FORBIDDEN, "{bad:?}");
         page.assert_private();
         assert!(page.text.contains("did not come from this shop"));
+        assert!(
+            page.text.contains("class=\"btn\" href=\"/lite/cart\""),
+            "{}",
+            page.text
+        );
+    }
+    // Each form's 403 page leads back to that form's page.
+    for (path, back) in [
+        ("/lite/checkout", "/lite/checkout"),
+        ("/lite/register", "/lite/register"),
+        ("/lite/login", "/lite/login"),
+        ("/lite/cart/coupon", "/lite/cart"),
+    ] {
+        let page = browser.post(path, &[("csrf", "00")]).await;
+        assert_eq!(page.status, StatusCode::FORBIDDEN, "{path}");
+        let link = format!("class=\"btn\" href=\"{back}\"");
+        assert!(page.text.contains(&link), "{path}: {}", page.text);
     }
     // Another visitor's value does not fit this cookie.
     let mut other = Browser::new(&shop);
@@ -652,6 +669,12 @@ async fn odd_requests_get_fitting_pages() {
         .await;
     assert!(page.status.is_client_error(), "{}", page.status);
     page.assert_private();
+    // The basic shop's own address leads to its cart.
+    for path in ["/lite", "/lite/"] {
+        let page = browser.get(path).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{path}");
+        assert_eq!(page.location(), "/lite/cart", "{path}");
+    }
 }
 
 #[tokio::test]

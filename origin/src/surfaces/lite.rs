@@ -30,10 +30,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use catalog::clock;
@@ -79,6 +79,7 @@ pub fn service(state: AppState) -> Router {
         frame: Mutex::new(None),
     }));
     Router::new()
+        .route("/", get(|| async { Redirect::to("/lite/cart") }))
         .route("/cart", get(get_cart))
         .route("/cart/add", post(post_add))
         .route("/cart/update", post(post_update))
@@ -398,6 +399,46 @@ fn field<'a>(form: &'a HashMap<String, String>, name: &str) -> &'a str {
     form.get(name).map(String::as_str).unwrap_or("")
 }
 
+/// A form sent from one of these pages: the visitor, the request's headers
+/// and the form's fields, once its CSRF value is checked ([`csrf::accepts`]).
+/// A form without a valid value, or from another site, never reaches the
+/// handler: the visitor gets the 403 page leading back to the form's page
+/// ([`form_page`]).
+struct Posted {
+    v: Visitor,
+    headers: HeaderMap,
+    f: HashMap<String, String>,
+}
+
+impl FromRequest<Lite> for Posted {
+    type Rejection = Response;
+
+    async fn from_request(req: Request<Body>, lite: &Lite) -> Result<Self, Response> {
+        let back = form_page(req.uri().path());
+        let headers = req.headers().clone();
+        let v = Visitor::read(lite.pool(), &headers).await;
+        let body = Bytes::from_request(req, lite)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let f = form(&body);
+        if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
+            return Err(failed(lite.forbidden(&v, back).await));
+        }
+        Ok(Posted { v, headers, f })
+    }
+}
+
+/// The page whose form posts to `path` (a path inside `/lite`), where the
+/// 403 page leads back to.
+fn form_page(path: &str) -> &'static str {
+    match path {
+        "/checkout" => "/lite/checkout",
+        "/login" | "/logout" => "/lite/login",
+        "/register" => "/lite/register",
+        _ => "/lite/cart",
+    }
+}
+
 /// The cart's lines as the pages show them (a product set as one line).
 fn lines(cart: &cart::Cart) -> Vec<LiteLine> {
     let mut out: Vec<LiteLine> = cart
@@ -597,14 +638,9 @@ async fn post_add(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> 
 }
 
 /// `POST /lite/cart/update` with `code` and `qty`.
-async fn post_update(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_update(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/cart").await;
-            }
             let code = field(&f, "code").trim();
             let Some(qty) = field(&f, "qty")
                 .trim()
@@ -632,14 +668,9 @@ async fn post_update(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) 
 }
 
 /// `POST /lite/cart/remove` with `code` (a line) or `pid_codes` (a set).
-async fn post_remove(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_remove(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/cart").await;
-            }
             let query = match f.get("pid_codes").filter(|p| !p.trim().is_empty()) {
                 Some(pairs) => form_urlencoded::Serializer::new(String::new())
                     .append_pair("pid_codes", pairs)
@@ -669,14 +700,9 @@ async fn post_remove(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) 
 
 /// `POST /lite/cart/coupon` with `coupon`: the cart page's coupon form, by
 /// the API's `coupon-apply` (its checks and messages).
-async fn post_coupon(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_coupon(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/cart").await;
-            }
             let body = json!({ "coupon": field(&f, "coupon").trim() });
             let answer = lite
                 .api(&v, Method::POST, "/api/cart/coupon-apply", Some(body), &[])
@@ -703,14 +729,9 @@ async fn get_checkout(State(lite): State<Lite>, headers: HeaderMap) -> Response 
 /// terms accepted, and the order placed, each by its API call; the order's
 /// `idempotency_key` (made when the form was shown) makes a second submit
 /// of the same form find the first order instead of placing another.
-async fn post_checkout(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_checkout(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/checkout").await;
-            }
             let key = Some(field(&f, "idempotency_key").trim())
                 .filter(|k| orders::valid_idempotency_key(k))
                 .map(str::to_string);
@@ -891,14 +912,9 @@ async fn get_login(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Re
 /// `POST /lite/login` with `login` (e-mail or mobile) and `password`: the
 /// API's login, which merges the guest's cart into the account's; the
 /// sign-in token goes into its cookie.
-async fn post_login(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_login(State(lite): State<Lite>, Posted { v, headers, f }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/login").await;
-            }
             let login = field(&f, "login").to_string();
             let body = json!({
                 "email": login,
@@ -950,14 +966,9 @@ async fn get_register(State(lite): State<Lite>, headers: HeaderMap) -> Response 
 
 /// `POST /lite/register`: the API's register (the guest's cart comes along);
 /// signed in at once.
-async fn post_register(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_register(State(lite): State<Lite>, Posted { v, headers, f }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/register").await;
-            }
             let view = RegisterView {
                 name: field(&f, "name").to_string(),
                 email: field(&f, "email").to_string(),
@@ -1003,14 +1014,9 @@ async fn post_register(State(lite): State<Lite>, headers: HeaderMap, body: Bytes
 }
 
 /// `POST /lite/logout`: the sign-in token stops working and its cookie goes.
-async fn post_logout(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let f = form(&body);
+async fn post_logout(State(lite): State<Lite>, Posted { v, .. }: Posted) -> Response {
     failed(
         async {
-            if !csrf::accepts(&v, &headers, field(&f, "csrf")) {
-                return lite.forbidden(&v, "/lite/login").await;
-            }
             if v.bearer.is_some() {
                 lite.api(&v, Method::POST, "/api/auth/logout", None, &[])
                     .await?;
