@@ -29,8 +29,9 @@ keep_target_small() {
   fi
 }
 
-# Debian packages the build and tests need: cmake builds Pingora's zlib-ng.
-APT_PACKAGES=(cmake pkg-config)
+# Debian packages the build and tests need: cmake builds Pingora's zlib-ng;
+# ffmpeg makes the demo's product videos when the shop is seeded.
+APT_PACKAGES=(cmake pkg-config ffmpeg)
 # ... and what only the tests need: Debian's Chromium for the browser tests
 # (web/e2e; no npm package downloads a browser).
 # Java runs the W3C Nu checker (generator/bench/validate.sh).

@@ -3,6 +3,8 @@
 //! attributes, variations), product sets with fabrics, tag galleries and
 //! flash sales.
 
+use std::collections::HashMap;
+
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -873,6 +875,8 @@ pub(super) struct Product {
     /// Index into [`COLOURS`].
     pub colour: usize,
     pub size: Option<&'static str>,
+    /// Its collection, the first word of its name ([`STYLES`]).
+    pub style: &'static str,
 }
 
 /// The catalogue's rows and what later parts refer to.
@@ -915,6 +919,26 @@ fn sub_description(s: &Sub) -> String {
         taka(s.price.1),
         s.about
     )
+}
+
+/// A set's pieces led by `lead`: it, then for each of `subs` a piece of its
+/// collection, in its material where the collection has one.
+fn set_members<'a>(
+    lead: &'a Product,
+    subs: &[usize],
+    by_style: &HashMap<(usize, &str), Vec<&'a Product>>,
+) -> Vec<&'a Product> {
+    let mut members = vec![lead];
+    for s in subs {
+        let Some(pieces) = by_style.get(&(*s, lead.style)) else {
+            continue;
+        };
+        let same = pieces.iter().find(|p| p.material == lead.material);
+        if let Some(p) = same.or_else(|| pieces.first()) {
+            members.push(p);
+        }
+    }
+    members
 }
 
 pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) -> Catalogue {
@@ -1173,7 +1197,10 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         "product_360_frame",
         &["product_id", "image_file_id", "frame_no"],
     );
-    let videos = Table::new("product_video", &["product_id", "url", "title"]);
+    let mut videos = Table::new(
+        "product_video",
+        &["product_id", "url", "title", "poster_image_id"],
+    );
     let mut emis = Table::new(
         "product_emi",
         &["product_id", "bank", "months", "interest_bp"],
@@ -1204,6 +1231,8 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             .find(|(_, v)| *v == name)
             .unwrap_or_else(|| panic!("{name} is a value of attribute {}", attr + 1))
     };
+    let mut names_taken: std::collections::HashSet<(String, String)> =
+        std::collections::HashSet::with_capacity(options.products as usize);
     for n in 0..options.products as i64 {
         let id = n + 1;
         let mut pick = rng.gen_range(0..total_weight);
@@ -1247,21 +1276,35 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         let finishes = material_finishes(material);
         let finish_name = finishes[rng.gen_range(0..4_usize) % finishes.len()];
         let finish = value_id(3, finish_name);
-        let mut title = String::from(style);
-        if let (Some(s), true) = (size_name, sub.size_in_title) {
+        let name_in = |style: &str| {
+            let mut title = String::from(style);
+            if let (Some(s), true) = (size_name, sub.size_in_title) {
+                title.push(' ');
+                title.push_str(size_phrase(s));
+            }
+            if noun.material.is_none() {
+                title.push(' ');
+                title.push_str(material);
+            }
             title.push(' ');
-            title.push_str(size_phrase(s));
-        }
-        if noun.material.is_none() {
-            title.push(' ');
-            title.push_str(material);
-        }
-        title.push(' ');
-        title.push_str(noun.name);
+            title.push_str(noun.name);
+            title
+        };
         let sub_title = match size {
             Some(s) => format!("{} | {} | {}", colour.1, s.1, finish.1),
             None => format!("{} | {}", colour.1, finish.1),
         };
+        // No two products alike (the same name and the same colour, size
+        // and finish): a piece that would repeat one belongs to the next
+        // collection whose name is still free, while one is (at 100,000
+        // products some names must repeat).
+        let start = STYLES.iter().position(|s| *s == style).unwrap_or(0);
+        let style = (0..STYLES.len())
+            .map(|k| STYLES[(start + k) % STYLES.len()])
+            .find(|s| !names_taken.contains(&(name_in(s), sub_title.clone())))
+            .unwrap_or(style);
+        let title = name_in(style);
+        names_taken.insert((title.clone(), sub_title.clone()));
         // A larger size costs more: the price falls in the size's share of the range.
         let (low, high) = noun.price.unwrap_or(sub.price);
         let base = rng.gen_range(low..=high);
@@ -1398,12 +1441,25 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
         // The 360 view turns the same piece in the same colour, so only the
         // pieces drawn turning have one.
         let turns = rng.gen_bool(0.85);
-        if let (true, Some(turn)) = (turns, pool.turn(sub.kind, colour_idx)) {
+        let turning = turns && pool.turn(sub.kind, colour_idx).is_some();
+        if let (true, Some(turn)) = (turning, pool.turn(sub.kind, colour_idx)) {
             for (f, idx) in turn.iter().enumerate() {
                 frames.push(row![id, image_id(*idx), f as i64]);
             }
         }
-        let _video = rng.gen_bool(0.12);
+        // A piece that turns may have a video of it turning (its 360 frames
+        // as a WebM, made by the seed; none without ffmpeg), its first
+        // frame the poster.
+        let wants_video = rng.gen_bool(0.3);
+        if let (true, true, Some(video)) = (turning, wants_video, pool.video(sub.kind, colour_idx))
+        {
+            videos.push(row![
+                id,
+                video.url.as_str(),
+                format!("{title}: a turn all round"),
+                image_id(video.poster)
+            ]);
+        }
         if emi {
             for (bank, rates) in EMI_PLANS.iter().take(rng.gen_range(2..=EMI_PLANS.len())) {
                 for (months, rate) in EMI_MONTHS.iter().zip(rates) {
@@ -1492,6 +1548,7 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             seo_url,
             colour: colour_idx,
             size: size_name,
+            style,
         });
     }
     tables.push(products);
@@ -1539,34 +1596,65 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             "sort",
         ],
     );
-    // (name, top category, sub-categories, room theme and variant of its picture)
-    let set_specs: [(&str, i64, &[usize], usize, usize); 6] = [
-        ("Bedroom Set", 2, &[0, 1, 2, 3], 0, 0),
-        ("Master Bedroom Set", 2, &[0, 1, 3], 0, 1),
-        ("Living Room Set", 3, &[4, 6, 7], 1, 0),
-        ("Dining Set", 4, &[9, 10, 11], 2, 0),
-        ("Home Office Set", 5, &[12, 13, 14], 3, 0),
-        ("Kids Room Set", 6, &[15, 16, 17], 4, 0),
+    // (name, top category, sub-categories, the sizes of its first piece
+    // (empty: any), room theme and variant of its picture)
+    type SetSpec = (
+        &'static str,
+        i64,
+        &'static [usize],
+        &'static [&'static str],
+        usize,
+        usize,
+    );
+    let set_specs: [SetSpec; 6] = [
+        ("Bedroom Set", 2, &[0, 1, 2, 3], &[], 0, 0),
+        (
+            "Master Bedroom Set",
+            2,
+            &[0, 1, 3],
+            &["Queen", "King"],
+            0,
+            1,
+        ),
+        ("Living Room Set", 3, &[4, 6, 7], &[], 1, 0),
+        ("Dining Set", 4, &[9, 10, 11], &[], 2, 0),
+        ("Home Office Set", 5, &[12, 13, 14], &[], 3, 0),
+        ("Kids Room Set", 6, &[15, 16, 17], &[], 4, 0),
     ];
+    // The products of each sub-category and collection, in id order.
+    let mut by_style: HashMap<(usize, &str), Vec<&Product>> = HashMap::new();
+    for p in &list {
+        by_style.entry((p.sub, p.style)).or_default().push(p);
+    }
     let mut fabric_id = 1;
-    for (i, (name, top, subs, theme, variant)) in set_specs.iter().enumerate() {
-        // The first piece decides the material; the others match it where
-        // the catalogue has a piece in that material.
+    let mut set_styles = Vec::new();
+    for (i, (name, top, subs, lead_sizes, theme, variant)) in set_specs.iter().enumerate() {
+        // A set is one collection: every piece bears the set's collection
+        // name. Its first piece (of the sizes the set calls for) decides the
+        // collection and the material; the others match the material where
+        // the collection has a piece in it. The first lead whose collection
+        // has a piece of every sub-category wins, else the one with most.
+        // Each set is of its own collection.
         let mut members: Vec<&Product> = Vec::new();
-        for s in *subs {
-            let lead = members.first().map(|p| p.material);
-            let same = list
-                .iter()
-                .find(|p| p.sub == *s && Some(p.material) == lead);
-            if let Some(p) = same.or_else(|| list.iter().find(|p| p.sub == *s)) {
-                members.push(p);
+        for lead in list.iter().filter(|p| {
+            p.sub == subs[0]
+                && !set_styles.contains(&p.style)
+                && (lead_sizes.is_empty() || p.size.is_some_and(|s| lead_sizes.contains(&s)))
+        }) {
+            let found = set_members(lead, &subs[1..], &by_style);
+            if found.len() > members.len() {
+                members = found;
+                if members.len() == subs.len() {
+                    break;
+                }
             }
         }
         if members.len() < 2 {
             continue;
         }
         let id = i as i64 + 1;
-        let style = STYLES[(i * 5) % STYLES.len()];
+        let style = members[0].style;
+        set_styles.push(style);
         let title = format!("{style} {name}");
         let slug = images::slug(&title);
         let lead = members[0].material;

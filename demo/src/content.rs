@@ -261,7 +261,8 @@ fn piece_name(kind: Kind) -> &'static str {
 }
 
 /// A post's HTML: its opening, its sections under headings, and links to
-/// up to three products of its category that are in stock.
+/// up to three products of its category (of the sizes it speaks of) that
+/// are in stock.
 fn post_html(text: &PostText, products: &[Product], n: usize) -> String {
     let mut html = format!("<p>{}</p>", text.intro);
     for (heading, para) in text.sections {
@@ -271,6 +272,7 @@ fn post_html(text: &PostText, products: &[Product], n: usize) -> String {
         let picks: Vec<&Product> = products
             .iter()
             .filter(|p| p.sub == sub && p.stock > 0 && !p.pre_booking)
+            .filter(|p| text.sizes.is_empty() || p.size.is_some_and(|s| text.sizes.contains(&s)))
             .skip(n % 3)
             .take(3)
             .collect();
@@ -551,7 +553,8 @@ pub(super) fn build(
             true
         ]);
     }
-    // Featured tiles: a category each, over a room of its kind.
+    // Featured tiles: a category each, over a room of its kind (a 4:3 room
+    // as the tiles are, not a wide banner whose middle the tile would cut).
     let featured = [
         (0, "Storage beds", "Room for quilts under the mattress"),
         (5, "Divans and day beds", "A seat by day, a bed for guests"),
@@ -561,7 +564,7 @@ pub(super) fn build(
     for (i, title, line) in featured {
         let s = &SUBS[i];
         sliders.push(row![
-            image_id(pool.banners[top_theme(s.parent)]),
+            image_id(pool.room(top_theme(s.parent), 1)),
             format!("/c/{}", s.slug),
             title,
             line,
@@ -718,58 +721,67 @@ pub(super) fn build(
 
     let mut widgets = Table::new(
         "widget",
-        &["id", "name", "type", "description", "is_active"],
+        &["id", "name", "type", "description", "is_active", "special"],
     );
     // The advert names the running sale and its real length, but no clock
     // time: a seeded database is often moved in time (loadtests/tool.py
-    // rebase) and the countdown on the sale's page shows the real end.
-    let (_, sale_name, _, starts, ends) = FLASH_SALES[0];
+    // rebase) and the countdown on the sale's page shows the real end. It
+    // belongs to that sale (`special` = `flash:<id>`): the pages show it only
+    // while the sale runs, and a page written before the end does not open
+    // it after.
+    let (sale_id, sale_name, _, starts, ends) = FLASH_SALES[0];
     let hours = (ends - starts) / 3600;
-    widgets.push(row![5, "Pre-load advert", "html", format!("<h2>Up to 40% off for {hours} hours</h2><p>The {sale_name} is on: selected furniture at up to 40% off while it lasts. The countdown on the sale's page shows the minutes left. <a href=\"/page/flash-sale\">Shop the sale</a></p>"), true]);
-    widgets.push(row![14, "Delivery instructions", "html", "<p>Stocked items arrive within 72 hours (Fridays and holidays excluded); made-to-order items in 10–15 working days.</p>", true]);
+    widgets.push(row![5, "Pre-load advert", "html", format!("<h2>Up to 40% off for {hours} hours</h2><p>The {sale_name} is on: selected furniture at up to 40% off while it lasts. The countdown on the sale's page shows the minutes left. <a href=\"/page/flash-sale\">Shop the sale</a></p>"), true, format!("flash:{sale_id}")]);
+    widgets.push(row![14, "Delivery instructions", "html", "<p>Stocked items arrive within 72 hours (Fridays and holidays excluded); made-to-order items in 10–15 working days.</p>", true, ""]);
     widgets.push(row![
         15,
         "Pre-book now",
         "html",
         "Pre-book now: pay from 20% today, the rest on delivery",
-        true
+        true,
+        ""
     ]);
     widgets.push(row![
         16,
         "Love your furniture",
         "html",
         "<p>Made in our Gazipur factory, assembled in your home, and covered by our warranty.</p>",
-        true
+        true,
+        ""
     ]);
     widgets.push(row![
         17,
         "EMI",
         "html",
         "<p>0% EMI for 3 months with all five partner banks, and for 6 months with four of them, on products from ৳20,000; 9 and 12 months at a low yearly rate.</p>",
-        true
+        true,
+        ""
     ]);
     widgets.push(row![
         19,
         "Free delivery",
         "html",
         "<p>Free delivery inside Dhaka on orders from ৳3,000.</p>",
-        true
+        true,
+        ""
     ]);
     widgets.push(row![
         20,
         "Easy returns",
         "html",
         "<p>Return within 7 days if the product is damaged on arrival.</p>",
-        true
+        true,
+        ""
     ]);
     widgets.push(row![
         21,
         "Cash on delivery",
         "html",
         "<p>Pay in cash when your furniture arrives.</p>",
-        true
+        true,
+        ""
     ]);
-    widgets.push(row![22, "EMI details", "html", emi_table(), true]);
+    widgets.push(row![22, "EMI details", "html", emi_table(), true, ""]);
     tables.push(widgets);
 
     let home_category = TOPS

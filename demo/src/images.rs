@@ -162,6 +162,9 @@ pub struct Pool {
     pub rooms: Vec<usize>,
     /// One per [`FABRICS`], in order.
     pub swatches: Vec<usize>,
+    /// The product videos by (kind index, colour index): one per [`TURNS`]
+    /// piece, none without `ffmpeg` ([`make_videos`]).
+    pub videos: HashMap<(usize, usize), Video>,
 }
 
 impl Pool {
@@ -178,6 +181,11 @@ impl Pool {
         self.turns
             .get(&(kind_index(kind), colour))
             .map(Vec::as_slice)
+    }
+
+    /// The video of a piece of `kind` in colour `colour`, if made.
+    pub fn video(&self, kind: Kind, colour: usize) -> Option<&Video> {
+        self.videos.get(&(kind_index(kind), colour))
     }
 
     /// A room of the given theme (index into [`ROOM_THEMES`]), variant `n`.
@@ -272,7 +280,151 @@ pub fn make_pool_cached(storage_dir: &Path, cache: Option<&Path>) -> anyhow::Res
         }
     }
     pool.files = files;
+    pool.videos = make_videos(storage_dir, &pool, cache)?;
     Ok(pool)
+}
+
+/// Seconds of each product video: the 360 frames turning twice.
+pub const VIDEO_SECONDS: u32 = 6;
+/// Frames per second of the product videos (a turn of [`FRAMES`] in 3 s).
+pub const VIDEO_FPS: u32 = 12;
+
+/// A product video: the 360 frames of one piece turned into a WebM (VP9)
+/// file under `storage/videos/`.
+#[derive(Debug, Clone)]
+pub struct Video {
+    /// Its address, `/storage/videos/360-sofa-grey-v7.webm`.
+    pub url: String,
+    /// The pool file its first frame is (the poster): an index into [`Pool::files`].
+    pub poster: usize,
+}
+
+/// Whether `ffmpeg` runs here.
+pub fn have_ffmpeg() -> bool {
+    std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Whether `path` holds a WebM file (its EBML magic), at least of `min` bytes.
+fn is_webm(path: &Path, min: u64) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    std::fs::metadata(path).is_ok_and(|m| m.len() >= min)
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+        && head == [0x1A, 0x45, 0xDF, 0xA3]
+}
+
+/// Turns each piece of [`TURNS`] into a [`VIDEO_SECONDS`] video by Debian's
+/// `ffmpeg` (the 360 frames of the pool, already under
+/// `storage_dir/uploads/fullsize/`), kept like the pictures: a valid file
+/// already in the storage is kept, one in `cache` is copied, else it is
+/// encoded and left in the cache too. Without `ffmpeg` there are no videos
+/// (an empty map, and a line on stderr saying so): the products that would
+/// have one simply have none.
+pub fn make_videos(
+    storage_dir: &Path,
+    pool: &Pool,
+    cache: Option<&Path>,
+) -> anyhow::Result<HashMap<(usize, usize), Video>> {
+    let dir = storage_dir.join("videos");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let cache = cache
+        .map(|c| c.join("videos"))
+        .filter(|c| std::fs::create_dir_all(c).is_ok());
+    let name = |kind: Kind, colour: usize| {
+        format!(
+            "360-{}-{}-v{POOL_VERSION}.webm",
+            kind_slug(kind),
+            slug(COLOURS[colour].0)
+        )
+    };
+    // A few KB is no video: a file cut short by a killed seed is made again.
+    const MIN: u64 = 4096;
+    let missing: Vec<(Kind, usize)> = TURNS
+        .iter()
+        .copied()
+        .filter(|(kind, colour)| {
+            let file = name(*kind, *colour);
+            let path = dir.join(&file);
+            if is_webm(&path, MIN) {
+                return false;
+            }
+            match &cache {
+                Some(c) if is_webm(&c.join(&file), MIN) => {
+                    copy_file(&c.join(&file), &path).is_err()
+                }
+                _ => true,
+            }
+        })
+        .collect();
+    if !missing.is_empty() && !have_ffmpeg() {
+        eprintln!(
+            "seed: ffmpeg is not installed: the demo products get no video \
+             (install Debian's ffmpeg, as scripts/run does, for their 360 videos)"
+        );
+        return Ok(HashMap::new());
+    }
+    let full_dir = storage_dir.join("uploads/fullsize");
+    missing
+        .par_iter()
+        .map(|(kind, colour)| {
+            let file = name(*kind, *colour);
+            let path = dir.join(&file);
+            let frames = full_dir.join(format!(
+                "360-{}-{}-%02d-v{POOL_VERSION}.jpg",
+                kind_slug(*kind),
+                slug(COLOURS[*colour].0)
+            ));
+            let tmp = dir.join(format!("{file}.tmp{}", std::process::id()));
+            let loops = VIDEO_SECONDS * VIDEO_FPS / FRAMES;
+            let out = std::process::Command::new("ffmpeg")
+                .args(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"])
+                .args(["-framerate", &VIDEO_FPS.to_string()])
+                .args(["-stream_loop", &(loops.max(1) - 1).to_string()])
+                .arg("-i")
+                .arg(&frames)
+                .args(["-c:v", "libvpx-vp9", "-crf", "34", "-b:v", "0"])
+                .args(["-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"])
+                .args(["-g", &FRAMES.to_string(), "-pix_fmt", "yuv420p", "-an"])
+                .args(["-f", "webm"])
+                .arg(&tmp)
+                .output()
+                .context("running ffmpeg")?;
+            if !out.status.success() || !is_webm(&tmp, MIN) {
+                let _ = std::fs::remove_file(&tmp);
+                anyhow::bail!(
+                    "ffmpeg could not make {file}: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+            std::fs::rename(&tmp, &path)
+                .with_context(|| format!("renaming to {}", path.display()))?;
+            if let Some(c) = &cache {
+                // Best effort, as for the pictures.
+                let _ = copy_file(&path, &c.join(&file));
+            }
+            Ok(())
+        })
+        .collect::<anyhow::Result<()>>()?;
+    Ok(TURNS
+        .iter()
+        .filter_map(|&(kind, colour)| {
+            let frames = pool.turn(kind, colour)?;
+            Some((
+                (kind_index(kind), colour),
+                Video {
+                    url: format!("/storage/videos/{}", name(kind, colour)),
+                    poster: frames[0],
+                },
+            ))
+        })
+        .collect())
 }
 
 /// The position of a kind in [`KINDS`].

@@ -326,12 +326,13 @@ pub(super) fn build(
                 ]);
                 if delivered && reviewed.insert((user_id, p.id)) {
                     let rating = rng.gen_range(3..=5);
-                    let text = [
-                        "Sturdy and beautiful, delivered on time.",
-                        "Good finish, assembly was quick.",
-                        "Exactly as in the pictures.",
-                        "Worth the price; the wood feels solid.",
-                    ][rng.gen_range(0..4)];
+                    let pick = rng.gen_range(0..4);
+                    let text = match pick {
+                        0 => "Sturdy and beautiful, delivered on time.",
+                        1 => "Good finish, assembly was quick.",
+                        2 => "Exactly as in the pictures.",
+                        _ => review_of_material(p.material),
+                    };
                     reviews.push(row![
                         p.id,
                         user_id,
@@ -467,4 +468,17 @@ pub(super) fn build(
         ],
         after_insert,
     })
+}
+
+/// A review sentence about a product's material: wood only of wooden
+/// furniture, stitching only of upholstery.
+pub(super) fn review_of_material(material: &str) -> &'static str {
+    match material {
+        "Segun Wood" | "Mahogany" | "Oak" => "Worth the price; the wood feels solid.",
+        "Engineered Wood" => "Worth the price; the boards are thick and the edges neatly sealed.",
+        "Metal" => "Worth the price; the frame is solid and does not wobble.",
+        "Fabric" => "Worth the price; the fabric feels soft and the seams are neat.",
+        "Leather" => "Worth the price; the leather is soft and the stitching even.",
+        _ => "Worth the price; well made.",
+    }
 }

@@ -12,6 +12,9 @@ pub(super) struct PostText {
     pub title: &'static str,
     pub theme: usize,
     pub sub: Option<usize>,
+    /// The sizes of the products it may link to (empty: any): a post about
+    /// small rooms links no king-size bed.
+    pub sizes: &'static [&'static str],
     pub summary: &'static str,
     pub intro: &'static str,
     pub sections: &'static [(&'static str, &'static str)],
@@ -30,6 +33,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "How to choose a bed for a small room",
         theme: BEDROOM,
         sub: Some(0),
+        sizes: &["Single", "Semi-Double"],
         summary: "Measure twice, pick the frame second: a guide to beds for rooms under 120 square feet.",
         intro: "Most bedrooms in Dhaka flats are between 100 and 140 square feet, and the bed takes half of that. The right frame leaves room to open the wardrobe and walk round the foot of the bed; the wrong one turns the room into a mattress with walls.",
         sections: &[
@@ -42,6 +46,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Segun or mahogany: which wood lasts longer",
         theme: BEDROOM,
         sub: Some(1),
+        sizes: &[],
         summary: "Both last decades when seasoned properly; here is how they differ in grain, weight, colour and price.",
         intro: "Customers ask this at every showroom. The honest answer is that a well-seasoned piece of either wood will outlive its first owner; the differences are in weight, grain, colour and what you pay.",
         sections: &[
@@ -54,6 +59,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Caring for wooden furniture in the monsoon",
         theme: DINING,
         sub: Some(9),
+        sizes: &[],
         summary: "Humidity above 90 percent swells doors and drawers; five habits keep wood calm until October.",
         intro: "From June to September the air in most of Bangladesh holds as much water as it can. Wood takes some of it in: doors stick, drawers jam and a white bloom can appear on polished tops. None of it is permanent if you act early.",
         sections: &[
@@ -66,6 +72,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Five sofa layouts for a Dhaka flat",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "From the classic 3+2+1 to an L-shape in the corner: layouts that fit a 12 by 14 foot drawing room.",
         intro: "A typical drawing room in a Dhaka flat measures about 12 by 14 feet, with a door on one side and a window or balcony on the other. These five layouts work in that space and leave a path to the balcony.",
         sections: &[
@@ -78,6 +85,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Picking a dining table for six",
         theme: DINING,
         sub: Some(9),
+        sizes: &["6 Seater"],
         summary: "A six-seater needs about 66 by 36 inches of table and three feet of space all round it.",
         intro: "Six is the most common table size we sell, and the most common mistake is buying the table before measuring the room. Each diner needs about 24 inches of edge, and every chair needs room to pull back.",
         sections: &[
@@ -90,6 +98,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Making a home office that works",
         theme: OFFICE,
         sub: Some(12),
+        sizes: &[],
         summary: "A table at the right height, a chair that supports the lower back, and light from the side.",
         intro: "Many of our customers now work from home two or three days a week, often from a corner of the bedroom. A good home office needs less space than you think, but it needs the right three things.",
         sections: &[
@@ -102,6 +111,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Kids' rooms that grow with them",
         theme: KIDS,
         sub: Some(15),
+        sizes: &[],
         summary: "Buy a single bed and a study table once, and they last from age five to fifteen.",
         intro: "Children outgrow furniture faster than they outgrow clothes, unless the furniture is chosen to grow with them. The trick is to buy adult proportions in child-friendly finishes.",
         sections: &[
@@ -114,6 +124,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Wardrobe storage ideas",
         theme: DRESSING,
         sub: Some(1),
+        sizes: &[],
         summary: "How to fit a family's clothes, saris and bedding into a three-door wardrobe.",
         intro: "A three-door wardrobe holds more than most people manage to fit in it. The difference is in how the inside is planned.",
         sections: &[
@@ -126,6 +137,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Colours that make a room feel larger",
         theme: LIVING,
         sub: Some(6),
+        sizes: &[],
         summary: "Light walls, light floors and one dark accent: colour tricks for small rooms.",
         intro: "Colour changes how big a room feels more than any piece of furniture does. Three simple rules work in every room.",
         sections: &[
@@ -138,6 +150,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Why engineered wood is not cheap wood",
         theme: OFFICE,
         sub: Some(14),
+        sizes: &[],
         summary: "Board, veneer and laminate: what engineered wood is, and where it beats solid timber.",
         intro: "Engineered wood is made of wood fibres or particles pressed into boards and faced with veneer or laminate. It costs less than solid timber, but that is not the only reason to choose it.",
         sections: &[
@@ -150,6 +163,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Choosing a bedside table",
         theme: BEDROOM,
         sub: Some(3),
+        sizes: &[],
         summary: "The right height, the right drawers and the right distance from the bed.",
         intro: "A bedside table is the piece you reach for in the dark, so it should be exactly where your hand expects it.",
         sections: &[
@@ -162,6 +176,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Lighting a living room",
         theme: LIVING,
         sub: Some(19),
+        sizes: &[],
         summary: "Three layers of light: the ceiling, the lamp and the window.",
         intro: "One tube light in the middle of the ceiling makes any room look flat. Good rooms mix three kinds of light.",
         sections: &[
@@ -174,6 +189,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Furnishing a rented flat",
         theme: LIVING,
         sub: Some(5),
+        sizes: &[],
         summary: "Pieces that move house easily, fit most rooms and do not damage walls.",
         intro: "Most families in our cities rent, and move every few years. Furniture for a rented flat has to survive the truck, the stairs and a different floor plan.",
         sections: &[
@@ -186,6 +202,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Rugs that survive a Bangladeshi home",
         theme: LIVING,
         sub: Some(20),
+        sizes: &[],
         summary: "Flat weaves, washable fibres and the right size under a sofa.",
         intro: "A rug warms a tiled floor and pulls a seating area together, but in a humid, dusty climate it needs to be chosen with care.",
         sections: &[
@@ -198,6 +215,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Preparing your home for Eid guests",
         theme: DINING,
         sub: Some(10),
+        sizes: &[],
         summary: "Extra seats, a bigger table and space to move: get the house ready a week early.",
         intro: "Eid brings more guests through the door in two days than most homes see in a month. A week of planning saves a lot of rearranging on the day.",
         sections: &[
@@ -210,6 +228,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "The right height for a study table",
         theme: KIDS,
         sub: Some(16),
+        sizes: &[],
         summary: "Elbows at table height, feet flat on the floor: fitting a desk to a child.",
         intro: "A child who studies at the wrong height soon complains of a sore neck or back. Getting the table and chair right is simple.",
         sections: &[
@@ -222,6 +241,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Leather or fabric sofa",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "Leather wipes clean, fabric stays cool: choosing upholstery for our climate.",
         intro: "The choice between leather and fabric comes down to heat, children and how you clean.",
         sections: &[
@@ -234,6 +254,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Keeping termites away",
         theme: BEDROOM,
         sub: Some(0),
+        sizes: &[],
         summary: "Termites come from the ground and the walls; stop them before they reach the wood.",
         intro: "Termites destroy more furniture in Bangladesh than any other cause. They come up through floors and walls, and they prefer damp, untreated wood.",
         sections: &[
@@ -246,6 +267,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "A guide to EMI on furniture",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "How card instalments work, which banks offer them, and what they cost.",
         intro: "Card instalments (EMI) let you spread the price of a sofa set or a bed over three to twelve months. Here is how it works in our shop.",
         sections: &[
@@ -258,6 +280,7 @@ pub(super) const BLOGS: [PostText; 20] = [
         title: "Moving house without scratches",
         theme: DRESSING,
         sub: Some(11),
+        sizes: &[],
         summary: "Empty, wrap, lift and label: moving furniture safely.",
         intro: "A move is the riskiest day in a piece of furniture's life. Most damage happens in the first and last ten metres, on stairs and in doorways.",
         sections: &[
@@ -273,6 +296,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "New showroom opens in Bashundhara",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "Our largest showroom in Dhaka opens with every collection on display.",
         intro: "Our Bashundhara showroom at Block C, Bashundhara R/A is now open from 10 am to 9 pm, Saturday to Thursday. It is our largest in Dhaka, with every bedroom, living and dining collection set up as complete rooms.",
         sections: &[
@@ -284,6 +308,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Weekly hours at our Rangpur showroom",
         theme: BEDROOM,
         sub: Some(0),
+        sizes: &[],
         summary: "The Rangpur showroom on Station Road is open Saturday to Thursday, 10 am to 9 pm.",
         intro: "Customers from across Rangpur division can now visit the Station Road showroom six days a week, from 10 am to 9 pm. It is closed on Fridays, like all our showrooms.",
         sections: &[
@@ -295,6 +320,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Pre-booking opens for the new bedroom collection",
         theme: BEDROOM,
         sub: Some(0),
+        sizes: &[],
         summary: "Reserve a piece from the new collection with a part payment; delivery in three to four weeks.",
         intro: "Pieces of our new bedroom collection can now be pre-booked online and in every showroom. Pay between 20 and 50 percent today, depending on the piece, and the rest on delivery.",
         sections: &[
@@ -306,6 +332,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Furniture donated to flood-hit schools in Sunamganj",
         theme: KIDS,
         sub: Some(16),
+        sizes: &[],
         summary: "Our team delivered 400 desks and benches to twelve schools after the floods.",
         intro: "After this year's floods damaged schools across Sunamganj, our Gazipur factory built and delivered 400 desks and benches to twelve primary schools.",
         sections: &[
@@ -317,6 +344,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Flash sales now switch at the exact minute",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "Sale prices start and end at the announced minute, Dhaka time.",
         intro: "Every flash sale now starts and ends exactly at the time shown on its countdown, in Dhaka time. The price in your cart is always the price at the moment you check out.",
         sections: &[
@@ -328,6 +356,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Free delivery inside Dhaka from ৳3,000",
         theme: DINING,
         sub: Some(10),
+        sizes: &[],
         summary: "Orders of ৳3,000 or more are delivered free inside Dhaka; from ৳5,000 anywhere in Bangladesh.",
         intro: "Delivery inside Dhaka is now free on every order of ৳3,000 or more, and free across the rest of the country from ৳5,000. Smaller orders pay ৳200 inside Dhaka and ৳300 elsewhere.",
         sections: &[
@@ -339,6 +368,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Our Gazipur factory goes solar",
         theme: OFFICE,
         sub: None,
+        sizes: &[],
         summary: "Rooftop panels now supply a third of the factory's electricity.",
         intro: "Solar panels on the roofs of our Board Bazar factory in Gazipur now produce about a third of the electricity the factory uses on a sunny day.",
         sections: &[
@@ -350,6 +380,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Winter collection launched",
         theme: BEDROOM,
         sub: Some(20),
+        sizes: &[],
         summary: "Warm colours, woven rugs and upholstered beds for the cool months.",
         intro: "Our winter collection brings warm walnut and dark brown finishes, woven rugs in beige and blue, and fabric-covered headboards to the showrooms.",
         sections: &[
@@ -361,6 +392,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Card instalments with five partner banks",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "EMI for 3 to 12 months with City Bank, BRAC Bank, EBL, Dutch-Bangla Bank and Standard Chartered.",
         intro: "Customers with a credit card from City Bank, BRAC Bank, Eastern Bank, Dutch-Bangla Bank or Standard Chartered can now pay for furniture from ৳20,000 in instalments of 3, 6, 9 or 12 months.",
         sections: &[
@@ -372,6 +404,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Showrooms open late during Ramadan",
         theme: DINING,
         sub: Some(9),
+        sizes: &[],
         summary: "During Ramadan our showrooms stay open after iftar until 11 pm.",
         intro: "During Ramadan all our showrooms open at 11 am, close for iftar, and reopen until 11 pm, so that families can shop together in the evening.",
         sections: &[
@@ -383,6 +416,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Meet us at the furniture fair at Bashundhara ICC",
         theme: LIVING,
         sub: Some(6),
+        sizes: &[],
         summary: "Our stall shows complete living and dining rooms, with fair-only prices on display pieces.",
         intro: "This year's international furniture fair at the Bashundhara convention centre has a large stall of ours, with complete living and dining rooms set up to walk through.",
         sections: &[
@@ -394,6 +428,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "New fabric range for sofas and sets",
         theme: LIVING,
         sub: Some(4),
+        sizes: &[],
         summary: "Velvet maroon, jute beige, linen grey, leatherette black and cotton blue.",
         intro: "Sofas and product sets can now be ordered in five new fabrics: velvet maroon, jute beige, linen grey, leatherette black and cotton blue.",
         sections: &[
@@ -405,6 +440,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Hotline hours extended",
         theme: OFFICE,
         sub: None,
+        sizes: &[],
         summary: "Our hotline now answers from 9 am to 9 pm, every day of the week.",
         intro: "Our customer care hotline, 09612345678, now answers every day of the week, Fridays included, from 9 am to 9 pm.",
         sections: &[
@@ -416,6 +452,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Kids collection wins a design award",
         theme: KIDS,
         sub: Some(15),
+        sizes: &[],
         summary: "Our kids' beds with guard rails were recognised for safety and design.",
         intro: "Our kids' collection, designed in-house and made in Gazipur, received a national design award for safe, practical furniture for children.",
         sections: &[
@@ -427,6 +464,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "GEC showroom in Chattogram renovated",
         theme: DINING,
         sub: Some(11),
+        sizes: &[],
         summary: "The GEC Circle showroom reopens with a new dining and showcase floor.",
         intro: "Our showroom at GEC Circle, Chattogram has reopened after renovation, with a whole floor of dining tables, chairs and showcases.",
         sections: &[
@@ -438,6 +476,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Recycled packaging on every delivery",
         theme: DRESSING,
         sub: None,
+        sizes: &[],
         summary: "Cardboard and blankets instead of plastic wrap, collected back after assembly.",
         intro: "Every delivery now leaves our warehouse wrapped in recycled cardboard and reusable blankets instead of plastic film.",
         sections: &[
@@ -449,6 +488,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Track your order online",
         theme: OFFICE,
         sub: None,
+        sizes: &[],
         summary: "Follow your order from the factory to your door with its number and your mobile.",
         intro: "You can now follow an order online: enter the order number from your confirmation and the mobile number you ordered with on the Track Order page.",
         sections: &[
@@ -460,6 +500,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Sylhet showroom celebrates its anniversary",
         theme: LIVING,
         sub: Some(5),
+        sizes: &[],
         summary: "The Zindabazar showroom marks another year in Sylhet.",
         intro: "Our Zindabazar showroom in Sylhet celebrates another year with the families of Sylhet division, who have furnished thousands of homes with us.",
         sections: &[
@@ -471,6 +512,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Office furniture for startups",
         theme: OFFICE,
         sub: Some(13),
+        sizes: &[],
         summary: "Workstations, chairs and cabinets for teams of five to fifty.",
         intro: "Our business team now furnishes offices for new companies, from a five-person room in Banani to a fifty-seat floor in Gulshan.",
         sections: &[
@@ -482,6 +524,7 @@ pub(super) const NEWS: [PostText; 20] = [
         title: "Showroom staff trained as interior advisers",
         theme: DRESSING,
         sub: Some(2),
+        sizes: &[],
         summary: "Ask any showroom for help planning a room, free of charge.",
         intro: "Staff in every showroom have completed a course in planning rooms, and can help you choose pieces that fit your space and go together.",
         sections: &[

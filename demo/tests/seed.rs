@@ -1082,6 +1082,279 @@ async fn every_seeded_product_is_coherent() {
         .await,
         0
     );
+
+    // No two products alike: the same name with the same colour, size and
+    // finish (the duplicate wardrobes WDH-201 and WDH-215).
+    let mut names: HashMap<(&str, &str), i64> = HashMap::new();
+    for (id, title, sub_title, _) in &products {
+        if let Some(other) = names.insert((title, sub_title), *id) {
+            panic!("{other} and {id} are both {title} ({sub_title})");
+        }
+    }
+
+    // Review texts fit the product's material: no solid wood on a metal chair.
+    let reviews: Vec<(i64, String)> = db::query_as("SELECT product_id, comment FROM review")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert!(!reviews.is_empty());
+    for (id, text) in &reviews {
+        let material = attrs[id]["material"].as_str();
+        let text = text.to_lowercase();
+        for (word, fits) in [
+            (
+                "wood",
+                &["Segun Wood", "Mahogany", "Oak", "Engineered Wood"][..],
+            ),
+            ("leather", &["Leather"][..]),
+            ("fabric", &["Fabric"][..]),
+            ("metal", &["Metal"][..]),
+            ("stitch", &["Fabric", "Leather"][..]),
+        ] {
+            assert!(
+                !text.contains(word) || fits.contains(&material),
+                "a review of {id} ({material}) says {text:?}"
+            );
+        }
+    }
+
+    // A product set is one collection (every piece bears the set's
+    // collection name), of the sizes its name promises: no single bed in a
+    // master bedroom, no adult bed in a kids' room.
+    let set_rows: Vec<(i64, String, i64)> = db::query_as(
+        "SELECT s.id, s.title, i.product_id FROM product_set s \
+         JOIN product_set_item i ON i.product_set_id = s.id ORDER BY s.id, i.sort",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let titles: HashMap<i64, &str> = products
+        .iter()
+        .map(|(id, title, ..)| (*id, title.as_str()))
+        .collect();
+    let mut collections = BTreeSet::new();
+    let mut sets_seen = BTreeSet::new();
+    for (set, set_title, product) in &set_rows {
+        let collection = set_title.split(' ').next().unwrap();
+        let title = titles[product];
+        assert_eq!(
+            title.split(' ').next().unwrap(),
+            collection,
+            "{set_title} holds {title}"
+        );
+        if sets_seen.insert(*set) {
+            assert!(
+                collections.insert(collection.to_string()),
+                "two sets of the {collection} collection"
+            );
+        }
+        let size = attrs[product].get("size").map(String::as_str);
+        let bed = title.ends_with(" Bed") || title.ends_with(" Beds");
+        if set_title.contains("Master Bedroom") && bed {
+            assert!(
+                matches!(size, Some("Queen" | "King")),
+                "{set_title} holds {title} ({size:?})"
+            );
+        }
+        if set_title.contains("Kids") && bed {
+            assert!(
+                matches!(size, Some("Toddler" | "Single")),
+                "{set_title} holds {title} ({size:?})"
+            );
+        }
+    }
+    assert!(sets_seen.len() >= 5, "{sets_seen:?}");
+    assert!(
+        set_rows.len() >= 2 * sets_seen.len(),
+        "{} pieces in {} sets",
+        set_rows.len(),
+        sets_seen.len()
+    );
+
+    // Posts link products that fit what they say: a post about small rooms
+    // links no king or queen bed, one about a table for six a six-seater.
+    let by_slug: HashMap<String, i64> =
+        db::query_as::<(String, i64)>("SELECT seo_url, id FROM product")
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+            .into_iter()
+            .collect();
+    let posts: Vec<(String, String)> = db::query_as("SELECT title, description FROM post")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let mut checked = 0;
+    for (post, html) in &posts {
+        let small = post.to_lowercase().contains("small room");
+        let six = post.to_lowercase().contains("for six");
+        for link in html.split("href=\"/product/").skip(1) {
+            let slug = link.split('"').next().unwrap();
+            let size = attrs[&by_slug[slug]].get("size").map(String::as_str);
+            if small {
+                checked += 1;
+                assert!(
+                    !matches!(
+                        size,
+                        Some("Queen" | "King" | "8 Seater" | "L-Shape" | "3+2+1 Set" | "4 Door")
+                    ),
+                    "{post} links {slug} ({size:?})"
+                );
+            }
+            if six {
+                checked += 1;
+                assert_eq!(size, Some("6 Seater"), "{post} links {slug}");
+            }
+        }
+    }
+    assert!(checked >= 2, "{checked} links of sized posts checked");
+
+    check_videos(&pool, &dir.path().join("storage")).await;
+}
+
+/// The products that claim a video have a real one in the storage: a WebM
+/// file (its EBML header, document type `webm`, a duration of a few
+/// seconds; with ffprobe, a VP9 stream too) made from their own 360 frames,
+/// the first frame its poster. Without ffmpeg the seed makes none, and no
+/// product claims one.
+async fn check_videos(pool: &Pool, storage: &Path) {
+    let videos: Vec<(i64, String, Option<i64>, Option<i64>)> = db::query_as(
+        "SELECT v.product_id, v.url, v.poster_image_id, \
+         (SELECT f.image_file_id FROM product_360_frame f WHERE f.product_id = v.product_id AND f.frame_no = 0) \
+         FROM product_video v ORDER BY v.id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    if !demo::images::have_ffmpeg() {
+        eprintln!("ffmpeg is not installed: checking that no product claims a video");
+        assert!(videos.is_empty(), "{videos:?}");
+        return;
+    }
+    assert!(videos.len() >= 10, "{} videos", videos.len());
+    let mut files = std::collections::BTreeSet::new();
+    for (id, url, poster, first_frame) in &videos {
+        assert!(first_frame.is_some(), "{id} has a video but no 360 frames");
+        assert_eq!(poster, first_frame, "{id}: the poster is the first frame");
+        let rel = url
+            .strip_prefix("/storage/")
+            .unwrap_or_else(|| panic!("{url} is not in the storage"));
+        assert!(rel.ends_with(".webm"), "{url}");
+        files.insert(storage.join(rel));
+    }
+    assert_eq!(files.len(), demo::images::TURNS.len());
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (doc_type, seconds) =
+            webm_facts(&bytes).unwrap_or_else(|| panic!("{} is not a WebM file", file.display()));
+        assert_eq!(doc_type, "webm", "{}", file.display());
+        let expected = f64::from(demo::images::VIDEO_SECONDS);
+        assert!(
+            (seconds - expected).abs() < 0.5,
+            "{} lasts {seconds} s",
+            file.display()
+        );
+        assert!(
+            bytes.len() > 10_000,
+            "{}: {} bytes",
+            file.display(),
+            bytes.len()
+        );
+        let probe = std::process::Command::new("ffprobe")
+            .args(["-v", "error", "-select_streams", "v:0", "-count_frames"])
+            .args([
+                "-show_entries",
+                "stream=codec_name,width,height,nb_read_frames",
+            ])
+            .args(["-of", "csv=p=0"])
+            .arg(&file)
+            .output();
+        if let Ok(out) = probe {
+            let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let frames = demo::images::VIDEO_SECONDS * demo::images::VIDEO_FPS;
+            assert_eq!(line, format!("vp9,600,600,{frames}"), "{}", file.display());
+        }
+    }
+}
+
+/// An EBML variable-length integer at `at`: its value (the length marker
+/// kept when `id`) and its length in bytes; `u64::MAX` for an unknown size.
+fn vint(bytes: &[u8], at: usize, id: bool) -> Option<(u64, usize)> {
+    let first = *bytes.get(at)?;
+    let len = first.leading_zeros() as usize + 1;
+    if len > 8 {
+        return None;
+    }
+    let mut value = if id {
+        u64::from(first)
+    } else {
+        u64::from(first) & ((1u64 << (8 - len)) - 1)
+    };
+    for k in 1..len {
+        value = (value << 8) | u64::from(*bytes.get(at + k)?);
+    }
+    if !id && value == (1u64 << (7 * len)) - 1 {
+        value = u64::MAX;
+    }
+    Some((value, len))
+}
+
+/// The elements of `bytes[from..to]`: (id, data start, data end).
+fn elements(bytes: &[u8], from: usize, to: usize) -> Vec<(u64, usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < to {
+        let Some((id, a)) = vint(bytes, at, true) else {
+            break;
+        };
+        let Some((size, b)) = vint(bytes, at + a, false) else {
+            break;
+        };
+        let start = at + a + b;
+        let end = if size == u64::MAX {
+            to
+        } else {
+            (start + size as usize).min(to)
+        };
+        out.push((id, start, end));
+        at = end;
+    }
+    out
+}
+
+/// A WebM file's document type and duration in seconds, read from its EBML
+/// header and its segment's Info (`None` when it is not one).
+fn webm_facts(bytes: &[u8]) -> Option<(String, f64)> {
+    let top = elements(bytes, 0, bytes.len());
+    let (id, start, end) = *top.first()?;
+    if id != 0x1A45_DFA3 {
+        return None;
+    }
+    let doc_type = elements(bytes, start, end)
+        .into_iter()
+        .find(|e| e.0 == 0x4282)
+        .map(|(_, s, e)| String::from_utf8_lossy(&bytes[s..e]).into_owned())?;
+    let (_, seg_start, seg_end) = top.into_iter().find(|e| e.0 == 0x1853_8067)?;
+    let (_, info_start, info_end) = elements(bytes, seg_start, seg_end)
+        .into_iter()
+        .find(|e| e.0 == 0x1549_A966)?;
+    let mut scale = 1_000_000_f64;
+    let mut duration = None;
+    for (id, s, e) in elements(bytes, info_start, info_end) {
+        let data = &bytes[s..e];
+        match id {
+            0x2A_D7B1 => scale = data.iter().fold(0u64, |v, b| (v << 8) | u64::from(*b)) as f64,
+            0x4489 => {
+                duration = match data.len() {
+                    4 => Some(f64::from(f32::from_be_bytes(data.try_into().ok()?))),
+                    8 => Some(f64::from_be_bytes(data.try_into().ok()?)),
+                    _ => None,
+                }
+            }
+            _ => {}
+        }
+    }
+    Some((doc_type, duration? * scale / 1e9))
 }
 
 /// The shop's words are real: policy pages and posts of several
