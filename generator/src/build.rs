@@ -346,7 +346,7 @@ async fn chrome(
     pool: catalog::db::Pool,
     mut writer: SiteWriter,
 ) -> anyhow::Result<(Ctx, tokio::task::JoinHandle<anyhow::Result<usize>>)> {
-    let chrome_data = ChromeData::load(&pool).await?;
+    let chrome_data = ChromeData::load_at(&pool, options.now).await?;
     let chrome = chrome_data.render()?;
     let assets = Assets::load(&options.web_dist)?;
     let assets_copied = {

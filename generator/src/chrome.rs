@@ -38,6 +38,10 @@ pub struct ChromeData {
     pub copyright: String,
     /// The pre-load advert's HTML when widget 5 is active.
     pub advert: Option<String>,
+    /// When the advert stops (unix seconds): the end of the flash sale it
+    /// belongs to (its `special` is `flash:<schedule id>`), `None` for one
+    /// that belongs to no sale.
+    pub advert_ends: Option<i64>,
     pub settings: BTreeMap<String, String>,
 }
 
@@ -104,17 +108,47 @@ fn web_link(url: &str) -> bool {
 }
 
 impl ChromeData {
-    /// Loads the chrome from the database.
+    /// Loads the chrome from the database, as it is now.
     pub async fn load(pool: &catalog::db::Pool) -> anyhow::Result<ChromeData> {
+        ChromeData::load_at(pool, catalog::clock::now_unix()).await
+    }
+
+    /// Loads the chrome from the database as it is at `now` (unix seconds):
+    /// an advert that belongs to a flash sale (widget `special` =
+    /// `flash:<schedule id>`) only while that sale runs, with its end, so
+    /// that a page written before the end does not open it after.
+    pub async fn load_at(pool: &catalog::db::Pool, now: i64) -> anyhow::Result<ChromeData> {
         use anyhow::Context;
         use catalog::read::site;
         let links = site::menu_links(pool).await.context("reading menus")?;
         let settings = site::settings(pool).await.context("reading settings")?;
-        let advert = site::active_widget(pool, ADVERT_WIDGET)
+        let widget = catalog::read::home::widget(pool, ADVERT_WIDGET)
             .await
             .context("reading the advert widget")?
-            .filter(|html| !html.trim().is_empty());
-        Ok(ChromeData::from_rows(&links, settings, advert))
+            .filter(|w| w.is_active && !w.description.trim().is_empty());
+        let mut advert_ends = None;
+        let advert = match widget {
+            Some(w) => match w.special.trim().strip_prefix("flash:") {
+                Some(id) => {
+                    let ends: Option<i64> = catalog::db::query_scalar(
+                        "SELECT ends_at FROM flash_schedule \
+                         WHERE id = $1 AND is_active AND starts_at <= $2 AND ends_at > $2",
+                    )
+                    .bind(id.trim().parse::<i64>().unwrap_or(0))
+                    .bind(now)
+                    .fetch_optional(pool)
+                    .await
+                    .context("reading the advert's flash sale")?;
+                    advert_ends = ends;
+                    ends.map(|_| w.description)
+                }
+                None => Some(w.description),
+            },
+            None => None,
+        };
+        let mut data = ChromeData::from_rows(&links, settings, advert);
+        data.advert_ends = advert_ends;
+        Ok(data)
     }
 
     /// Builds the chrome from menu rows and settings.
@@ -191,6 +225,7 @@ impl ChromeData {
             social,
             copyright,
             advert,
+            advert_ends: None,
             settings,
         }
     }
@@ -226,7 +261,10 @@ impl ChromeData {
             Some(html) => crate::islands::island(
                 "advert-modal",
                 "idle",
-                Some(&crate::props::AdvertModalProps { description: html }),
+                Some(&crate::props::AdvertModalProps {
+                    description: html,
+                    ends_at: self.advert_ends,
+                }),
                 "",
             ),
             None => String::new(),

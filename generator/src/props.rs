@@ -33,6 +33,11 @@ pub struct AccountPageProps {}
 pub struct AdvertModalProps<'a> {
     /// The advert's HTML (staff-written, from the widget's description).
     pub description: &'a str,
+    /// When the flash sale the advert belongs to ends (unix seconds): a
+    /// page written before then does not open it after. Absent for an
+    /// advert of no sale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends_at: Option<i64>,
 }
 
 /// Props of `buy-buttons`: a product's or a product set's.
@@ -252,6 +257,10 @@ pub struct ProductGalleryProps<'a> {
     pub images: Vec<&'a str>,
     /// A video URL (YouTube or a file), `null` when the product has none.
     pub video: Option<&'a str>,
+    /// The video's poster picture (a stored image path, `storage/uploads/...`),
+    /// shown until the video is tapped; absent when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub poster: Option<&'a str>,
     /// How many 360 frames the product has (0: no 360 view).
     pub frames_360: i64,
     /// The product's slug, for the 360 frames call (not written by the
@@ -477,6 +486,7 @@ mod tests {
             id: 7,
             images: vec!["a.jpg"],
             video: None,
+            poster: None,
             frames_360: 0,
             seo_url: None,
             title: None,

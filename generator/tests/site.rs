@@ -524,3 +524,36 @@ async fn a_change_other_than_to_known_products_renders_every_page() {
     );
     assert!(report.write.written.is_empty());
 }
+
+/// An advert that belongs to a flash sale (widget `special` = `flash:<id>`)
+/// shows only while the sale runs, and carries the sale's end so that a page
+/// written before it does not open it after; once the sale has ended, pages
+/// are written without it (issue 21).
+#[tokio::test(flavor = "multi_thread")]
+async fn an_advert_of_a_flash_sale_goes_with_the_sale() {
+    let shop = Shop::open().await;
+    db::raw_sql(
+        "INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (2, 'Short Sale', 1749990000, 1750003600); \
+         UPDATE widget SET special = 'flash:2' WHERE id = 5",
+    )
+    .execute(&shop.pool)
+    .await
+    .unwrap();
+    shop.build().await;
+    let home = shop.page("/");
+    assert!(home.contains(r#"data-island="advert-modal""#));
+    assert!(
+        home.contains(r#""ends_at":1750003600"#),
+        "the advert's props carry the sale's end"
+    );
+    db::raw_sql("UPDATE flash_schedule SET ends_at = 1749999000 WHERE id = 2")
+        .execute(&shop.pool)
+        .await
+        .unwrap();
+    shop.build().await;
+    assert!(
+        !shop.page("/").contains(r#"data-island="advert-modal""#),
+        "the sale has ended: no advert"
+    );
+    assert!(!shop.page("/c/beds").contains("advert-modal"));
+}

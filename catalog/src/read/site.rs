@@ -200,13 +200,15 @@ pub async fn gallery_images(
     )
 }
 
-/// A product's media besides the gallery: its first video and how many
+/// A product's media besides the gallery: its first video (and its poster) and how many
 /// 360-degree frames it has.
 #[derive(Debug, Clone, Default, Serialize, FromRow)]
 pub struct MediaRow {
     pub product_id: i64,
     pub video_url: Option<String>,
     pub video_title: Option<String>,
+    /// The video's poster picture (`storage/uploads/fullsize/...`), if it has one.
+    pub video_poster: Option<String>,
     pub frames_360: i64,
 }
 
@@ -216,6 +218,8 @@ pub async fn media(pool: &Pool, ids: &[i64]) -> Result<ByProduct<MediaRow>, sqlx
         "SELECT p.id AS product_id, \
          (SELECT v.url FROM product_video v WHERE v.product_id = p.id ORDER BY v.id LIMIT 1) AS video_url, \
          (SELECT v.title FROM product_video v WHERE v.product_id = p.id ORDER BY v.id LIMIT 1) AS video_title, \
+         (SELECT f.full_size_directory FROM image_file f WHERE f.id = \
+          (SELECT v.poster_image_id FROM product_video v WHERE v.product_id = p.id ORDER BY v.id LIMIT 1)) AS video_poster, \
          (SELECT COUNT(*) FROM product_360_frame f WHERE f.product_id = p.id) AS frames_360 \
          FROM product p WHERE p.id IN ({})",
         id_list(ids)

@@ -258,6 +258,8 @@ struct GalleryTemplate<'a> {
     lead: Option<Lead>,
     thumbs: Vec<Thumb>,
     video: Option<&'a str>,
+    /// The video's poster as a thumbnail URL, when it has one.
+    poster: Option<String>,
     /// The product id, when it has a 360-degree view.
     view_360: Option<i64>,
 }
@@ -551,6 +553,12 @@ fn gallery(d: &ProductData) -> anyhow::Result<String> {
         lead,
         thumbs,
         video: d.media.video_url.as_deref(),
+        poster: d
+            .media
+            .video_url
+            .as_ref()
+            .and(d.media.video_poster.as_deref())
+            .map(|poster| image_url(poster, 100)),
         view_360: (d.media.frames_360 > 0).then_some(p.id),
     }
     .render()?;
@@ -562,6 +570,11 @@ fn gallery(d: &ProductData) -> anyhow::Result<String> {
             .map(|i| i.full_size_directory.as_str())
             .collect(),
         video: d.media.video_url.as_deref(),
+        poster: d
+            .media
+            .video_url
+            .as_ref()
+            .and(d.media.video_poster.as_deref()),
         frames_360: d.media.frames_360,
         seo_url: None,
         title: None,

@@ -16,6 +16,13 @@ export interface components {
         AdvertModalProps: {
             /** @description The advert's HTML (staff-written, from the widget's description). */
             description: string;
+            /**
+             * Format: int64
+             * @description When the flash sale the advert belongs to ends (unix seconds): a
+             *      page written before then does not open it after. Absent for an
+             *      advert of no sale.
+             */
+            ends_at?: number;
         };
         /** @description Props of `buy-buttons`: a product's or a product set's. */
         BuyButtonsProps: components["schemas"]["ProductBuyProps"] | components["schemas"]["SetBuyProps"];
@@ -248,6 +255,11 @@ export interface components {
             images: string[];
             /** @description A video URL (YouTube or a file), `null` when the product has none. */
             video: string | null;
+            /**
+             * @description The video's poster picture (a stored image path, `storage/uploads/...`),
+             *      shown until the video is tapped; absent when there is none.
+             */
+            poster?: string;
             /**
              * Format: int64
              * @description How many 360 frames the product has (0: no 360 view).

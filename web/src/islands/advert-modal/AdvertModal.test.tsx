@@ -33,4 +33,14 @@ describe('advert-modal', () => {
     render(<AdvertModal description="<p>x</p>" />);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('stays shut once its sale has ended, on a page written before the end', () => {
+    vi.setSystemTime(2_000_000_000_000);
+    render(<AdvertModal description="<p>x</p>" ends_at={2_000_000_000} />).unmount();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(localStorage.getItem(SEEN_KEY)).toBeNull();
+    vi.setSystemTime(2_000_000_000_000 - 1);
+    render(<AdvertModal description="<p>x</p>" ends_at={2_000_000_000} />);
+    expect(screen.getByRole('dialog', { name: 'Offer' })).toBeTruthy();
+  });
 });

@@ -3,7 +3,8 @@
 // closes on its close button, an outside click or Escape (with the modal's
 // 500 ms rule). The original server sent the widget once per
 // visitor per hour; pages here are static, so the browser keeps that rule:
-// shown at most once an hour.
+// shown at most once an hour. An advert of a flash sale carries the sale's
+// end (`ends_at`): a page written before the end does not open it after.
 import { useState } from 'react';
 import { Modal } from '../../components/Modal';
 import styles from './AdvertModal.module.css';
@@ -15,6 +16,7 @@ export const AGAIN_AFTER_MS = 60 * 60 * 1000;
 /** Whether to open the advert now, and if so record that it was shown. */
 export function shouldShow(props: AdvertModalProps, now = Date.now()): boolean {
   if (!props.description) return false;
+  if (props.ends_at != null && now >= props.ends_at * 1000) return false;
   try {
     if (now - (Number(localStorage.getItem(SEEN_KEY)) || 0) < AGAIN_AFTER_MS) return false;
     localStorage.setItem(SEEN_KEY, String(now));

@@ -83,6 +83,18 @@ describe('product-gallery', () => {
     expect(embedUrl('/storage/video.mp4')).toBeNull();
   });
 
+  it("shows a stored video's poster and loads the file only when tapped", () => {
+    gallery({ video: '/storage/videos/360-sofa-grey-v7.webm', poster: 'storage/uploads/fullsize/360-sofa-grey-01-v7.jpg' });
+    expect(document.querySelector('video')).toBeNull();
+    const button = screen.getByRole('button', { name: '▶ Watch the video' });
+    expect(button.querySelector('img')!.getAttribute('src')).toBe('/storage/uploads/fullsize/360-sofa-grey-01-v7.jpg?w=100');
+    fireEvent.click(button);
+    const video = document.querySelector('video')!;
+    expect(video.getAttribute('src')).toBe('/storage/videos/360-sofa-grey-v7.webm');
+    expect(video.getAttribute('poster')).toBe('/storage/uploads/fullsize/360-sofa-grey-01-v7.jpg?w=800');
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+
   it('loads the 36 frames only when the 360 view opens, autoplays at 80 ms a frame and stops on any action', async () => {
     const fetch = mockFetch({ '/api/product/360degreeImages': { body: { images: frames } } });
     gallery({ frames_360: 36 });

@@ -1,7 +1,8 @@
 // The product image area (SPEC.md §2, §9): the main image (as the fallback
 // drew it), a thumbnail strip where hovering or clicking chooses, a 3x zoom
 // following the mouse (a click or tap toggles it, for touch), the embedded
-// video (loaded only when chosen) and the 360 viewer (its frames loaded only
+// video (loaded only when chosen: until then its poster stands beside the
+// link; a file plays in place with the poster as its first picture) and the 360 viewer (its frames loaded only
 // when opened). The video and 360 controls sit where the fallback's links
 // were, so taking over moves nothing.
 import { useCallback, useState } from 'react';
@@ -24,6 +25,7 @@ export function embedUrl(url: string): string | null {
 export function ProductGallery({
   images = [],
   video,
+  poster,
   frames_360 = 0,
   title = '',
   zoom = ZOOM,
@@ -61,7 +63,17 @@ export function ProductGallery({
           allowFullScreen
         />
       ) : (
-        <video className={styles.fill} src={video} controls autoPlay />
+        <video
+          className={styles.fill}
+          src={video}
+          poster={poster ? imageUrl(poster, 800) : undefined}
+          title={`Video: ${title}`}
+          controls
+          autoPlay
+          muted
+          loop
+          playsInline
+        />
       )
     ) : view.kind === '360' ? (
       <Viewer360 seoUrl={seoUrl} title={title} onFrame={onFrame} />
@@ -130,7 +142,7 @@ export function ProductGallery({
         <p>
           {video && (
             <button type="button" className={styles.link} aria-pressed={view.kind === 'video'} onClick={() => choose({ kind: 'video' })}>
-              ▶ Watch the video
+              {poster && <img src={imageUrl(poster, 100)} width="64" height="64" alt="" loading="lazy" className={styles.poster} />}▶ Watch the video
             </button>
           )}
           {video && frames_360 > 0 && ' · '}
