@@ -36,6 +36,17 @@ pub fn discount_percent(price_before: i64, price_now: i64) -> i64 {
 /// `interest_bp` over `months` adds `interest_bp × months / 120 000` of the price.
 const BP_MONTHS_A_YEAR: i64 = 10_000 * 12;
 
+/// The lowest selling price (a running flash sale's included) at which card
+/// instalments (EMI) are offered; the shop's EMI policy says "from ৳20,000".
+pub const EMI_MIN_PRICE: i64 = 20_000;
+
+/// Whether a product offers EMI at the price it sells for now: marked for EMI
+/// (`emi_available`) and selling from [`EMI_MIN_PRICE`]. The product page, its
+/// API and the payment page apply this one rule.
+pub fn emi_offered(emi_available: bool, price: i64) -> bool {
+    emi_available && price >= EMI_MIN_PRICE
+}
+
 /// The monthly instalment of an EMI plan for `price` over `months` at
 /// `interest_bp` basis points a year, simple interest: the smallest whole taka
 /// whose `months` payments cover the price and its interest. That is the exact
@@ -165,6 +176,14 @@ mod tests {
         assert_eq!(discounted(999, 150), 0);
         assert_eq!(discount_percent(10_000, 8_500), 15);
         assert_eq!(discount_percent(0, 0), 0);
+    }
+
+    #[test]
+    fn emi_is_offered_from_its_minimum_price_on_marked_products_only() {
+        assert!(emi_offered(true, EMI_MIN_PRICE));
+        assert!(emi_offered(true, 85_000));
+        assert!(!emi_offered(true, EMI_MIN_PRICE - 1));
+        assert!(!emi_offered(false, 85_000));
     }
 
     #[test]

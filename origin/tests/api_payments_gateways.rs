@@ -580,11 +580,15 @@ async fn only_the_shopper_can_pay_what_is_left_of_their_order() {
 async fn instalments_are_offered_only_when_every_product_allows_them() {
     let (shop, sim, _) = shop_with_gateways().await;
     let (pid, _) = plain_product(&shop, 5).await;
-    db::query("UPDATE product SET emi_available = TRUE WHERE id = $1")
-        .bind(pid)
-        .execute(&shop.state.pool)
-        .await
-        .unwrap();
+    // Priced above EMI's minimum (below it, see the end).
+    db::query(
+        "UPDATE product SET emi_available = TRUE, price_before = 45000, price_now = 45000 \
+         WHERE id = $1",
+    )
+    .bind(pid)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
     db::query("DELETE FROM product_emi WHERE product_id = $1")
         .bind(pid)
         .execute(&shop.state.pool)
@@ -616,10 +620,29 @@ async fn instalments_are_offered_only_when_every_product_allows_them() {
         .await
         .unwrap();
     let tran_id = start_card(&shop, t, &emi).await;
+    {
+        let sim = sim.lock().unwrap();
+        let form = &sim.cards[&tran_id].form;
+        assert_eq!(form["emi_option"], "0");
+        assert!(!form.contains_key("emi_max_inst_option"));
+    }
+    // Allowed again, but sold for less than EMI's minimum price (a flash
+    // price, say): no instalments.
+    let below = catalog::pricing::EMI_MIN_PRICE - 1;
+    for sql in [
+        "UPDATE product SET emi_available = TRUE, price_now = $1 WHERE id = $2",
+        "UPDATE order_detail SET local_purchase_price = $1 WHERE product_id = $2",
+    ] {
+        db::query(sql)
+            .bind(below)
+            .bind(pid)
+            .execute(&shop.state.pool)
+            .await
+            .unwrap();
+    }
+    let tran_id = start_card(&shop, t, &emi).await;
     let sim = sim.lock().unwrap();
-    let form = &sim.cards[&tran_id].form;
-    assert_eq!(form["emi_option"], "0");
-    assert!(!form.contains_key("emi_max_inst_option"));
+    assert_eq!(sim.cards[&tran_id].form["emi_option"], "0");
 }
 
 #[tokio::test]

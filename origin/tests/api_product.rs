@@ -8,6 +8,15 @@ use axum::http::{Request, StatusCode};
 use catalog::db;
 use common::{assert_api_error, text, TestShop};
 
+/// SQL: a product sold from EMI's minimum price and in no flash sale (whose
+/// price could fall below it).
+fn emi_priced() -> String {
+    format!(
+        "p.price_now >= {} AND p.id NOT IN (SELECT product_id FROM flash_item)",
+        catalog::pricing::EMI_MIN_PRICE
+    )
+}
+
 const PRODUCT_CALLS: [&str; 11] = [
     "simple-info",
     "info",
@@ -32,7 +41,7 @@ const SET_CALLS: [&str; 4] = [
 async fn info_carries_prices_attributes_categories_and_emi() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND EXISTS (SELECT 1 FROM product_attribute a WHERE a.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .scalar_i64(&format!("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND EXISTS (SELECT 1 FROM product_attribute a WHERE a.product_id = p.id) AND {} ORDER BY p.id LIMIT 1", emi_priced()))
         .await;
     let slug = text(
         &shop,
@@ -534,7 +543,7 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
 async fn emi_starts_from_the_lowest_monthly_amount() {
     let shop = TestShop::open().await;
     let id = shop
-        .scalar_i64("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) ORDER BY p.id LIMIT 1")
+        .scalar_i64(&format!("SELECT p.id FROM product p WHERE p.is_active = TRUE AND p.emi_available = TRUE AND EXISTS (SELECT 1 FROM product_emi e WHERE e.product_id = p.id) AND {} ORDER BY p.id LIMIT 1", emi_priced()))
         .await;
     let slug = text(
         &shop,
@@ -565,6 +574,19 @@ async fn emi_starts_from_the_lowest_monthly_amount() {
         lowest = lowest.min(per_month);
     }
     assert_eq!(p["emi"]["from_per_month"], lowest);
+
+    // Below EMI's minimum price (a flash price, say) the product offers none.
+    db::query("UPDATE product SET price_now = $1 WHERE id = $2")
+        .bind(catalog::pricing::EMI_MIN_PRICE - 1)
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (_, _, body) = shop.get(&format!("/api/product/info?seo_url={slug}")).await;
+    let emi = &body["product"]["emi"];
+    assert_eq!(emi["available"], false, "{emi}");
+    assert_eq!(emi["plans"], serde_json::json!([]));
+    assert_eq!(emi["from_per_month"], serde_json::Value::Null);
 
     let none = text(
         &shop,

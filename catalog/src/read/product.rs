@@ -84,7 +84,8 @@ pub struct EmiPlan {
     pub per_month: i64,
 }
 
-/// EMI summary of a product page.
+/// EMI summary of a product page: no plans, and not available, where the
+/// product does not offer EMI at its price now ([`pricing::emi_offered`]).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Emi {
     pub available: bool,
@@ -227,11 +228,13 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
     .bind(now)
     .fetch_optional(pool)
     .await?;
+    let offered = pricing::emi_offered(row.emi_available, row.effective_price);
     let plans: Vec<EmiPlan> = site::emi_offers(pool, &[id])
         .await?
         .remove(&id)
         .unwrap_or_default()
         .into_iter()
+        .filter(|_| offered)
         .map(|e| EmiPlan {
             per_month: pricing::emi_per_month(row.effective_price, e.months, e.interest_bp),
             bank: e.bank,
@@ -240,7 +243,7 @@ pub async fn detail(pool: &Pool, id: i64, now: i64) -> Result<Option<ProductDeta
         })
         .collect();
     let emi = Emi {
-        available: row.emi_available && !plans.is_empty(),
+        available: !plans.is_empty(),
         from_per_month: plans.iter().map(|p| p.per_month).min(),
         plans,
     };

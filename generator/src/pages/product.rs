@@ -69,6 +69,33 @@ pub fn emi_monthly(price: i64, offers: &[EmiRow]) -> Option<i64> {
         .min()
 }
 
+/// The product page's EMI offer: the lowest monthly amount and each bank's
+/// plan, shown only where the product offers EMI at its price now
+/// ([`catalog::pricing::emi_offered`]: a flash price below the minimum hides it).
+struct EmiView {
+    from: String,
+    /// (bank, months, per month)
+    plans: Vec<(String, i64, String)>,
+}
+
+fn emi_view(emi_available: bool, price: i64, offers: &[EmiRow]) -> Option<EmiView> {
+    if !catalog::pricing::emi_offered(emi_available, price) {
+        return None;
+    }
+    let from = emi_monthly(price, offers)?;
+    let plans = offers
+        .iter()
+        .map(|o| {
+            let per = catalog::pricing::emi_per_month(price, o.months, o.interest_bp);
+            (o.bank.clone(), o.months, taka(per))
+        })
+        .collect();
+    Some(EmiView {
+        from: taka(from),
+        plans,
+    })
+}
+
 /// Titled lists of related product ids.
 type Related = Vec<(&'static str, Vec<i64>)>;
 
@@ -203,7 +230,7 @@ struct ProductTemplate<'a> {
     gallery: &'a str,
     price: String,
     before: Option<String>,
-    emi: Option<String>,
+    emi: Option<EmiView>,
     flash: &'a str,
     buy: &'a str,
     /// (label, code, price)
@@ -382,11 +409,7 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
         gallery: &gallery,
         price: taka(p.effective_price),
         before: (p.price_before > p.effective_price).then(|| taka(p.price_before)),
-        emi: if p.emi_available {
-            emi_monthly(p.effective_price, &d.emi).map(taka)
-        } else {
-            None
-        },
+        emi: emi_view(p.emi_available, p.effective_price, &d.emi),
         flash: &flash,
         buy: &buy,
         variations: d
@@ -675,5 +698,25 @@ mod tests {
         // Regression: the page rounded 20,070 × 1.09 = 21,876.3 down to whole
         // taka before dividing, and showed 1,823 where the API said 1,824.
         assert_eq!(emi_monthly(20_070, &[offer(12, 900)]), Some(1824));
+    }
+
+    #[test]
+    fn emi_is_shown_with_every_plan_only_from_the_minimum_price() {
+        let offer = |months, interest_bp| EmiRow {
+            product_id: 1,
+            bank: "City Bank".into(),
+            months,
+            interest_bp,
+        };
+        let offers = [offer(3, 0), offer(12, 900)];
+        let v = emi_view(true, 24_000, &offers).unwrap();
+        assert_eq!(v.from, taka(2_180));
+        assert_eq!(v.plans.len(), 2);
+        assert_eq!(v.plans[0].1, 3);
+        assert_eq!(v.plans[0].2, taka(8_000));
+        // A flash price below the minimum, a product not marked, no plans.
+        assert!(emi_view(true, 19_999, &offers).is_none());
+        assert!(emi_view(false, 24_000, &offers).is_none());
+        assert!(emi_view(true, 24_000, &[]).is_none());
     }
 }

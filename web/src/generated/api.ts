@@ -3235,7 +3235,10 @@ export interface components {
             /** Format: int64 */
             ends_at: number;
         };
-        /** @description EMI summary of a product page. */
+        /**
+         * @description EMI summary of a product page: no plans, and not available, where the
+         *      product does not offer EMI at its price now ([`pricing::emi_offered`]).
+         */
         Emi: {
             available: boolean;
             /** Format: int64 */

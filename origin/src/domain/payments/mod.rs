@@ -591,15 +591,19 @@ async fn checkout(
 }
 
 /// The most instalments every product of the order offers (DOMAIN.md: EMI
-/// is per product per bank); `None` when one of them offers none.
+/// is per product per bank); `None` when one of them offers none, or was
+/// bought for less than EMI's minimum price (in SQL, the rule of
+/// [`catalog::pricing::emi_offered`], on the price paid).
 async fn emi_allowed(pool: &Pool, order_id: i64) -> sqlx::Result<Option<i64>> {
     let (lines, offering, months): (i64, i64, Option<i64>) = db::query_as(
-        "SELECT COUNT(*), COUNT(CASE WHEN p.emi_available AND m.months IS NOT NULL THEN 1 END), \
+        "SELECT COUNT(*), COUNT(CASE WHEN p.emi_available AND m.months IS NOT NULL \
+         AND d.local_purchase_price >= $2 THEN 1 END), \
          MIN(m.months) FROM order_detail d JOIN product p ON p.id = d.product_id \
          LEFT JOIN (SELECT product_id, MAX(months) AS months FROM product_emi GROUP BY product_id) m \
          ON m.product_id = d.product_id WHERE d.order_id = $1",
     )
     .bind(order_id)
+    .bind(catalog::pricing::EMI_MIN_PRICE)
     .fetch_one(pool)
     .await?;
     Ok(months.filter(|_| lines > 0 && offering == lines))
