@@ -582,3 +582,113 @@ async fn register_and_login_document_an_optional_self_token() {
         assert_ne!(tokens[0]["required"], true, "{path}");
     }
 }
+
+/// A cart made under an older, guessable token (before the origin asked for
+/// 128 random bits), as it lies in the database: made `age_days` ago with one
+/// line of `pid`.
+async fn legacy_cart(shop: &TestShop, token: &str, pid: i64, age_days: i64) {
+    let made = catalog::clock::now_unix() - age_days * 86_400;
+    let id: i64 = db::query_scalar(
+        "INSERT INTO cart (self_token, created_at, updated_at) VALUES ($1, $2, $2) RETURNING id",
+    )
+    .bind(token)
+    .bind(made)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    let code: String = db::query_scalar("SELECT product_code FROM product WHERE id = $1")
+        .bind(pid)
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap();
+    db::query("INSERT INTO cart_item (cart_id, product_id, item_code, qty) VALUES ($1, $2, $3, 2)")
+        .bind(id)
+        .bind(pid)
+        .bind(code)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+}
+
+fn cart_lines(view: &Value) -> Vec<(i64, i64)> {
+    view["cart"]["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no cart in {view}"))
+        .iter()
+        .map(|l| {
+            (
+                l["info"]["id"].as_i64().unwrap(),
+                l["qty"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_cart_under_an_older_short_token_works_until_it_is_30_days_old_and_makes_no_new_cart() {
+    let shop = TestShop::fresh().await;
+    let (a, b) = (product(&shop, 0).await, product(&shop, 1).await);
+    let refused = |status: StatusCode, headers: &axum::http::HeaderMap, body: &Value| {
+        assert_api_error(status, headers, body, StatusCode::BAD_REQUEST);
+        assert!(
+            body["errors"]["SELF-TOKEN"][0]
+                .as_str()
+                .unwrap()
+                .contains("Make a new one"),
+            "{body}"
+        );
+    };
+    // The original client's shape: the time and base-36 Math.random().
+    let young = "1700000000000k3j2h9abcde";
+    legacy_cart(&shop, young, a, 29).await;
+    let (status, _, view) = shop.guest_get(young, "/api/cart/view").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(cart_lines(&view), vec![(a, 2)]);
+    // It keeps working: a line added to the same cart, the count read.
+    let (status, _, body) = shop
+        .guest_get(young, &format!("/api/cart/add-to-cart?main_pid={b}&qty=1"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, _, view) = shop.guest_get(young, "/api/cart/view").await;
+    assert_eq!(cart_lines(&view).len(), 2, "{view}");
+    let carts = "SELECT COUNT(*) FROM cart";
+    assert_eq!(shop.scalar_i64(carts).await, 1);
+
+    // A cart over 30 days old under such a token is not reached any more.
+    let old = "1690000000000zz9y8x7w6v5";
+    legacy_cart(&shop, old, a, 31).await;
+    let (status, headers, body) = shop.guest_get(old, "/api/cart/view").await;
+    refused(status, &headers, &body);
+
+    // A short token without a cart makes none, whatever the call.
+    for token in ["1700000000000m1n2b3v4c5x", "12345678"] {
+        for uri in [
+            format!("/api/cart/add-to-cart?main_pid={a}&qty=1"),
+            "/api/cart/view".to_string(),
+            format!("/api/common/add-to-compare?pid={a}"),
+        ] {
+            let (status, headers, body) = shop.guest_get(token, &uri).await;
+            refused(status, &headers, &body);
+        }
+    }
+    assert_eq!(
+        shop.scalar_i64(carts).await,
+        2,
+        "no cart made for a short token"
+    );
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM compare_item").await,
+        0
+    );
+
+    // Signing in brings the young cart into the account, under a strong token from then on.
+    let token = login(&shop, young, DEMO).await;
+    let (_, view) = as_user(&shop, &token, "/api/cart/view").await;
+    let lines = cart_lines(&view);
+    assert!(
+        lines.contains(&(a, 2)) && lines.contains(&(b, 1)),
+        "{lines:?}"
+    );
+    let (status, headers, body) = shop.guest_get(young, "/api/cart/view").await;
+    refused(status, &headers, &body);
+}

@@ -127,6 +127,37 @@ pub fn valid_self_token(token: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// How long a guest cart made under an older, weaker token (8 to 34 of the
+/// same characters: the original client's `Date.now()` and `Math.random()`
+/// in base 36) keeps working, seconds from when the cart was made: 30 days.
+/// Such a token is taken only while a cart made under it is that young
+/// ([`live_legacy_cart`]); the origin never makes a new cart, or anything
+/// else, for a token that is not [`valid_self_token`] otherwise. After that
+/// the client is told to make a new token (a 400 naming `SELF-TOKEN`), and the
+/// old cart is never reached again.
+pub const LEGACY_CART_LIFETIME_SECS: i64 = 30 * 86_400;
+
+/// The shape of the tokens the origin took before it asked for 128 random
+/// bits: 8 to 34 letters, digits, `.`, `_` and `-`.
+pub fn legacy_self_token(token: &str) -> bool {
+    (8..SELF_TOKEN_MIN_LEN).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Whether `token`, a [`legacy_self_token`], owns a cart made less than
+/// [`LEGACY_CART_LIFETIME_SECS`] before `now`: then it is still taken.
+pub async fn live_legacy_cart(pool: &Pool, token: &str, now: i64) -> sqlx::Result<bool> {
+    let found: Option<i64> =
+        db::query_scalar("SELECT id FROM cart WHERE self_token = $1 AND created_at > $2")
+            .bind(token)
+            .bind(now - LEGACY_CART_LIFETIME_SECS)
+            .fetch_optional(pool)
+            .await?;
+    Ok(found.is_some())
+}
+
 /// Looks a Bearer token up: live (not revoked, not expired) and its user
 /// active; `None` when it is not.
 pub async fn user_for_token(pool: &Pool, token: &str) -> sqlx::Result<Option<User>> {
@@ -187,6 +218,12 @@ mod tests {
             "has space in it and is long enough to pass"
         ));
         assert!(!valid_self_token(&"a".repeat(101)));
+        // Older tokens have a shape of their own, taken only with a young cart.
+        assert!(legacy_self_token("1700000000000k3j2h9abcde"));
+        assert!(legacy_self_token("12345678"));
+        assert!(!legacy_self_token("1234567"));
+        assert!(!legacy_self_token("1700000000000Xb7kQ2pL9mZr4TwY8vNc3H"));
+        assert!(!legacy_self_token("has space in it"));
         assert!(!valid_self_token(
             "cart_'; DROP TABLE app_user; -- and more"
         ));

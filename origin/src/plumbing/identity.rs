@@ -12,7 +12,8 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use crate::domain::identity::{
-    user_for_token, valid_self_token, Caller, SignedIn, SELF_TOKEN_RULE,
+    legacy_self_token, live_legacy_cart, user_for_token, valid_self_token, Caller, SignedIn,
+    SELF_TOKEN_RULE,
 };
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT, UNAUTHENTICATED};
 use crate::state::AppState;
@@ -20,6 +21,9 @@ use crate::state::AppState;
 /// The header that carries a guest's identity.
 pub const SELF_TOKEN_HEADER: &str = "self-token";
 
+/// A shorter token of the older shape is taken only while it owns a cart
+/// younger than [`crate::domain::identity::LEGACY_CART_LIFETIME_SECS`].
+///
 /// A malformed `SELF-TOKEN` answers 400; a Bearer token that is unknown or
 /// expired answers 401 (a caller who sends none stays a guest).
 impl aide::OperationInput for Caller {
@@ -51,7 +55,10 @@ impl FromRequestParts<AppState> for Caller {
                 let token = value.to_str().unwrap_or_default().trim();
                 if token.is_empty() {
                     None
-                } else if valid_self_token(token) {
+                } else if valid_self_token(token)
+                    || (legacy_self_token(token)
+                        && live_legacy_cart(&state.pool, token, catalog::clock::now_unix()).await?)
+                {
                     Some(token.to_string())
                 } else {
                     return Err(ApiError::invalid("SELF-TOKEN", SELF_TOKEN_RULE));
