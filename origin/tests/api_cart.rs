@@ -651,6 +651,10 @@ async fn a_cash_on_delivery_order_takes_stock_empties_the_cart_and_can_be_read_b
         2 * price + delivery
     );
     assert_eq!(tracked["order_masters"]["amount_paid"], 0);
+    assert_eq!(
+        tracked["order_masters"]["payment_method"],
+        "cash_on_delivery"
+    );
     assert!(tracked["order_masters"].get("address").is_none());
     let (status, headers, body) = shop
         .get(&format!(

@@ -473,6 +473,7 @@ async fn a_guest_buys_by_cash_on_delivery_and_tracks_the_order() {
         catalog::pricing::taka(grand),
         "<th scope=\"row\">Paid</th><td>৳0</td>".to_string(),
         "<th scope=\"row\">Due</th>".to_string(),
+        ", Cash on delivery.</p>".to_string(),
     ] {
         assert!(track.text.contains(&text), "{text} in {}", track.text);
     }

@@ -514,6 +514,20 @@ fn cart_money(cart: &cart::Cart, priced: &orders::Priced, zones: Option<String>)
 }
 
 /// "pending_payment" as "Pending payment".
+/// A payment method as shoppers read it (the names the web pages use,
+/// `web/src/lib/order.ts`).
+fn payment_name(method: &str) -> String {
+    match method {
+        "cash_on_delivery" => "Cash on delivery",
+        "debitcredit" => "Card or mobile banking",
+        "mobilebanking" => "Mobile banking",
+        "bkash" => "bKash",
+        "nagad" => "Nagad",
+        other => other,
+    }
+    .to_string()
+}
+
 fn status_name(status: &str) -> String {
     let text = status.replace(['_', '-'], " ");
     let mut chars = text.chars();
@@ -553,7 +567,7 @@ fn summary(head: &Value, details: &Value) -> OrderSummary {
         customer_name: s("customer_name"),
         status: status_name(&s("order_status")),
         payment_status: status_name(&s("payment_term_status")),
-        payment_method: status_name(&s("payment_method")),
+        payment_method: payment_name(&s("payment_method")),
         lines,
         money: LiteMoney {
             subtotal: taka(n("total_amount")),
@@ -1136,6 +1150,8 @@ mod tests {
     fn statuses_read_as_words() {
         assert_eq!(status_name("pending_payment"), "Pending payment");
         assert_eq!(status_name(""), "");
+        assert_eq!(payment_name("bkash"), "bKash");
+        assert_eq!(payment_name("cash_on_delivery"), "Cash on delivery");
     }
 
     #[test]

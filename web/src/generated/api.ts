@@ -4378,6 +4378,11 @@ export interface components {
             order_date: string;
             customer_name: string;
             order_status: string;
+            /**
+             * @description How the shopper pays: `cash_on_delivery`, `debitcredit`, `mobilebanking`,
+             *      `bkash` or `nagad`.
+             */
+            payment_method: string;
             payment_term_status: string;
             /**
              * Format: int64

@@ -106,6 +106,9 @@ pub struct TrackedOrder {
     pub order_date: String,
     pub customer_name: String,
     pub order_status: String,
+    /// How the shopper pays: `cash_on_delivery`, `debitcredit`, `mobilebanking`,
+    /// `bkash` or `nagad`.
+    pub payment_method: String,
     pub payment_term_status: String,
     /// Taka: the lines before discount and delivery.
     pub total_amount: i64,
@@ -180,6 +183,7 @@ async fn get_track_order(
             order_date: head.order_date,
             customer_name: head.customer_name,
             order_status: head.order_status,
+            payment_method: head.payment_method,
             payment_term_status: head.payment_term_status,
             total_amount: head.total_amount,
             coupon_code: head.coupon_code,

@@ -26,7 +26,8 @@ describe('track-order-page', () => {
           success: true,
           order_masters: {
             order_status: 'placed',
-            payment_term_status: 'COD',
+            payment_method: 'bkash',
+            payment_term_status: 'partial',
             order_date: '2026-05-01',
             customer_name: 'Rina',
             order_random: 'R1001',
@@ -56,7 +57,7 @@ describe('track-order-page', () => {
     await flush();
     expect(Object.fromEntries(calledUrl(fetch).searchParams)).toEqual({ id: 'R1001', phone: '01712345678' });
     expect(screen.getByRole('heading', { name: 'Order R1001' })).toBeTruthy();
-    expect(document.querySelector('dl')!.textContent).toBe('StatusPlacedPaymentCODOrdered on2026-05-01NameRina');
+    expect(document.querySelector('dl')!.textContent).toBe('StatusPlacedPaymentPartial, bKashOrdered on2026-05-01NameRina');
     expect(screen.getByRole('link', { name: 'Akij Chair' }).getAttribute('href')).toBe('/product/akij-chair');
     // Each line's price, the delivery charge, the total, paid and due (not "1 ×").
     const row = screen.getByRole('link', { name: 'Akij Chair' }).closest('tr')!;

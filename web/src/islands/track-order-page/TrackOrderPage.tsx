@@ -7,7 +7,7 @@ import { Field } from '../../components/Field';
 import { OrderSummary } from '../../components/OrderSummary';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet } from '../../lib/api';
-import { statusName } from '../../lib/order';
+import { paymentName, statusName } from '../../lib/order';
 import { checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './TrackOrderPage.module.css';
 import type { TrackOrderResponse } from './types';
@@ -80,7 +80,9 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
             <dt>Status</dt>
             <dd>{statusName(found.master.order_status)}</dd>
             <dt>Payment</dt>
-            <dd>{statusName(found.master.payment_term_status)}</dd>
+            <dd>
+              {statusName(found.master.payment_term_status)}, {paymentName(found.master.payment_method)}
+            </dd>
             <dt>Ordered on</dt>
             <dd>{found.master.order_date ?? '–'}</dd>
             {found.master.customer_name && (
