@@ -199,11 +199,11 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
     // A callback before approval (forged "success") proves nothing.
     let forged = format!("{SITE}/api/bkash/callback?paymentID={payment_id}&status=success");
     let sent = callback(&shop, &forged).await;
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(sent.starts_with(&format!("{SITE}/fail?reason=")), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     // So does a paymentID bKash never issued.
     let unknown = format!("{SITE}/api/bkash/callback?paymentID=TR0011nope&status=success");
-    assert!(callback(&shop, &unknown).await.contains("/fail?data="));
+    assert!(callback(&shop, &unknown).await.contains("/fail?reason="));
 
     let back = at_bkash_page(&page, "approve").await.expect("sent back");
     assert!(back.contains("status=success"), "{back}");
@@ -252,8 +252,14 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
         let back = at_bkash_page(&page, clicked).await.expect("sent back");
         let sent = callback(&shop, &back).await;
         faults(&base, json!({})).await;
+        // Why, as a code the shop's fail page words.
+        let reason = if action == "cancel" {
+            "cancelled"
+        } else {
+            "declined"
+        };
         assert!(
-            sent.starts_with(&format!("{SITE}/fail?data=")),
+            sent.starts_with(&format!("{SITE}/fail?reason={reason}&data=")),
             "{action}: {sent}"
         );
         let (_, term, status, _, paid) = last_order(&shop, &t).await;
@@ -278,7 +284,10 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
         assert_eq!(status, expected, "{action}");
         // Replaying the callback changes nothing.
         let again = callback(&shop, &back).await;
-        assert!(again.contains("/fail?data="), "{again}");
+        assert!(
+            again.contains(&format!("/fail?reason={reason}&")),
+            "{again}"
+        );
         assert_eq!(stock(&shop, pid).await, before, "{action}: released once");
     }
 }
@@ -345,7 +354,7 @@ async fn a_tampered_amount_is_not_paid() {
     let back = at_bkash_page(&page, "approve").await.unwrap();
     faults(&base, json!({ "tamper_amount": true })).await;
     let sent = callback(&shop, &back).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason=failed&"), "{sent}");
     let (order_id, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
     assert_eq!(paid_history(&shop, order_id).await, 0);
@@ -382,7 +391,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let back = at_bkash_page(&page, "approve").await.unwrap();
     faults(&base, json!({ "down": true })).await;
     let sent = callback(&shop, &back).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason=unavailable&"), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     faults(&base, json!({})).await;
     assert_eq!(

@@ -209,12 +209,19 @@ async fn a_payment_confirmed_after_expiry_is_refunded() {
     assert_eq!(swept.expired, 2, "{swept:?}");
     assert_eq!(stock(&shop, pid).await, before);
 
+    // Sent to /fail saying the order expired.
     let back = at_bkash_page(&page, "approve").await.expect("sent back");
     let sent = bkash_callback(&shop, &back).await;
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(
+        sent.starts_with(&format!("{SITE}/fail?reason=expired&")),
+        "{sent}"
+    );
     let post = at_card_page(&card_page, "approve").await.expect("posted");
     let sent = card_return(&shop, &post).await;
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(
+        sent.starts_with(&format!("{SITE}/fail?reason=expired&")),
+        "{sent}"
+    );
 
     for (token, gateway) in [(t1, "bkash"), (t2, "sslcommerz")] {
         let (order_id, term, status, _, paid) = last_order(&shop, token).await;
@@ -252,7 +259,7 @@ async fn a_payment_confirmed_after_expiry_is_refunded() {
 
     // The return replayed gives nothing back twice.
     let sent = card_return(&shop, &post).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason=expired&"), "{sent}");
     assert_eq!(report(&base, CARD_ADMIN).await["refunds"], 1);
 }
 
@@ -277,7 +284,10 @@ async fn a_nagad_payment_confirmed_after_expiry_is_left_to_the_operator() {
     let (status, headers, _) = shop.get(path).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     let sent = headers["location"].to_str().unwrap();
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(
+        sent.starts_with(&format!("{SITE}/fail?reason=expired&")),
+        "{sent}"
+    );
     let (order_id, term, ..) = last_order(&shop, t).await;
     assert_eq!(term, "Failed");
     assert_eq!(attempt(&shop, order_id).await.1, "late");

@@ -133,6 +133,20 @@ async fn ssl_shopper(
     if let Some(v) = &tx.val_id {
         fields["val_id"] = json!(v);
     }
+    // Signed as SSLCommerz signs what it posts (the shop checks the IPN's).
+    let signed: std::collections::BTreeMap<String, String> = fields
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect();
+    let keys: Vec<String> = signed.keys().cloned().collect();
+    fields["verify_key"] = json!(keys.join(","));
+    fields["verify_sign"] = json!(payments_sim::sslcommerz::verify_sign(
+        &signed,
+        &keys,
+        STORE_PASSWORD
+    ));
     Json(json!({ "url": tx.form[url], "fields": fields }))
 }
 
@@ -367,7 +381,7 @@ async fn a_card_payment_counts_only_once_the_gateway_validates_it() {
         let (status, location, _) = browser_post(&shop, "/sslcommerz/success", &forged).await;
         assert_eq!(status, StatusCode::SEE_OTHER);
         assert!(
-            location.starts_with(&format!("{SITE}/fail?data=")),
+            location.starts_with(&format!("{SITE}/fail?reason=")),
             "{location}"
         );
         assert_eq!(last_order(&shop, t).await.1, "Pending");
@@ -447,7 +461,7 @@ async fn failed_cancelled_or_short_card_payments_release_stock_and_keep_the_cart
         let (status, location, _) = browser_post(&shop, &back, &fields).await;
         assert_eq!(status, StatusCode::SEE_OTHER);
         assert!(
-            location.starts_with(&format!("{SITE}/fail?data=")),
+            location.starts_with(&format!("{SITE}/fail?reason=")),
             "{outcome}: {location}"
         );
         let (_, term, order_status, _, paid) = last_order(&shop, t).await;
@@ -503,7 +517,7 @@ async fn a_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     sim.lock().unwrap().down = true;
     let (status, location, _) = browser_post(&shop, &path, &fields).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert!(location.starts_with(&format!("{SITE}/fail?data=")));
+    assert!(location.starts_with(&format!("{SITE}/fail?reason=")));
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     let (status, _, body) = browser_post(&shop, "/sslcommerz/ipn", &fields).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");

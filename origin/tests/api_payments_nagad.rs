@@ -220,12 +220,12 @@ async fn a_nagad_payment_is_sealed_signed_approved_verified_and_paid_once() {
          &payment_ref_id={reference}&status=Success&status_code=00_0000_000"
     );
     let sent = callback(&shop, &forged).await;
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(sent.starts_with(&format!("{SITE}/fail?reason=")), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     // Nor does a reference Nagad never issued.
     let unknown =
         format!("{SITE}/api/nagad/receive-nagad-data?payment_ref_id=MDnope&status=Success");
-    assert!(callback(&shop, &unknown).await.contains("/fail?data="));
+    assert!(callback(&shop, &unknown).await.contains("/fail?reason="));
     assert_eq!(last_order(&shop, t).await.1, "Pending");
 
     let back = at_nagad_page(&page, "approve").await.expect("sent back");
@@ -280,8 +280,13 @@ async fn declined_or_cancelled_payments_release_the_stock_once() {
         assert_eq!(stock(&shop, pid).await, before - 1);
         let back = at_nagad_page(&page, action).await.expect("sent back");
         let sent = callback(&shop, &back).await;
+        let reason = if action == "cancel" {
+            "cancelled"
+        } else {
+            "declined"
+        };
         assert!(
-            sent.starts_with(&format!("{SITE}/fail?data=")),
+            sent.starts_with(&format!("{SITE}/fail?reason={reason}&data=")),
             "{action}: {sent}"
         );
         let (_, term, status, _, paid) = last_order(&shop, &t).await;
@@ -301,7 +306,10 @@ async fn declined_or_cancelled_payments_release_the_stock_once() {
         assert_eq!(attempt(&shop, order_id).await.2, expected, "{action}");
         // Replaying the return changes nothing.
         let again = callback(&shop, &back).await;
-        assert!(again.contains("/fail?data="), "{again}");
+        assert!(
+            again.contains(&format!("/fail?reason={reason}&")),
+            "{again}"
+        );
         assert_eq!(stock(&shop, pid).await, before, "{action}: released once");
     }
 }
@@ -357,14 +365,58 @@ async fn a_tampered_amount_is_not_paid() {
     faults(&base, json!({ "tamper_amount": true })).await;
     let sent = callback(&shop, &back).await;
     faults(&base, json!({})).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason="), "{sent}");
     let (order_id, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
     assert_eq!(paid_history(&shop, order_id).await, 0);
     assert_eq!(stock(&shop, pid).await, before);
     // Replayed once Nagad tells the truth again: the attempt stays failed.
-    assert!(callback(&shop, &back).await.contains("/fail?data="));
+    assert!(callback(&shop, &back).await.contains("/fail?reason="));
     assert_eq!(last_order(&shop, t).await.4, 0);
+}
+
+#[tokio::test]
+async fn nagad_is_told_the_shoppers_address() {
+    let (shop, base) = shop_with_nagad().await;
+    let (pid, _) = plain_product(&shop, 9).await;
+    // Behind the edge: the first X-Forwarded-For is the shopper, as the
+    // origin's throttles read it; an IPv4-mapped IPv6 address is IPv4;
+    // without an edge (no header) the call came from loopback.
+    let cases = [
+        (Some("203.0.113.7, 10.0.0.2"), "203.0.113.7"),
+        (Some("::ffff:198.51.100.9"), "198.51.100.9"),
+        (None, "127.0.0.1"),
+    ];
+    for (i, (forwarded, expected)) in cases.into_iter().enumerate() {
+        let t = format!("1700000000000nagadaddr{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
+        ready(&shop, &t, pid, 1, "nagad").await;
+        let mut headers = vec![("SELF-TOKEN", t.as_str())];
+        if let Some(f) = forwarded {
+            headers.push(("X-Forwarded-For", f));
+        }
+        let (status, _, body) = shop
+            .request(
+                "GET",
+                &format!("/api/nagad/pay-via-ajax?token={t}"),
+                &headers,
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let r = report(&base).await;
+        let ips: Vec<&str> = r["client_ips"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        // Initialize and complete both name the shopper.
+        assert_eq!(
+            ips[ips.len() - 2..],
+            [expected, expected],
+            "{forwarded:?}: {r}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -459,7 +511,7 @@ async fn a_nagad_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let back = at_nagad_page(&page, "approve").await.unwrap();
     faults(&base, json!({ "down": true })).await;
     let sent = callback(&shop, &back).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason="), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     faults(&base, json!({})).await;
     assert_eq!(
@@ -506,8 +558,8 @@ async fn an_abandoned_nagad_payment_expires_once_and_a_late_approval_goes_to_the
     // money is left to the operator, recorded once however often the
     // return is replayed; the order stays cancelled and the stock released.
     let back = at_nagad_page(&page, "approve").await.unwrap();
-    assert!(callback(&shop, &back).await.contains("/fail?data="));
-    assert!(callback(&shop, &back).await.contains("/fail?data="));
+    assert!(callback(&shop, &back).await.contains("/fail?reason="));
+    assert!(callback(&shop, &back).await.contains("/fail?reason="));
     assert_eq!(attempt(&shop, order_id).await.2, "late");
     let refunds: Vec<(String, i64)> =
         db::query_as("SELECT status, amount FROM payment_refund WHERE order_id = $1")

@@ -2,13 +2,16 @@
 //! the payment, against the workspace's simulators in-process on loopback:
 //! bKash's `payment/refund` and SSLCommerz's refund API, full and partial,
 //! never more than was paid minus earlier refunds; recorded with the order
-//! (`payment_refund`, `order_master.amount_refunded`, its history). The
-//! command itself is run once as a process.
+//! (`payment_refund`, `order_master.amount_refunded`, its history). A
+//! refund answered `processing` is polled until it ends; one whose answer
+//! was lost is recorded `unknown` (never `failed`, never asked twice) and
+//! settled by bKash's refund status. The command itself is run once as a
+//! process.
 
 mod common;
 
 use catalog::db;
-use origin::domain::payments::refund::refund_order;
+use origin::domain::payments::refund::{refund_order, settle_refunds};
 use origin::plumbing::error::ApiError;
 use serde_json::json;
 
@@ -226,4 +229,156 @@ async fn the_refund_command_gives_money_back_and_says_so() {
     let out = run(vec!["NO-SUCH".into()]).await;
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no order"));
+}
+
+/// The refund rows of an order, oldest first: (status, amount, refund_ref).
+async fn refund_rows(shop: &TestShop, order_id: i64) -> Vec<(String, i64, String)> {
+    db::query_as(
+        "SELECT status, amount, refund_ref FROM payment_refund WHERE order_id = $1 ORDER BY id",
+    )
+    .bind(order_id)
+    .fetch_all(&shop.state.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_bkash_refund_whose_answer_is_lost_is_settled_by_its_status_and_never_given_twice() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000refundlost1.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let order_id = paid_by_bkash(&shop, t, pid, 1).await;
+    let (_, _, _, total, _) = last_order(&shop, t).await;
+    let number = order_number(&shop, order_id).await;
+    let (pool, gateways) = (&shop.state.pool, &shop.state.payments);
+
+    // bKash gives the money back but its answer is lost (504): not
+    // "failed" (it was done), but unknown until asked.
+    faults(&base, BKASH_ADMIN, json!({ "refund_answer_lost": true })).await;
+    let lost = refund_order(pool, gateways, &number, Some(100), "Scratched", NOW)
+        .await
+        .unwrap();
+    assert_eq!(lost.lines[0].status, "unknown", "{:?}", lost.lines);
+    assert_eq!(lost.refunded, 0);
+    assert_eq!(refunded(&shop, order_id).await, 0);
+    assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
+    faults(&base, BKASH_ADMIN, json!({})).await;
+
+    // While it is unknown nothing more is asked of bKash: not the same
+    // money again, nor another refund that could hide it.
+    let err = refund_order(pool, gateways, &number, None, "again", NOW)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ApiError::Conflict(_)), "{err}");
+    assert!(err.to_string().contains("answer was lost"), "{err}");
+    assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
+
+    // The sweep asks bKash's refund status: done, recorded once.
+    assert_eq!(settle_refunds(pool, gateways, NOW + 60).await.unwrap(), 1);
+    let rows = refund_rows(&shop, order_id).await;
+    assert_eq!(
+        (rows[0].0.as_str(), rows[0].1),
+        ("refunded", 100),
+        "{rows:?}"
+    );
+    assert!(
+        rows[0].2.starts_with("SIMR"),
+        "bKash's refundTrxID: {rows:?}"
+    );
+    assert_eq!(refunded(&shop, order_id).await, 100);
+    assert_eq!(history(&shop, order_id, "refunded").await, 1);
+    assert_eq!(settle_refunds(pool, gateways, NOW + 120).await.unwrap(), 0);
+    assert_eq!(refunded(&shop, order_id).await, 100, "counted once");
+    let r = report(&base, BKASH_ADMIN).await;
+    assert_eq!(
+        (r["refunds"].as_u64(), r["refund_queries"].as_u64()),
+        (Some(1), Some(1)),
+        "{r}"
+    );
+
+    // Settled, the rest can be given back; at most what is left.
+    let rest = refund_order(pool, gateways, &number, None, "Returned", NOW)
+        .await
+        .unwrap();
+    assert_eq!(rest.refunded, total - 100);
+    assert_eq!(refunded(&shop, order_id).await, total);
+    assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 2);
+}
+
+#[tokio::test]
+async fn a_card_refund_processing_is_polled_until_it_is_refunded() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000refundproc1.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let order_id = paid_by_card(&shop, t, pid, 1).await;
+    let number = order_number(&shop, order_id).await;
+    let (pool, gateways) = (&shop.state.pool, &shop.state.payments);
+
+    faults(&base, CARD_ADMIN, json!({ "refund_processing": true })).await;
+    let asked = refund_order(pool, gateways, &number, Some(250), "Late delivery", NOW)
+        .await
+        .unwrap();
+    assert_eq!(asked.lines[0].status, "processing", "{:?}", asked.lines);
+    assert_eq!(asked.refunded, 0);
+    assert_eq!(refunded(&shop, order_id).await, 0, "not given back yet");
+    assert_eq!(history(&shop, order_id, "refund_pending").await, 1);
+
+    // Still processing at the gateway: asked, nothing recorded.
+    assert_eq!(settle_refunds(pool, gateways, NOW + 60).await.unwrap(), 0);
+    assert_eq!(refund_rows(&shop, order_id).await[0].0, "processing");
+    assert_eq!(report(&base, CARD_ADMIN).await["refund_queries"], 1);
+
+    // Done at the gateway: the next sweep records it, once, by the
+    // refund_ref_id SSLCommerz answered; every origin may sweep.
+    faults(&base, CARD_ADMIN, json!({})).await;
+    let other_origin =
+        origin::domain::payments::Gateways::from_args(&common::sim::args(&base), common::sim::SITE)
+            .unwrap();
+    let (a, b) = tokio::join!(
+        settle_refunds(pool, gateways, NOW + 120),
+        settle_refunds(pool, &other_origin, NOW + 120)
+    );
+    assert_eq!(a.unwrap() + b.unwrap(), 1, "settled by one origin");
+    let rows = refund_rows(&shop, order_id).await;
+    assert_eq!(rows[0].0, "refunded", "{rows:?}");
+    assert!(rows[0].2.starts_with("SIMREFUND"), "{rows:?}");
+    assert_eq!(refunded(&shop, order_id).await, 250);
+    assert_eq!(history(&shop, order_id, "refunded").await, 1);
+    assert_eq!(settle_refunds(pool, gateways, NOW + 180).await.unwrap(), 0);
+    assert_eq!(refunded(&shop, order_id).await, 250);
+    assert_eq!(report(&base, CARD_ADMIN).await["refunds"], 1);
+}
+
+#[tokio::test]
+async fn a_card_refund_whose_answer_is_lost_is_never_asked_again() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000refundlost2.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let order_id = paid_by_card(&shop, t, pid, 1).await;
+    let number = order_number(&shop, order_id).await;
+    let (pool, gateways) = (&shop.state.pool, &shop.state.payments);
+
+    faults(&base, CARD_ADMIN, json!({ "refund_answer_lost": true })).await;
+    let lost = refund_order(pool, gateways, &number, None, "Returned", NOW)
+        .await
+        .unwrap();
+    assert_eq!(lost.lines[0].status, "unknown", "{:?}", lost.lines);
+    faults(&base, CARD_ADMIN, json!({})).await;
+    // SSLCommerz's refund query needs the refund_ref_id the lost answer
+    // carried: it stays unknown for the operator, counted as given, and
+    // nothing is asked again.
+    assert_eq!(settle_refunds(pool, gateways, NOW + 60).await.unwrap(), 0);
+    let rows = refund_rows(&shop, order_id).await;
+    assert_eq!(rows[0].0, "unknown", "{rows:?}");
+    let err = refund_order(pool, gateways, &number, None, "again", NOW)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ApiError::Conflict(_)), "{err}");
+    let r = report(&base, CARD_ADMIN).await;
+    assert_eq!(
+        (r["refunds"].as_u64(), r["refund_queries"].as_u64()),
+        (Some(1), Some(0)),
+        "{r}"
+    );
+    assert_eq!(refunded(&shop, order_id).await, 0);
 }

@@ -4,8 +4,12 @@
 //! The shopper's part is played over HTTP: the test opens the simulator's
 //! hosted page, follows approve, decline or cancel, and posts the form the
 //! page would make the browser post back to the shop. The IPN the simulator
-//! signs (verify_sign, MD5 as SSLCommerz documents) is replayed to the shop.
-//! Faults: the return lost, the amount tampered, the gateway down.
+//! signs (verify_sign, MD5 as SSLCommerz documents) is replayed to the shop;
+//! one forged (unsigned, signed with another password, or changed after
+//! signing) is refused before the gateway is asked anything. Faults: the
+//! return lost (settled by the IPN, or by the transaction query when the IPN
+//! is lost too), the amount tampered, the gateway down. Every way to /fail
+//! says why in a `reason` code.
 
 mod common;
 
@@ -62,7 +66,10 @@ async fn a_card_payment_is_paid_once_through_the_hosted_page() {
         ("amount".to_string(), format!("{total}.00")),
     ];
     let sent = card_return(&shop, &(format!("{SITE}/sslcommerz/success"), forged)).await;
-    assert!(sent.starts_with(&format!("{SITE}/fail?data=")), "{sent}");
+    assert!(
+        sent.starts_with(&format!("{SITE}/fail?reason=failed&data=")),
+        "{sent}"
+    );
     assert_eq!(last_order(&shop, t).await.1, "Pending");
 
     let post = at_card_page(&page, "approve").await.expect("posted back");
@@ -78,7 +85,10 @@ async fn a_card_payment_is_paid_once_through_the_hosted_page() {
     let fields = last_ipn(&base).await;
     let (status, body) = ipn(&shop, &fields).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body, json!({ "success": true, "paid": true }));
+    assert_eq!(
+        body,
+        json!({ "success": true, "paid": true, "reason": null })
+    );
 
     let (_, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
@@ -128,8 +138,13 @@ async fn declined_or_cancelled_card_payments_release_the_stock() {
         };
         assert_eq!(post.0, format!("{SITE}{expected_url}"));
         let sent = card_return(&shop, &post).await;
+        let reason = if action == "decline" {
+            "declined"
+        } else {
+            "cancelled"
+        };
         assert!(
-            sent.starts_with(&format!("{SITE}/fail?data=")),
+            sent.starts_with(&format!("{SITE}/fail?reason={reason}&data=")),
             "{action}: {sent}"
         );
         let (_, term, status, _, paid) = last_order(&shop, &t).await;
@@ -173,6 +188,129 @@ async fn a_lost_return_is_settled_by_the_ipn() {
     assert_eq!(history(&shop, order_id, "paid").await, 1);
 }
 
+/// `fields` with `name` set to `value`.
+fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> =
+        fields.iter().filter(|(k, _)| k != name).cloned().collect();
+    out.push((name.to_string(), value.to_string()));
+    out
+}
+
+#[tokio::test]
+async fn a_forged_ipn_is_refused_and_changes_nothing() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000cardforge.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 1, "debitcredit").await;
+    let page = card_start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    // Paid at the gateway, the browser's return lost: only the IPN is left,
+    // and its val_id is real, so only the signature tells a forgery apart.
+    faults(&base, CARD_ADMIN, json!({ "lose_callback": true })).await;
+    assert!(at_card_page(&page, "approve").await.is_none());
+    faults(&base, CARD_ADMIN, json!({})).await;
+    let genuine = last_ipn(&base).await;
+    let asked = report(&base, CARD_ADMIN).await;
+
+    let map: BTreeMap<String, String> = genuine.iter().cloned().collect();
+    let keys: Vec<String> = map["verify_key"].split(',').map(str::to_string).collect();
+    let other_store = payments_sim::sslcommerz::verify_sign(&map, &keys, "not-the-password");
+    let narrow_keys = "status,currency";
+    let narrow: BTreeMap<String, String> = map.clone();
+    let narrow_sign = payments_sim::sslcommerz::verify_sign(
+        &narrow,
+        &["currency".to_string(), "status".to_string()],
+        payments_sim::sslcommerz::STORE_PASSWORD,
+    );
+    let forgeries = [
+        ("unsigned", {
+            let f: Vec<_> = genuine
+                .iter()
+                .filter(|(k, _)| k != "verify_sign")
+                .cloned()
+                .collect();
+            f
+        }),
+        (
+            "a wrong sign",
+            with(&genuine, "verify_sign", "0123456789abcdef0123456789abcdef"),
+        ),
+        (
+            "another store's password",
+            with(&genuine, "verify_sign", &other_store),
+        ),
+        (
+            "amount changed after signing",
+            with(&genuine, "amount", "1.00"),
+        ),
+        ("tran_id and val_id left unsigned", {
+            let f = with(&genuine, "verify_key", narrow_keys);
+            with(&f, "verify_sign", &narrow_sign)
+        }),
+    ];
+    for (what, fields) in &forgeries {
+        let (status, body) = ipn(&shop, fields).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{what}: {body}");
+        assert_eq!(body["success"], false, "{what}");
+        let (_, term, _, _, paid) = last_order(&shop, t).await;
+        assert_eq!(
+            (term.as_str(), paid),
+            ("Pending", 0),
+            "{what}: nothing paid"
+        );
+    }
+    // The gateway was asked nothing by the forgeries.
+    let after = report(&base, CARD_ADMIN).await;
+    assert_eq!(after["validations"], asked["validations"], "{after}");
+    assert_eq!(after["queries"], asked["queries"], "{after}");
+    assert_eq!(history(&shop, order_id, "paid").await, 0);
+    assert_eq!(stock(&shop, pid).await, before - 1, "still reserved");
+
+    // The genuine IPN is still confirmed with the validation API, then pays.
+    let (status, body) = ipn(&shop, &genuine).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["paid"], true);
+    let r = report(&base, CARD_ADMIN).await;
+    assert_eq!(
+        r["validations"].as_u64(),
+        asked["validations"].as_u64().map(|v| v + 1),
+        "{r}"
+    );
+    let (_, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+    // A signed IPN replayed pays nothing more.
+    let (status, _) = ipn(&shop, &genuine).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(history(&shop, order_id, "paid").await, 1);
+}
+
+#[tokio::test]
+async fn a_payment_whose_return_and_ipn_are_lost_is_settled_by_the_transaction_query() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000cardquery.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    ready(&shop, t, pid, 1, "debitcredit").await;
+    let page = card_start(&shop, t).await;
+    let (order_id, _, _, total, _) = last_order(&shop, t).await;
+    faults(&base, CARD_ADMIN, json!({ "lose_callback": true })).await;
+    assert!(at_card_page(&page, "approve").await.is_none());
+    faults(&base, CARD_ADMIN, json!({})).await;
+    // The IPN went to https://shop.example, which nobody answers: lost too.
+    // The expiry sweep asks the transaction query once more before
+    // expiring, and that pays it.
+    let now = catalog::clock::now_unix() + 3600;
+    let swept =
+        origin::domain::payments::expiry::expire(&shop.state.pool, &shop.state.payments, 60, now)
+            .await
+            .unwrap();
+    assert_eq!((swept.found, swept.settled, swept.expired), (1, 1, 0));
+    let (_, term, _, _, paid) = last_order(&shop, t).await;
+    assert_eq!((term.as_str(), paid), ("Successful", total));
+    assert_eq!(history(&shop, order_id, "paid").await, 1);
+    assert!(report(&base, CARD_ADMIN).await["queries"].as_u64().unwrap() >= 1);
+}
+
 #[tokio::test]
 async fn a_tampered_amount_is_not_paid() {
     let (shop, base) = shop_with_gateways().await;
@@ -184,7 +322,7 @@ async fn a_tampered_amount_is_not_paid() {
     let post = at_card_page(&page, "approve").await.unwrap();
     faults(&base, CARD_ADMIN, json!({ "tamper_amount": true })).await;
     let sent = card_return(&shop, &post).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason=failed&data="), "{sent}");
     let (order_id, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
     assert_eq!(history(&shop, order_id, "paid").await, 0);
@@ -214,7 +352,7 @@ async fn a_card_gateway_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let post = at_card_page(&page, "approve").await.unwrap();
     faults(&base, CARD_ADMIN, json!({ "down": true })).await;
     let sent = card_return(&shop, &post).await;
-    assert!(sent.contains("/fail?data="), "{sent}");
+    assert!(sent.contains("/fail?reason=unavailable&data="), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     let (status, _) = ipn(&shop, &last_ipn(&base).await).await;
     assert_eq!(

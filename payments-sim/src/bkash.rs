@@ -8,7 +8,9 @@
 //!   or unknown token is refused with HTTP 401, as bKash's API gateway does;
 //! - `POST /tokenized/checkout/create`, `.../execute`, `.../payment/status`,
 //!   `.../payment/refund` (`paymentID`, `amount`, `trxID`, `sku`, `reason`:
-//!   full or partial, at most what is left) with `Authorization: <id_token>`
+//!   full or partial, at most what is left; with only `paymentID` and
+//!   `trxID` it is the refund status: the payment's last refund, or 2071
+//!   when it has none) with `Authorization: <id_token>`
 //!   and `X-APP-Key`, bKash's field names and error codes
 //!   (`statusCode`/`statusMessage`): 2001 invalid app key, 2002 invalid
 //!   payment id, 2006 invalid amount, 2007 invalid currency, 2023
@@ -26,7 +28,8 @@
 //! insufficient balance on execute, execute's answer lost (the payment
 //! completes, the caller gets a 504), the callback lost (the page says so
 //! and sends nobody back), the amount completed differing from the one
-//! created, and tokens that live `token_ttl` seconds.
+//! created, tokens that live `token_ttl` seconds, and a refund's answer
+//! lost (the refund is given, the caller gets a 504).
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -87,6 +90,8 @@ pub struct Faults {
     pub tamper_amount: bool,
     /// Seconds a granted token lives (bKash: 3600); 0 for the default.
     pub token_ttl: u64,
+    /// A refund is given but its answer is lost (HTTP 504).
+    pub refund_answer_lost: bool,
 }
 
 /// What the simulator was asked, and its faults.
@@ -99,6 +104,8 @@ pub struct Report {
     pub queries: u64,
     /// Refunds given (each partial refund counts).
     pub refunds: u64,
+    /// Refund status queries.
+    pub refund_queries: u64,
     /// Calls refused for an expired or unknown token.
     pub expired_tokens: u64,
     pub faults: Faults,
@@ -139,6 +146,8 @@ struct Payment {
     paid_amount: Option<String>,
     /// Taka given back so far.
     refunded: f64,
+    /// Its refunds, oldest first: (refundTrxID, amount, completed time).
+    refunds: Vec<(String, String, String)>,
 }
 
 #[derive(Debug, Default)]
@@ -362,6 +371,7 @@ async fn create(
         trx_id: None,
         paid_amount: None,
         refunded: 0.0,
+        refunds: Vec::new(),
     };
     let answer = json!({
         "statusCode": "0000",
@@ -489,6 +499,28 @@ async fn refund(
     if p.trx_id.as_deref() != Some(text(&body, "trxID").as_str()) {
         return bkash_error("2025", "Invalid request body");
     }
+    if body.get("amount").is_none() {
+        // The refund status: the payment's last refund.
+        inner.report.refund_queries += 1;
+        let Some(p) = inner.payments.get(&payment_id) else {
+            return bkash_error("2002", "Invalid Payment ID");
+        };
+        return match p.refunds.last() {
+            Some((refund_trx, amount, completed)) => Json(json!({
+                "statusCode": "0000",
+                "statusMessage": "Successful",
+                "originalTrxID": p.trx_id.clone().unwrap_or_default(),
+                "refundTrxID": refund_trx,
+                "transactionStatus": "Completed",
+                "amount": amount,
+                "currency": "BDT",
+                "charge": "0.00",
+                "completedTime": completed,
+            }))
+            .into_response(),
+            None => bkash_error("2071", "No refund found for this transaction"),
+        };
+    }
     if !valid_amount(&amount) {
         return bkash_error("2006", "Invalid amount");
     }
@@ -506,12 +538,22 @@ async fn refund(
         );
     }
     p.refunded += asked;
+    let completed = unix_now_text();
+    p.refunds
+        .push((refund_trx.clone(), amount.clone(), completed.clone()));
     let original = p.trx_id.clone().unwrap_or_default();
     inner.report.refunds += 1;
+    if inner.faults.refund_answer_lost {
+        return (
+            StatusCode::GATEWAY_TIMEOUT,
+            Json(json!({ "message": "Endpoint request timed out (simulated)" })),
+        )
+            .into_response();
+    }
     Json(json!({
         "statusCode": "0000",
         "statusMessage": "Successful",
-        "completedTime": unix_now_text(),
+        "completedTime": completed,
         "transactionStatus": "Completed",
         "originalTrxID": original,
         "refundTrxID": refund_trx,

@@ -177,6 +177,9 @@ pub struct Report {
     /// Requests refused (bad headers, merchant, encryption or signature,
     /// a second complete, ...).
     pub refused: u64,
+    /// The `X-KM-IP-V4` of every initialize and complete, in order: the
+    /// shopper's address as the merchant named it.
+    pub client_ips: Vec<String>,
     pub faults: Faults,
 }
 
@@ -352,6 +355,15 @@ fn open_request(sim: &Sim, body: &Value) -> Result<Value, Refusal> {
     }
 }
 
+/// The `X-KM-IP-V4` a call carries (empty when none).
+fn client_ip(headers: &HeaderMap) -> String {
+    headers
+        .get("x-km-ip-v4")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// A merchant call's headers and sealed, signed data: the plaintext JSON.
 fn merchant_call(sim: &Sim, headers: &HeaderMap, body: &Value) -> Result<Value, Refusal> {
     check_headers(headers).and_then(|()| open_request(sim, body))
@@ -368,6 +380,7 @@ async fn initialize(
         return down();
     }
     inner.report.initializes += 1;
+    inner.report.client_ips.push(client_ip(&headers));
     if merchant_id != MERCHANT_ID {
         return refuse(&mut inner, "InvalidMerchant", "Invalid merchant id");
     }
@@ -459,6 +472,7 @@ async fn complete(
         return down();
     }
     inner.report.completes += 1;
+    inner.report.client_ips.push(client_ip(&headers));
     let plain = match merchant_call(&sim, &headers, &body) {
         Ok(plain) => plain,
         Err((reason, message)) => return refuse(&mut inner, reason, &message),

@@ -22,7 +22,8 @@
 //!   with `refund_amount`, `bank_tran_id` (and `refund_remarks`, `refe_id`):
 //!   a refund, full or partial (`{APIConnect: DONE, status: success,
 //!   refund_ref_id}` or `status: failed` with `errorReason`); with
-//!   `refund_ref_id`: that refund's status (`refunded`).
+//!   `refund_ref_id`: that refund's status (`refunded`, or `processing`
+//!   while the `refund_processing` fault holds it).
 //!
 //! `verify_sign` is SSLCommerz's: the MD5 (hex) of `key=value` pairs joined
 //! by `&`, sorted by key, of every field `verify_key` names plus
@@ -31,8 +32,10 @@
 //! Faults, set with `POST /sim/sslcommerz/admin` (JSON [`Faults`]) and read
 //! back with the counters from `GET /sim/sslcommerz/admin` ([`Report`]):
 //! every API down (503), the browser's return lost (the page says so and
-//! sends nobody back; the IPN is still sent), and the validation and query
-//! APIs reporting one taka less than was paid.
+//! sends nobody back; the IPN is still sent), the validation and query
+//! APIs reporting one taka less than was paid, refunds answered
+//! `processing` (and queried so until the fault is switched off), and a
+//! refund's answer lost (the refund is taken, the caller gets a 504).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicU64;
@@ -65,6 +68,11 @@ pub struct Faults {
     pub lose_callback: bool,
     /// Validation and query report one taka less than was paid.
     pub tamper_amount: bool,
+    /// Refunds are answered `processing`, and their query says so until
+    /// this is switched off (then `refunded`).
+    pub refund_processing: bool,
+    /// A refund is taken but its answer is lost (HTTP 504).
+    pub refund_answer_lost: bool,
 }
 
 /// What the simulator was asked, and its faults.
@@ -74,6 +82,8 @@ pub struct Report {
     pub validations: u64,
     pub queries: u64,
     pub refunds: u64,
+    /// Refund queries (by `refund_ref_id`).
+    pub refund_queries: u64,
     /// IPNs delivered (an answer came back) and not delivered.
     pub ipns_sent: u64,
     pub ipns_failed: u64,
@@ -115,8 +125,8 @@ struct Inner {
     report: Report,
     /// sessionkey -> session.
     sessions: HashMap<String, Session>,
-    /// refund_ref_id -> (bank_tran_id, amount).
-    refunds: HashMap<String, (String, String)>,
+    /// refund_ref_id -> (bank_tran_id, amount, still processing).
+    refunds: HashMap<String, (String, String, bool)>,
 }
 
 struct Sim {
@@ -363,8 +373,18 @@ async fn transactions(
         return refund(&sim, &mut inner, &fields);
     }
     if let Some(reference) = fields.get("refund_ref_id") {
+        inner.report.refund_queries += 1;
+        let hold = inner.faults.refund_processing;
+        if let Some(refund) = inner.refunds.get_mut(reference) {
+            refund.2 = refund.2 && hold;
+        }
         return match inner.refunds.get(reference) {
-            Some((bank_tran_id, _)) => {
+            Some((bank_tran_id, _, processing)) => {
+                let status = if *processing {
+                    "processing"
+                } else {
+                    "refunded"
+                };
                 let tran_id = inner
                     .sessions
                     .values()
@@ -377,8 +397,8 @@ async fn transactions(
                     "tran_id": tran_id,
                     "refund_ref_id": reference,
                     "initiated_on": unix_now_text(),
-                    "refunded_on": unix_now_text(),
-                    "status": "refunded",
+                    "refunded_on": if *processing { String::new() } else { unix_now_text() },
+                    "status": status,
                     "errorReason": "",
                 }))
                 .into_response()
@@ -444,16 +464,24 @@ fn refund(sim: &Sim, inner: &mut Inner, fields: &HashMap<String, String>) -> Res
     s.refunded += asked;
     let trans_id = s.tran_id.clone();
     inner.report.refunds += 1;
+    let processing = inner.faults.refund_processing;
     inner.refunds.insert(
         reference.clone(),
-        (bank_tran_id.to_string(), format!("{asked:.2}")),
+        (bank_tran_id.to_string(), format!("{asked:.2}"), processing),
     );
+    if inner.faults.refund_answer_lost {
+        return (
+            StatusCode::GATEWAY_TIMEOUT,
+            "Gateway Timeout (simulated: the refund was taken)",
+        )
+            .into_response();
+    }
     Json(json!({
         "APIConnect": "DONE",
         "bank_tran_id": bank_tran_id,
         "trans_id": trans_id,
         "refund_ref_id": reference,
-        "status": "success",
+        "status": if processing { "processing" } else { "success" },
         "errorReason": "",
     }))
     .into_response()

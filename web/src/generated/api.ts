@@ -1970,7 +1970,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The gateway's notification (server to server): {success, paid} */
+        /** The gateway's notification (server to server): {success, paid, reason} */
         post: operations["post_sslcommerz_ipn"];
         delete?: never;
         options?: never;
@@ -4378,11 +4378,6 @@ export interface components {
             order_date: string;
             customer_name: string;
             order_status: string;
-            /**
-             * @description How the shopper pays: `cash_on_delivery`, `debitcredit`, `mobilebanking`,
-             *      `bkash` or `nagad`.
-             */
-            payment_method: string;
             payment_term_status: string;
             /**
              * Format: int64
@@ -5112,7 +5107,18 @@ export interface components {
             success: boolean;
             /** @description Whether the attempt is paid (validated by the gateway). */
             paid: boolean;
+            /**
+             * @description Why not, when not paid: the code the browser's return sends to
+             *      `/fail?reason=`.
+             */
+            reason?: components["schemas"]["FailReason"] | null;
         };
+        /**
+         * @description Why a payment did not go through, as the shop's `/fail` page is told
+         *      (`/fail?reason=`): the one list of these codes; the web's FailPage maps
+         *      each to its words (the generated `FailReason` type).
+         */
+        FailReason: "cancelled" | "declined" | "expired" | "unavailable" | "failed";
     };
     responses: never;
     parameters: never;
@@ -10812,7 +10818,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /nagad-thank-you?order_random&order_key when Nagad confirms the payment, else to /fail?data=<reason> */
+            /** @description To /nagad-thank-you?order_random&order_key when Nagad confirms the payment, else to /fail?reason=<FailReason>&data=<message> */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -10936,7 +10942,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /thank-you?order_random&order_key when bKash completes the payment, else to /fail?data=<reason> */
+            /** @description To /thank-you?order_random&order_key when bKash completes the payment, else to /fail?reason=<FailReason>&data=<message> */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -11183,7 +11189,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?reason=<FailReason>&data=<message> */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -11235,7 +11241,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?reason=<FailReason>&data=<message> */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -11287,7 +11293,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?data=<reason> */
+            /** @description To /redirect-from-ssl?order_random&order_key&from=ssl when the gateway confirms the payment, else to /fail?reason=<FailReason>&data=<message> */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -11350,6 +11356,15 @@ export interface operations {
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The notification does not carry SSLCommerz's signature (verify_sign) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

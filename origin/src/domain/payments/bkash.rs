@@ -16,7 +16,13 @@
 //! Refunds (full or partial, from `origin refund` or for a payment completed
 //! after its order expired): `POST {base}/tokenized/checkout/payment/refund`
 //! with the `paymentID`, the `trxID`, the amount, our invoice as `sku` and
-//! the reason; bKash answers the refund's own `refundTrxID`.
+//! the reason; bKash answers the refund's own `refundTrxID`. When that
+//! answer is lost, the same endpoint with only `paymentID` and `trxID` is
+//! bKash's refund status: the payment's last refund (`refundTrxID`,
+//! `amount`, `transactionStatus`). One whose id is not recorded with
+//! another of our refunds, of our amount, is ours; one recorded with a
+//! refund asked for before ours (or none at all, 2071) means ours was not
+//! done; one asked for after ours hides it (then the operator decides).
 //!
 //! Only `transactionStatus: Completed` with our invoice number counts as
 //! paid, and [`super::settle`] checks the amount. Every call after the grant
@@ -32,7 +38,9 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError, Refund};
+use super::gateway::{
+    endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund, RefundState,
+};
 use super::{confirm, Confirmed, Outcome};
 use crate::config::Secret;
 use crate::plumbing::error::ApiResult;
@@ -147,6 +155,8 @@ struct Refunded {
     refund_trx_id: String,
     #[serde(default)]
     transaction_status: String,
+    #[serde(default)]
+    amount: String,
 }
 
 /// Why a call did not answer a payment.
@@ -257,7 +267,7 @@ impl Bkash {
             .send()
             .await?;
         if response.status().is_server_error() {
-            return Err(GatewayError::Down(format!("HTTP {}", response.status())));
+            return Err(server_error(response.status()));
         }
         let granted: Granted = response.json().await?;
         if let Some(error) = granted.status.error() {
@@ -309,7 +319,7 @@ impl Bkash {
                 )));
             }
             if status.is_server_error() {
-                return Err(GatewayError::Down(format!("HTTP {status}")));
+                return Err(server_error(status));
             }
             return Ok(response.json().await?);
         }
@@ -431,7 +441,7 @@ impl Gateway for Bkash {
         &self,
         http: &reqwest::Client,
         refund: &Refund,
-    ) -> Result<String, GatewayError> {
+    ) -> Result<RefundState, GatewayError> {
         if refund.session.is_empty() || refund.gateway_ref.is_empty() {
             return Err(GatewayError::Refused(
                 "the payment's paymentID or trxID is not known".into(),
@@ -457,7 +467,56 @@ impl Gateway for Bkash {
                 refunded.transaction_status
             )));
         }
-        Ok(refunded.refund_trx_id)
+        Ok(RefundState::Refunded(refunded.refund_trx_id))
+    }
+
+    /// bKash's refund status: the payment's last refund.
+    async fn refund_status(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> Result<RefundState, GatewayError> {
+        if refund.session.is_empty() || refund.gateway_ref.is_empty() {
+            return Err(GatewayError::Refused(
+                "the payment's paymentID or trxID is not known".into(),
+            ));
+        }
+        let body = json!({ "paymentID": refund.session, "trxID": refund.gateway_ref });
+        let found: Refunded = self
+            .call(http, "/tokenized/checkout/payment/refund", &body)
+            .await?;
+        if let Some(error) = found.status.error() {
+            if error.starts_with("2071") {
+                // No refund of this payment at all.
+                return Ok(RefundState::NotDone(format!(
+                    "bKash refund status: {error}"
+                )));
+            }
+            return Err(GatewayError::Refused(format!("refund status: {error}")));
+        }
+        let last = found.refund_trx_id;
+        if last.is_empty() {
+            return Err(GatewayError::Down("refund status named no refund".into()));
+        }
+        if refund.earlier_refs.contains(&last) {
+            return Ok(RefundState::NotDone(
+                "bKash's last refund of the payment is one asked for before this one".into(),
+            ));
+        }
+        let ours = !refund.later_refs.contains(&last)
+            && (refund.refund_ref.is_empty() || refund.refund_ref == last)
+            && parse_taka(&found.amount) == Some(refund.amount);
+        if !ours {
+            return Err(GatewayError::Refused(format!(
+                "bKash's last refund of the payment ({last}) is not this one and may hide it: \
+                 check the merchant panel"
+            )));
+        }
+        Ok(if found.transaction_status == "Completed" {
+            RefundState::Refunded(last)
+        } else {
+            RefundState::Processing(last)
+        })
     }
 }
 

@@ -9,7 +9,9 @@
 //! order at once, it is released exactly once. A payment confirmed after
 //! that is `late` and given back ([`super::refund::give_back_late`]).
 //!
-//! Every origin runs [`run`] from `serve`; [`expire`] is one sweep.
+//! Every origin runs [`run`] from `serve`; [`expire`] is one sweep. The same
+//! loop settles refunds still processing or whose answer was lost
+//! ([`super::refund::settle_refunds`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +66,13 @@ pub async fn run(pool: Pool, gateways: Arc<Gateways>, period: Duration) {
             }
             Ok(_) => {}
             Err(err) => tracing::warn!(error = %err, "sweeping abandoned payments failed"),
+        }
+        // Refunds still processing, or whose answer was lost, are asked
+        // about until they end.
+        match super::refund::settle_refunds(&pool, &gateways, now).await {
+            Ok(0) => {}
+            Ok(ended) => tracing::info!(ended, "refunds settled"),
+            Err(err) => tracing::warn!(error = %err, "settling refunds failed"),
         }
     }
 }

@@ -33,6 +33,27 @@ pub struct Checkout {
     pub items: i64,
     /// Card instalments the shopper asked for and the order allows.
     pub emi: Option<Emi>,
+    /// The shopper's IPv4 address as the origin sees it (the first
+    /// `X-Forwarded-For` the edge sets; [`client_ipv4`]): Nagad's
+    /// `X-KM-IP-V4`.
+    pub client_ip: String,
+}
+
+/// The shopper's address for a gateway that asks for an IPv4 one (Nagad's
+/// `X-KM-IP-V4`): `client` as the origin derives it for its throttles
+/// (`crate::plumbing::ratelimit::client`: the first `X-Forwarded-For`, or
+/// "direct"), an IPv4-mapped IPv6 address as IPv4; anything else (no edge in
+/// front, a plain IPv6 address) is the loopback address the origin was
+/// called from.
+pub fn client_ipv4(client: &str) -> String {
+    match client.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => "127.0.0.1".to_string(),
+        },
+        Err(_) => "127.0.0.1".to_string(),
+    }
 }
 
 /// Card instalments (EMI) offered at the card gateway.
@@ -51,12 +72,34 @@ pub enum GatewayError {
     /// The gateway answered and said no (bad credentials, refused amount).
     #[error("the gateway refused: {0}")]
     Refused(String),
+    /// The gateway could not be connected to, or said it is unavailable
+    /// (HTTP 503): nothing was done there. Unlike [`GatewayError::Down`]
+    /// (a timeout, a lost or garbled answer), where it may have been.
+    #[error("the gateway is unavailable: {0}")]
+    Unavailable(String),
 }
 
 impl From<reqwest::Error> for GatewayError {
     fn from(err: reqwest::Error) -> Self {
         // Never log a URL: it may carry the store password.
-        GatewayError::Down(err.without_url().to_string())
+        let connect = err.is_connect();
+        let text = err.without_url().to_string();
+        if connect {
+            GatewayError::Unavailable(text)
+        } else {
+            GatewayError::Down(text)
+        }
+    }
+}
+
+/// A gateway's 5xx answer: 503 says nothing was done
+/// ([`GatewayError::Unavailable`]); any other (a 504 timeout, a 500) leaves
+/// it unknown ([`GatewayError::Down`]).
+pub fn server_error(status: reqwest::StatusCode) -> GatewayError {
+    if status == reqwest::StatusCode::SERVICE_UNAVAILABLE {
+        GatewayError::Unavailable(format!("HTTP {status}"))
+    } else {
+        GatewayError::Down(format!("HTTP {status}"))
     }
 }
 
@@ -90,16 +133,43 @@ pub trait Gateway: Sync {
     /// `operator`).
     const REFUNDS: bool = false;
 
-    /// Gives back `refund.amount` taka of a validated payment; answers the
-    /// gateway's id of the refund. Only called when [`Gateway::REFUNDS`].
+    /// Gives back `refund.amount` taka of a validated payment; answers what
+    /// the gateway said (done, or still processing, with its id of the
+    /// refund). `Down` is an answer lost: the gateway may have done it, so
+    /// the refund is asked about ([`Gateway::refund_status`]), never asked
+    /// for again. Only called when [`Gateway::REFUNDS`].
     fn refund(
         &self,
         http: &reqwest::Client,
         refund: &Refund,
-    ) -> impl Future<Output = Result<String, GatewayError>> + Send {
+    ) -> impl Future<Output = Result<RefundState, GatewayError>> + Send {
         let _ = (http, refund);
         async { Err(GatewayError::Refused("refunds are not offered".into())) }
     }
+
+    /// What became of a refund asked for earlier: one still processing
+    /// (`refund.refund_ref` is the gateway's id), or one whose answer was
+    /// lost (`refund.refund_ref` empty). `Err(Refused)` when the gateway
+    /// cannot say.
+    fn refund_status(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> impl Future<Output = Result<RefundState, GatewayError>> + Send {
+        let _ = (http, refund);
+        async { Err(GatewayError::Refused("refund status is not offered".into())) }
+    }
+}
+
+/// What a gateway says about a refund.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundState {
+    /// Given back; the gateway's id of the refund.
+    Refunded(String),
+    /// Taken, not finished yet (SSLCommerz's `processing`); its id.
+    Processing(String),
+    /// Not given back (refused, failed, or never received): why.
+    NotDone(String),
 }
 
 /// One refund to ask of a gateway, read from the database.
@@ -121,6 +191,14 @@ pub struct Refund {
     pub session: String,
     /// The order's number.
     pub order_random: String,
+    /// The gateway's id of this refund, once it answered one (empty when
+    /// not asked yet or its answer was lost).
+    pub refund_ref: String,
+    /// The gateway's ids of the payment's refunds asked for before this
+    /// one, and after it: a refund the gateway reports with one of these is
+    /// not this one.
+    pub earlier_refs: Vec<String>,
+    pub later_refs: Vec<String>,
 }
 
 /// Whole taka from a gateway's decimal amount ("1250", "1250.00"); `None`

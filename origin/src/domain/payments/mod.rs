@@ -163,12 +163,59 @@ impl Outcome {
     }
 }
 
+/// Why a payment did not go through, as the shop's `/fail` page is told
+/// (`/fail?reason=`): the one list of these codes; the web's FailPage maps
+/// each to its words (the generated `FailReason` type).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum FailReason {
+    /// The shopper cancelled at the gateway.
+    Cancelled,
+    /// The gateway (or the shopper's bank or wallet) refused the payment.
+    Declined,
+    /// The order waited too long for its payment and was cancelled.
+    Expired,
+    /// The gateway could not be reached, or could not confirm the payment
+    /// yet (or the method is off).
+    Unavailable,
+    /// Anything else: the payment could not be confirmed, or the gateway
+    /// reported another amount.
+    Failed,
+}
+
+impl FailReason {
+    /// The code as sent in `/fail?reason=`.
+    pub fn code(self) -> &'static str {
+        match self {
+            FailReason::Cancelled => "cancelled",
+            FailReason::Declined => "declined",
+            FailReason::Expired => "expired",
+            FailReason::Unavailable => "unavailable",
+            FailReason::Failed => "failed",
+        }
+    }
+
+    /// Why an attempt whose status is `status` did not pay.
+    fn of_status(status: &str) -> FailReason {
+        match status {
+            "cancelled" => FailReason::Cancelled,
+            "failed" => FailReason::Declined,
+            "expired" | "late" => FailReason::Expired,
+            _ => FailReason::Failed,
+        }
+    }
+}
+
 /// An attempt's end, as the return pages need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {
     pub order_id: i64,
     /// True only when the attempt was validated.
     pub paid: bool,
+    /// Why not, when not paid.
+    pub reason: Option<FailReason>,
     /// True when the gateway confirmed a payment whose order had expired:
     /// the money is to be given back ([`refund::give_back_late`]).
     pub late: bool,
@@ -269,6 +316,7 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
                 return Ok(Settled {
                     order_id,
                     paid: false,
+                    reason: Some(FailReason::Expired),
                     late: marked.rows_affected() == 1,
                 });
             }
@@ -279,17 +327,20 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
         return Ok(Settled {
             order_id,
             paid: status == "validated",
+            reason: (status != "validated").then(|| FailReason::of_status(&status)),
             late: false,
         });
     }
-    let (new_status, gateway_ref) = match outcome {
+    let (new_status, gateway_ref, reason) = match outcome {
         Outcome::Validated {
             amount,
             gateway_ref,
             ..
-        } if *amount == expected => ("validated", gateway_ref.as_str()),
-        Outcome::Cancelled { .. } => ("cancelled", ""),
-        _ => ("failed", ""),
+        } if *amount == expected => ("validated", gateway_ref.as_str(), None),
+        // Paid another amount than asked: not a refusal, a mismatch.
+        Outcome::Validated { .. } => ("failed", "", Some(FailReason::Failed)),
+        Outcome::Cancelled { .. } => ("cancelled", "", Some(FailReason::Cancelled)),
+        Outcome::Failed { .. } => ("failed", "", Some(FailReason::Declined)),
     };
     db::query(
         "UPDATE payment SET status = $2, gateway_ref = $3, updated_at = $4 WHERE tran_id = $1",
@@ -335,6 +386,7 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
     Ok(Settled {
         order_id,
         paid,
+        reason,
         late: false,
     })
 }
@@ -424,6 +476,7 @@ pub struct Started {
 /// asked for. When the gateway cannot open it, the order is cancelled and its
 /// stock released at once; the cart was never emptied, so nothing is lost.
 /// While buying is switched off, a 503.
+#[allow(clippy::too_many_arguments)]
 pub async fn pay_cart<G: Gateway>(
     pool: &Pool,
     http: &reqwest::Client,
@@ -431,6 +484,7 @@ pub async fn pay_cart<G: Gateway>(
     owner: &Owner,
     methods: &[&str],
     emi: Option<i64>,
+    client_ip: &str,
     now: i64,
 ) -> ApiResult<Started> {
     if cart::buying_disabled(pool).await? {
@@ -445,6 +499,7 @@ pub async fn pay_cart<G: Gateway>(
         placed.pay_now,
         emi,
         true,
+        client_ip,
         now,
     )
     .await
@@ -459,6 +514,7 @@ pub async fn pay_existing<G: Gateway>(
     gateway: &G,
     caller: &Caller,
     order_id: i64,
+    client_ip: &str,
     now: i64,
 ) -> ApiResult<Started> {
     let user_id = caller.user.map(|u| u.id);
@@ -475,7 +531,10 @@ pub async fn pay_existing<G: Gateway>(
     if left <= 0 {
         return Err(ApiError::Conflict("This order is paid in full.".into()));
     }
-    open(pool, http, gateway, order_id, left, None, false, now).await
+    open(
+        pool, http, gateway, order_id, left, None, false, client_ip, now,
+    )
+    .await
 }
 
 /// Records an attempt and opens its checkout. When the gateway fails, the
@@ -490,10 +549,12 @@ async fn open<G: Gateway>(
     amount: i64,
     emi: Option<i64>,
     fresh: bool,
+    client_ip: &str,
     now: i64,
 ) -> ApiResult<Started> {
     let tran_id = begin(pool, order_id, G::NAME, amount, now).await?;
-    let checkout = checkout(pool, order_id, &tran_id, amount, emi).await?;
+    let mut checkout = checkout(pool, order_id, &tran_id, amount, emi).await?;
+    checkout.client_ip = gateway::client_ipv4(client_ip);
     match gateway.start(http, &checkout).await {
         Ok(url) => {
             tracing::info!(
@@ -525,7 +586,7 @@ async fn open<G: Gateway>(
                 .await?;
             }
             Err(ApiError::Unavailable(match err {
-                GatewayError::Down(_) => format!(
+                GatewayError::Down(_) | GatewayError::Unavailable(_) => format!(
                     "{} could not be reached. Please try again in a while or choose another way to pay.",
                     G::LABEL
                 ),
@@ -587,6 +648,7 @@ async fn checkout(
         product_names: product_names.chars().take(250).collect(),
         items,
         emi,
+        client_ip: String::new(),
     })
 }
 
@@ -615,6 +677,8 @@ pub enum Confirmed {
     /// The gateway vouched for an outcome; it was applied to this order.
     Settled {
         paid: bool,
+        /// Why not, when not paid.
+        reason: Option<FailReason>,
         order_random: String,
         order_key: String,
     },
@@ -672,6 +736,7 @@ pub async fn confirm<G: Gateway>(
             .await?;
     Ok(Confirmed::Settled {
         paid: settled.paid,
+        reason: settled.reason,
         order_random,
         order_key,
     })

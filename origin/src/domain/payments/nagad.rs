@@ -43,13 +43,14 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError};
+use super::gateway::{endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError};
 use super::{confirm, Confirmed, Outcome};
 use crate::plumbing::error::ApiResult;
 
-/// `X-KM-IP-V4`: Nagad asks for an address; the checkout does not carry the
-/// shopper's, so the merchant server's own side of the call is named.
-const CLIENT_IP: &str = "127.0.0.1";
+/// `X-KM-IP-V4` of the calls no shopper makes (verify, from a return or the
+/// expiry sweep): the merchant server's own side of the call. Opening a
+/// checkout names the shopper's address ([`Checkout::client_ip`]).
+const SERVER_IP: &str = "127.0.0.1";
 
 /// One configured Nagad merchant.
 pub struct Nagad {
@@ -215,10 +216,16 @@ impl Nagad {
         endpoint(&self.base, path).map_err(|e| GatewayError::Down(e.to_string()))
     }
 
-    fn request(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    /// `builder` with the headers Nagad asks of every call; `client_ip`:
+    /// the shopper's IPv4 address.
+    fn request(
+        &self,
+        builder: reqwest::RequestBuilder,
+        client_ip: &str,
+    ) -> reqwest::RequestBuilder {
         builder
             .header("X-KM-Api-Version", "v-0.2.0")
-            .header("X-KM-IP-V4", CLIENT_IP)
+            .header("X-KM-IP-V4", client_ip)
             .header("X-KM-Client-Type", "PC_WEB")
             .header("Accept", "application/json")
     }
@@ -271,7 +278,7 @@ impl Nagad {
 /// refusal (`{reason, message}`), read into `T`'s defaults.
 async fn answer<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, GatewayError> {
     if response.status().is_server_error() {
-        return Err(GatewayError::Down(format!("HTTP {}", response.status())));
+        return Err(server_error(response.status()));
     }
     Ok(response.json().await?)
 }
@@ -313,7 +320,13 @@ impl Gateway for Nagad {
         if let Some(number) = &self.account_number {
             body["accountNumber"] = json!(number);
         }
-        let sealed: Sealed = answer(self.request(http.post(url)).json(&body).send().await?).await?;
+        let sealed: Sealed = answer(
+            self.request(http.post(url), &checkout.client_ip)
+                .json(&body)
+                .send()
+                .await?,
+        )
+        .await?;
         if sealed.sensitive_data.is_empty() && !sealed.refusal.reason.is_empty() {
             return Err(refused(&sealed.refusal));
         }
@@ -341,8 +354,13 @@ impl Gateway for Nagad {
             "merchantCallbackURL": self.callback_url,
             "additionalMerchantInfo": { "order_random": checkout.order_random },
         });
-        let completed: Completed =
-            answer(self.request(http.post(url)).json(&body).send().await?).await?;
+        let completed: Completed = answer(
+            self.request(http.post(url), &checkout.client_ip)
+                .json(&body)
+                .send()
+                .await?,
+        )
+        .await?;
         if !completed.status.eq_ignore_ascii_case("Success") {
             return Err(refused(&completed.refusal));
         }
@@ -366,7 +384,7 @@ impl Gateway for Nagad {
             .map_err(|_| GatewayError::Down("bad base URL".into()))?
             .pop_if_empty()
             .push(payment_ref_id);
-        let response = self.request(http.get(url)).send().await?;
+        let response = self.request(http.get(url), SERVER_IP).send().await?;
         if response.status().is_client_error() {
             // An unknown reference: Nagad vouches for nothing.
             return Ok(None);

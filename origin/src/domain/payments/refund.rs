@@ -10,6 +10,18 @@
 //! `failed` with its answer. A refund the gateway took is added to the
 //! order's `amount_refunded` and its history.
 //!
+//! Two ends are not final. `processing`: the gateway took the refund but has
+//! not finished it (SSLCommerz answers so); `unknown`: the gateway's answer
+//! was lost (a timeout, a 5xx other than 503), so it may have given the
+//! money back (a gateway that could not be connected to, or answered 503,
+//! did nothing: `failed`, to be asked again). Both
+//! keep their amount counted as given (nothing is ever asked twice) and are
+//! settled by asking the gateway's refund status ([`settle_refunds`], run by
+//! every origin's expiry sweep): bKash's refund status names the payment's
+//! last refund; SSLCommerz's refund query needs the `refund_ref_id` it
+//! answered, so a lost SSLCommerz answer stays `unknown` for the operator
+//! (who checks the merchant panel), never asked again.
+//!
 //! [`give_back_late`] gives back a payment the gateway confirmed after its
 //! order had expired (`payment.status` `late`), at once and whole. A gateway
 //! without refunds (or one that fails) leaves a row for the operator
@@ -17,7 +29,7 @@
 
 use catalog::db::{self, begin_write, Pool};
 
-use super::gateway::{Gateway, GatewayError, Refund};
+use super::gateway::{Gateway, GatewayError, Refund, RefundState};
 use super::{history, Gateways};
 use crate::plumbing::error::{ApiError, ApiResult};
 
@@ -29,7 +41,7 @@ pub struct RefundLine {
     /// The attempt given back.
     pub tran_id: String,
     pub amount: i64,
-    /// `refunded`, `failed` or `operator`.
+    /// `refunded`, `processing`, `unknown`, `failed` or `operator`.
     pub status: String,
     /// The gateway's id of the refund, or why it failed.
     pub detail: String,
@@ -85,6 +97,20 @@ pub async fn refund_order(
     if paid == 0 {
         return Err(ApiError::Conflict(format!(
             "Order {order_random} has no online payment to refund."
+        )));
+    }
+    // A refund whose answer was lost is settled first: asking for another
+    // meanwhile could hide it from the gateway's refund status.
+    let unknown: i64 = db::query_scalar(
+        "SELECT COUNT(*) FROM payment_refund WHERE order_id = $1 AND status = 'unknown'",
+    )
+    .bind(order_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if unknown > 0 {
+        return Err(ApiError::Conflict(format!(
+            "Order {order_random} has a refund whose answer was lost: it is being asked \
+             about (payment_refund status 'unknown'); refund more once it is settled."
         )));
     }
     if left <= 0 {
@@ -164,26 +190,45 @@ async fn request(
     .await
 }
 
-/// What a gateway needs to know about a requested refund.
-async fn refund_of(pool: &Pool, refund_id: i64) -> sqlx::Result<(String, Refund)> {
-    let (gateway, amount, reason, tran_id, gateway_ref, session, order_random): (
+/// What a gateway needs to know about a refund, with its gateway's name
+/// and its status.
+async fn refund_of(pool: &Pool, refund_id: i64) -> sqlx::Result<(String, String, Refund)> {
+    let (gateway, status, amount, reason, tran_id, payment_id): (
+        String,
         String,
         i64,
         String,
         String,
-        String,
-        String,
-        String,
+        i64,
     ) = db::query_as(
-        "SELECT p.gateway, r.amount, r.reason, p.tran_id, p.gateway_ref, p.session, \
-         o.order_random FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
-         JOIN order_master o ON o.id = r.order_id WHERE r.id = $1",
+        "SELECT p.gateway, r.status, r.amount, r.reason, p.tran_id, p.id \
+         FROM payment_refund r JOIN payment p ON p.id = r.payment_id WHERE r.id = $1",
     )
     .bind(refund_id)
     .fetch_one(pool)
     .await?;
+    let (gateway_ref, session, order_random, refund_ref): (String, String, String, String) =
+        db::query_as(
+            "SELECT p.gateway_ref, p.session, o.order_random, r.refund_ref \
+             FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
+             JOIN order_master o ON o.id = r.order_id WHERE r.id = $1",
+        )
+        .bind(refund_id)
+        .fetch_one(pool)
+        .await?;
+    let others: Vec<(i64, String)> = db::query_as(
+        "SELECT id, refund_ref FROM payment_refund WHERE payment_id = $1 AND id <> $2 \
+         AND refund_ref <> '' ORDER BY id",
+    )
+    .bind(payment_id)
+    .bind(refund_id)
+    .fetch_all(pool)
+    .await?;
+    let (earlier, later): (Vec<_>, Vec<_>) =
+        others.into_iter().partition(|(id, _)| *id < refund_id);
     Ok((
         gateway,
+        status,
         Refund {
             id: refund_id,
             amount,
@@ -192,6 +237,9 @@ async fn refund_of(pool: &Pool, refund_id: i64) -> sqlx::Result<(String, Refund)
             gateway_ref,
             session,
             order_random,
+            refund_ref,
+            earlier_refs: earlier.into_iter().map(|(_, r)| r).collect(),
+            later_refs: later.into_iter().map(|(_, r)| r).collect(),
         },
     ))
 }
@@ -205,7 +253,7 @@ async fn give_back_by_name(
     now: i64,
 ) -> ApiResult<RefundLine> {
     let http = &gateways.http;
-    let (name, _) = refund_of(pool, refund_id).await?;
+    let (name, ..) = refund_of(pool, refund_id).await?;
     match name.as_str() {
         "bkash" => match &gateways.bkash {
             Some(g) => give_back(pool, http, g, refund_id, now).await,
@@ -230,7 +278,7 @@ async fn not_configured(
     now: i64,
 ) -> ApiResult<RefundLine> {
     let message = format!("{gateway} is not configured on this origin; nothing was given back");
-    finish(pool, refund_id, "failed", "", &message, now).await
+    finish(pool, refund_id, &["requested"], "failed", "", &message, now).await
 }
 
 /// Asks `gateway` for the requested refund `refund_id` and records the end.
@@ -241,7 +289,7 @@ pub async fn give_back<G: Gateway>(
     refund_id: i64,
     now: i64,
 ) -> ApiResult<RefundLine> {
-    let (_, refund) = refund_of(pool, refund_id).await?;
+    let (_, _, refund) = refund_of(pool, refund_id).await?;
     if !G::REFUNDS {
         tracing::warn!(
             gateway = G::NAME,
@@ -256,25 +304,143 @@ pub async fn give_back<G: Gateway>(
             refund.amount,
             refund.tran_id
         );
-        return finish(pool, refund_id, "operator", "", &message, now).await;
+        return finish(
+            pool,
+            refund_id,
+            &["requested"],
+            "operator",
+            "",
+            &message,
+            now,
+        )
+        .await;
     }
+    let from = &["requested"];
     match gateway.refund(http, &refund).await {
-        Ok(reference) => {
-            tracing::info!(
-                gateway = G::NAME,
-                refund = refund_id,
-                amount = refund.amount,
-                "refunded"
+        Ok(state) => Ok(record(pool, G::NAME, refund_id, from, state, now).await?.0),
+        Err(GatewayError::Down(m)) => {
+            // The request may have reached the gateway: never ask again,
+            // ask what became of it ([`settle_refunds`]).
+            tracing::warn!(gateway = G::NAME, refund = refund_id, error = %m,
+                "refund answer lost; its status is asked until settled");
+            let message = format!(
+                "the gateway's answer was lost ({m}); its refund status is asked until settled"
             );
-            finish(pool, refund_id, "refunded", &reference, "", now).await
+            finish(pool, refund_id, from, "unknown", "", &message, now).await
+        }
+        Err(GatewayError::Refused(m)) => {
+            tracing::warn!(gateway = G::NAME, refund = refund_id, error = %m, "refund refused");
+            let message = format!("the gateway refused: {m}");
+            finish(pool, refund_id, from, "failed", "", &message, now).await
+        }
+        Err(GatewayError::Unavailable(m)) => {
+            tracing::warn!(gateway = G::NAME, refund = refund_id, error = %m, "refund not taken");
+            let message = format!("the gateway could not be reached: {m}");
+            finish(pool, refund_id, from, "failed", "", &message, now).await
+        }
+    }
+}
+
+/// Records what a gateway said about a refund whose status is one of
+/// `from`; answers the line and whether this call recorded it (another
+/// origin may have been first).
+async fn record(
+    pool: &Pool,
+    gateway: &str,
+    refund_id: i64,
+    from: &[&str],
+    state: RefundState,
+    now: i64,
+) -> ApiResult<(RefundLine, bool)> {
+    match state {
+        RefundState::Refunded(reference) => {
+            tracing::info!(gateway, refund = refund_id, "refunded");
+            finish_once(pool, refund_id, from, "refunded", &reference, "", now).await
+        }
+        RefundState::Processing(reference) => {
+            tracing::info!(gateway, refund = refund_id, "refund processing");
+            let message = "the gateway is processing the refund; asked again until it ends";
+            finish_once(
+                pool,
+                refund_id,
+                from,
+                "processing",
+                &reference,
+                message,
+                now,
+            )
+            .await
+        }
+        RefundState::NotDone(why) => {
+            tracing::warn!(gateway, refund = refund_id, why, "refund not done");
+            let message = format!("nothing was given back: {why}");
+            finish_once(pool, refund_id, from, "failed", "", &message, now).await
+        }
+    }
+}
+
+/// Asks the gateways about every refund still `processing` or `unknown`
+/// and records what they say; answers how many ended (refunded or
+/// failed). A gateway that cannot say leaves the refund as it was, for the
+/// next sweep. Every origin may run it at once: each end is recorded once.
+pub async fn settle_refunds(pool: &Pool, gateways: &Gateways, now: i64) -> ApiResult<usize> {
+    let open: Vec<i64> = db::query_scalar(
+        "SELECT id FROM payment_refund WHERE status IN ('processing', 'unknown') \
+         ORDER BY id LIMIT 200",
+    )
+    .fetch_all(pool)
+    .await?;
+    let http = &gateways.http;
+    let mut ended = 0;
+    for refund_id in open {
+        let (name, ..) = refund_of(pool, refund_id).await?;
+        let line = match name.as_str() {
+            "bkash" => match &gateways.bkash {
+                Some(g) => ask_status(pool, http, g, refund_id, now).await?,
+                None => None,
+            },
+            "sslcommerz" => match &gateways.sslcommerz {
+                Some(g) => ask_status(pool, http, g, refund_id, now).await?,
+                None => None,
+            },
+            "nagad" => match &gateways.nagad {
+                Some(g) => ask_status(pool, http, g, refund_id, now).await?,
+                None => None,
+            },
+            _ => None,
+        };
+        if line.is_some_and(|l| l.status == "refunded" || l.status == "failed") {
+            ended += 1;
+        }
+    }
+    Ok(ended)
+}
+
+/// Asks `gateway` about one refund still `processing` or `unknown`; `None`
+/// when it could not say (or another origin settled it meanwhile).
+async fn ask_status<G: Gateway>(
+    pool: &Pool,
+    http: &reqwest::Client,
+    gateway: &G,
+    refund_id: i64,
+    now: i64,
+) -> ApiResult<Option<RefundLine>> {
+    let (_, status, refund) = refund_of(pool, refund_id).await?;
+    if status != "processing" && status != "unknown" {
+        return Ok(None);
+    }
+    match gateway.refund_status(http, &refund).await {
+        // Still processing: nothing to record.
+        Ok(RefundState::Processing(_)) if status == "processing" => Ok(None),
+        Ok(state) => {
+            let (line, recorded) =
+                record(pool, G::NAME, refund_id, &[status.as_str()], state, now).await?;
+            Ok(recorded.then_some(line))
         }
         Err(err) => {
-            tracing::warn!(gateway = G::NAME, refund = refund_id, error = %err, "refund failed");
-            let message = match err {
-                GatewayError::Down(m) => format!("the gateway could not be reached: {m}"),
-                GatewayError::Refused(m) => format!("the gateway refused: {m}"),
-            };
-            finish(pool, refund_id, "failed", "", &message, now).await
+            tracing::warn!(gateway = G::NAME, refund = refund_id, status, error = %err,
+                "refund status not known yet; the operator may check the gateway's panel");
+            Ok(None)
         }
     }
 }
@@ -285,11 +451,29 @@ pub async fn give_back<G: Gateway>(
 async fn finish(
     pool: &Pool,
     refund_id: i64,
+    from: &[&str],
     status: &str,
     reference: &str,
     message: &str,
     now: i64,
 ) -> ApiResult<RefundLine> {
+    Ok(
+        finish_once(pool, refund_id, from, status, reference, message, now)
+            .await?
+            .0,
+    )
+}
+
+/// [`finish`], answering also whether this call recorded it.
+async fn finish_once(
+    pool: &Pool,
+    refund_id: i64,
+    from: &[&str],
+    status: &str,
+    reference: &str,
+    message: &str,
+    now: i64,
+) -> ApiResult<(RefundLine, bool)> {
     let mut tx = begin_write(pool).await?;
     let (order_id, amount, payment_status, gateway, tran_id): (i64, i64, String, String, String) =
         db::query_as(
@@ -299,21 +483,29 @@ async fn finish(
         .bind(refund_id)
         .fetch_one(&mut *tx)
         .await?;
+    // Only from a status it may leave (each end recorded once, whichever
+    // origin gets there first); a reference once known is kept.
     let changed = db::query(
-        "UPDATE payment_refund SET status = $2, refund_ref = $3, message = $4, updated_at = $5 \
-         WHERE id = $1 AND status = 'requested'",
+        "UPDATE payment_refund SET status = $2, \
+         refund_ref = CASE WHEN $3 = '' THEN refund_ref ELSE $3 END, \
+         message = $4, updated_at = $5 WHERE id = $1 AND status IN ($6, $7)",
     )
     .bind(refund_id)
     .bind(status)
     .bind(reference)
     .bind(message)
     .bind(now)
+    .bind(from.first().copied().unwrap_or("requested"))
+    .bind(from.get(1).copied().unwrap_or("requested"))
     .execute(&mut *tx)
     .await?;
-    if changed.rows_affected() == 1 {
+    let recorded = changed.rows_affected() == 1;
+    if recorded {
         let note = match status {
             "refunded" => format!("Refunded {amount} taka ({gateway} {reference})"),
             "operator" => format!("To refund by hand: {amount} taka ({message})"),
+            "processing" => format!("Refund of {amount} taka processing ({gateway} {reference})"),
+            "unknown" => format!("Refund of {amount} taka: {message}"),
             _ => format!("Refund of {amount} taka failed: {message}"),
         };
         if status == "refunded" && payment_status == "validated" {
@@ -335,7 +527,7 @@ async fn finish(
         history(&mut tx, order_id, kind, &note, now).await?;
     }
     tx.commit().await?;
-    Ok(RefundLine {
+    let line = RefundLine {
         refund_id,
         gateway,
         tran_id,
@@ -346,7 +538,8 @@ async fn finish(
         } else {
             reference.to_string()
         },
-    })
+    };
+    Ok((line, recorded))
 }
 
 /// Gives back, whole, the payment `tran_id` that `gateway` confirmed after

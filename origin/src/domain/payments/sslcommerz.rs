@@ -3,8 +3,11 @@
 //!   and password, `tran_id`, `total_amount`, the success/fail/cancel/IPN
 //!   URLs and the customer; answers `{status: SUCCESS, GatewayPageURL}`;
 //! - the gateway then posts the shopper's browser back to one of those URLs
-//!   and notifies the IPN URL, with `tran_id` and (when paid) `val_id`. None
-//!   of that is believed: the server asks the validation API
+//!   and notifies the IPN URL, with `tran_id` and (when paid) `val_id`. An
+//!   IPN must carry SSLCommerz's signature ([`SslCommerz::signed`]: the MD5
+//!   of the fields `verify_key` lists, sorted, with the MD5 of the store
+//!   password), else it is refused unread. Even a signed post is not
+//!   believed: the server asks the validation API
 //!   (`GET {base}/validator/api/validationserverAPI.php?val_id=...`), or, for
 //!   a return without a `val_id`, the transaction query API
 //!   (`merchantTransIDvalidationAPI.php?tran_id=...`).
@@ -12,14 +15,21 @@
 //! Refunds (full or partial): the same transaction API with
 //! `refund_amount`, `bank_tran_id`, `refund_remarks` and `refe_id` (our
 //! refund's id) answers `{APIConnect: DONE, status: success|processing,
-//! refund_ref_id}`, or `status: failed` with `errorReason`.
+//! refund_ref_id}`, or `status: failed` with `errorReason`. A refund
+//! `processing` is asked about with `refund_ref_id` (the refund query:
+//! `status: refunded|processing|cancelled`) until it ends.
 //!
 //! EMI: `emi_option=1` and `emi_max_inst_option` when the shopper asked for
 //! instalments and the order allows them.
 
+use std::collections::{BTreeMap, HashMap};
+
+use md5::{Digest, Md5};
 use serde::Deserialize;
 
-use super::gateway::{endpoint, parse_taka, Checkout, Gateway, GatewayError, Refund};
+use super::gateway::{
+    endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund, RefundState,
+};
 use super::Outcome;
 use crate::config::Secret;
 
@@ -60,6 +70,49 @@ impl SslCommerz {
             store_password: Secret(store_password),
             return_base: format!("{callback_base}/sslcommerz"),
         })
+    }
+
+    /// Whether `fields` (an IPN's) carry SSLCommerz's `verify_sign`, as
+    /// SSLCommerz documents it: the MD5 (hex) of `key=value` joined by `&`,
+    /// sorted by key, over the fields `verify_key` lists (comma-separated)
+    /// plus `store_passwd` = MD5 of the store password. The fields the shop
+    /// reads (`tran_id`, `status`, `amount`, and `val_id` when there is one)
+    /// must be among those signed.
+    pub fn signed(&self, fields: &HashMap<String, String>) -> bool {
+        let (Some(sign), Some(keys)) = (fields.get("verify_sign"), fields.get("verify_key")) else {
+            return false;
+        };
+        let keys: Vec<&str> = keys
+            .split(',')
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .collect();
+        let mut needed = vec!["tran_id", "status", "amount"];
+        if fields.get("val_id").is_some_and(|v| !v.is_empty()) {
+            needed.push("val_id");
+        }
+        if !needed.iter().all(|n| keys.contains(n)) {
+            return false;
+        }
+        let mut signed: BTreeMap<&str, &str> = keys
+            .iter()
+            .filter_map(|k| fields.get(*k).map(|v| (*k, v.as_str())))
+            .collect();
+        let password = md5_hex(self.store_password.0.as_bytes());
+        signed.insert("store_passwd", &password);
+        let text = signed
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&");
+        let expected = md5_hex(text.as_bytes());
+        // Compared whole, in constant time.
+        expected.len() == sign.len()
+            && expected
+                .bytes()
+                .zip(sign.to_ascii_lowercase().bytes())
+                .fold(0u8, |d, (a, b)| d | (a ^ b))
+                == 0
     }
 
     fn credentials(&self) -> [(&'static str, &str); 3] {
@@ -115,6 +168,14 @@ struct RefundAnswer {
 struct QueryAnswer {
     #[serde(default)]
     element: Vec<Transaction>,
+}
+
+/// MD5 (hex, lower case): SSLCommerz signs with it.
+fn md5_hex(data: &[u8]) -> String {
+    Md5::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Transaction {
@@ -195,7 +256,7 @@ impl Gateway for SslCommerz {
             .send()
             .await?;
         if answer.status().is_server_error() {
-            return Err(GatewayError::Down(format!("HTTP {}", answer.status())));
+            return Err(server_error(answer.status()));
         }
         let answer: SessionAnswer = answer.json().await?;
         if answer.status.eq_ignore_ascii_case("SUCCESS") && !answer.gateway_page_url.is_empty() {
@@ -220,7 +281,7 @@ impl Gateway for SslCommerz {
                     .send()
                     .await?;
                 if answer.status().is_server_error() {
-                    return Err(GatewayError::Down(format!("HTTP {}", answer.status())));
+                    return Err(server_error(answer.status()));
                 }
                 let tx: Transaction = answer.json().await?;
                 Ok(tx.outcome().filter(|o| !o.tran_id().is_empty()))
@@ -233,7 +294,7 @@ impl Gateway for SslCommerz {
                     .send()
                     .await?;
                 if answer.status().is_server_error() {
-                    return Err(GatewayError::Down(format!("HTTP {}", answer.status())));
+                    return Err(server_error(answer.status()));
                 }
                 let found: QueryAnswer = answer.json().await?;
                 let outcomes: Vec<Outcome> = found
@@ -258,7 +319,7 @@ impl Gateway for SslCommerz {
         &self,
         http: &reqwest::Client,
         refund: &Refund,
-    ) -> Result<String, GatewayError> {
+    ) -> Result<RefundState, GatewayError> {
         if refund.gateway_ref.is_empty() {
             return Err(GatewayError::Refused(
                 "the payment's bank_tran_id is not known".into(),
@@ -280,15 +341,123 @@ impl Gateway for SslCommerz {
             .send()
             .await?;
         if answer.status().is_server_error() {
-            return Err(GatewayError::Down(format!("HTTP {}", answer.status())));
+            return Err(server_error(answer.status()));
         }
         let answer: RefundAnswer = answer.json().await?;
         match answer.status.to_ascii_lowercase().as_str() {
-            "success" | "processing" if answer.api_connect == "DONE" => Ok(answer.refund_ref_id),
+            "success" if answer.api_connect == "DONE" => {
+                Ok(RefundState::Refunded(answer.refund_ref_id))
+            }
+            "processing" if answer.api_connect == "DONE" => {
+                Ok(RefundState::Processing(answer.refund_ref_id))
+            }
             _ => Err(GatewayError::Refused(format!(
                 "{} {}",
                 answer.status, answer.error_reason
             ))),
         }
+    }
+
+    /// The refund query, by the `refund_ref_id` SSLCommerz answered; a
+    /// refund whose answer was lost has none, and cannot be asked about.
+    async fn refund_status(
+        &self,
+        http: &reqwest::Client,
+        refund: &Refund,
+    ) -> Result<RefundState, GatewayError> {
+        if refund.refund_ref.is_empty() {
+            return Err(GatewayError::Refused(
+                "SSLCommerz's refund query needs the refund_ref_id its lost answer carried: \
+                 check the refund in the merchant panel"
+                    .into(),
+            ));
+        }
+        let mut query: Vec<(&str, &str)> = self.credentials().to_vec();
+        query.push(("refund_ref_id", refund.refund_ref.as_str()));
+        let answer = http
+            .get(self.query_url.clone())
+            .query(&query)
+            .send()
+            .await?;
+        if answer.status().is_server_error() {
+            return Err(server_error(answer.status()));
+        }
+        let answer: RefundAnswer = answer.json().await?;
+        if answer.api_connect != "DONE" {
+            return Err(GatewayError::Refused(format!(
+                "{} {}",
+                answer.api_connect, answer.error_reason
+            )));
+        }
+        let reference = refund.refund_ref.clone();
+        Ok(match answer.status.to_ascii_lowercase().as_str() {
+            "refunded" | "success" => RefundState::Refunded(reference),
+            "processing" | "initiated" => RefundState::Processing(reference),
+            _ => RefundState::NotDone(format!(
+                "SSLCommerz: {} {}",
+                answer.status, answer.error_reason
+            )),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> SslCommerz {
+        SslCommerz::new(
+            "http://127.0.0.1:9",
+            "store",
+            "pw".into(),
+            "https://shop.example",
+        )
+        .unwrap()
+    }
+
+    fn ipn() -> HashMap<String, String> {
+        let mut fields: HashMap<String, String> = [
+            ("tran_id", "T1"),
+            ("status", "VALID"),
+            ("amount", "100.00"),
+            ("val_id", "V1"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        // The documented recipe, written out: sorted keys, md5 of the password.
+        let text = format!(
+            "amount=100.00&status=VALID&store_passwd={}&tran_id=T1&val_id=V1",
+            md5_hex(b"pw")
+        );
+        fields.insert("verify_key".into(), "tran_id,status,amount,val_id".into());
+        fields.insert("verify_sign".into(), md5_hex(text.as_bytes()));
+        fields
+    }
+
+    #[test]
+    fn md5_is_rfc_1321s() {
+        assert_eq!(md5_hex(b"abc"), "900150983cd24fb0d6963f7d28e17f72");
+    }
+
+    #[test]
+    fn only_a_signature_over_the_fields_read_with_the_store_password_passes() {
+        let gateway = store();
+        assert!(gateway.signed(&ipn()));
+        let mut changed = ipn();
+        changed.insert("amount".into(), "10.00".into());
+        assert!(!gateway.signed(&changed), "a field changed after signing");
+        let mut unsigned = ipn();
+        unsigned.remove("verify_sign");
+        assert!(!gateway.signed(&unsigned));
+        let mut narrow = ipn();
+        narrow.insert("verify_key".into(), "status".into());
+        assert!(
+            !gateway.signed(&narrow),
+            "tran_id and val_id must be signed"
+        );
+        let other =
+            SslCommerz::new("http://127.0.0.1:9", "store", "other".into(), "https://x").unwrap();
+        assert!(!other.signed(&ipn()), "another store's password");
     }
 }

@@ -11,8 +11,12 @@
 //! - `POST /sslcommerz/{success,fail,cancel}`: the shopper's browser coming
 //!   back (a form post). The server asks the gateway and sends the browser on
 //!   (303) to `/redirect-from-ssl?order_random&order_key&from=ssl` when paid,
-//!   else to `/fail?data=<reason>`;
-//! - `POST /sslcommerz/ipn`: the gateway's own notification, answered in JSON.
+//!   else to `/fail?reason=<code>&data=<words>` (`reason`: a
+//!   [`FailReason`] code, which the web's fail page words; `data`: the
+//!   original's message);
+//! - `POST /sslcommerz/ipn`: the gateway's own notification, answered in JSON;
+//!   one without SSLCommerz's signature (`verify_sign`) is refused (403)
+//!   before the gateway is asked anything.
 //!
 //! Wallet (Nagad), under `/api/nagad`: `GET pay-via-ajax?token=` answers
 //! `{url}`; `GET receive-nagad-data?payment_ref_id=` is the return, sent on to
@@ -56,10 +60,11 @@ use crate::domain::identity::{valid_self_token, Owner, SELF_TOKEN_PATTERN, SELF_
 use crate::domain::payments::bkash;
 use crate::domain::payments::nagad;
 use crate::domain::payments::sslcommerz::{Lookup, SslCommerz};
-use crate::domain::payments::{self, Confirmed, Started};
+use crate::domain::payments::{self, Confirmed, FailReason, Started};
 use crate::plumbing::error::{early_errors, ApiError, ApiResult, INVALID_INPUT};
 use crate::plumbing::extract::Query;
 use crate::plumbing::params::{blank_is_none, required, Int, Text};
+use crate::plumbing::ratelimit;
 use crate::state::AppState;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
@@ -94,7 +99,7 @@ const GATEWAY_OFF: &str = "This payment method is not configured, or its gateway
     reached or refused the payment (or buying is switched off for a while)";
 /// The card gateway's browser returns: where they send the browser.
 const BACK_TO_SHOP: &str = "To /redirect-from-ssl?order_random&order_key&from=ssl when the \
-    gateway confirms the payment, else to /fail?data=<reason>";
+    gateway confirms the payment, else to /fail?reason=<FailReason>&data=<message>";
 
 /// `/sslcommerz/...`, mounted outside `/api`.
 pub fn sslcommerz_router() -> ApiRouter {
@@ -147,7 +152,11 @@ pub fn sslcommerz_router() -> ApiRouter {
         .post(
             "/ipn",
             post_ssl_ipn,
-            Doc::open("The gateway's notification (server to server): {success, paid}")
+            Doc::open("The gateway's notification (server to server): {success, paid, reason}")
+                .answers(
+                    403,
+                    "The notification does not carry SSLCommerz's signature (verify_sign)",
+                )
                 .answers(404, "The gateway does not confirm this transaction")
                 .answers(
                     503,
@@ -177,7 +186,7 @@ pub fn nagad_router() -> ApiRouter {
                 .redirects(
                     303,
                     "To /nagad-thank-you?order_random&order_key when Nagad confirms the payment, \
-                     else to /fail?data=<reason>",
+                     else to /fail?reason=<FailReason>&data=<message>",
                 )
                 .answers(503, "Nagad is not configured"),
         )
@@ -204,7 +213,7 @@ pub fn bkash_router() -> ApiRouter {
                 .redirects(
                     303,
                     "To /thank-you?order_random&order_key when bKash completes the payment, \
-                     else to /fail?data=<reason>",
+                     else to /fail?reason=<FailReason>&data=<message>",
                 )
                 .answers(503, "bKash is not configured"),
         )
@@ -233,6 +242,7 @@ pub struct BkashCreateResponse {
 /// checkout.
 async fn post_bkash_create(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     OptionalJson(body): OptionalJson<BkashCreateBody>,
 ) -> ApiResult<Json<BkashCreateResponse>> {
@@ -247,6 +257,7 @@ async fn post_bkash_create(
         &owner,
         &BKASH_METHODS,
         None,
+        &ratelimit::client(&headers),
         clock::now_unix(),
     )
     .await?;
@@ -464,6 +475,7 @@ fn ssl_started(started: Started) -> Json<SslcommerzPayResponse> {
 /// `POST /sslcommerz/pay-via-ajax?self_token=`.
 async fn post_ssl_pay(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     Query(query): Query<SslPayQuery>,
     OptionalJson(body): OptionalJson<SslPayBody>,
@@ -486,6 +498,7 @@ async fn post_ssl_pay(
         &owner,
         &CARD_METHODS,
         emi,
+        &ratelimit::client(&headers),
         clock::now_unix(),
     )
     .await?;
@@ -507,6 +520,7 @@ struct ExistingOrderQuery {
 /// `POST /sslcommerz/existing-order-pay?order_id=`.
 async fn post_ssl_existing(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     Query(query): Query<ExistingOrderQuery>,
 ) -> ApiResult<Json<SslcommerzPayResponse>> {
@@ -520,6 +534,7 @@ async fn post_ssl_existing(
         gateway,
         &caller,
         order_id,
+        &ratelimit::client(&headers),
         clock::now_unix(),
     )
     .await?;
@@ -541,6 +556,10 @@ struct GatewayPost {
     #[serde(default)]
     #[allow(dead_code)]
     status: String,
+    /// The fields `verify_sign` signs (the IPN's are checked), by name.
+    #[serde(skip)]
+    #[schemars(skip)]
+    fields: HashMap<String, String>,
 }
 
 impl<S: Send + Sync> FromRequest<S> for GatewayPost {
@@ -551,12 +570,13 @@ impl<S: Send + Sync> FromRequest<S> for GatewayPost {
         let body = Bytes::from_request(req, state)
             .await
             .map_err(|e| ApiError::invalid("body", format!("Invalid body: {}", e.body_text())))?;
-        let mut fields = posted_fields(&headers, &body);
-        let mut take = |name: &str| fields.remove(name).unwrap_or_default();
+        let fields = posted_fields(&headers, &body);
+        let take = |name: &str| fields.get(name).cloned().unwrap_or_default();
         Ok(GatewayPost {
             tran_id: take("tran_id"),
             val_id: take("val_id"),
             status: take("status"),
+            fields,
         })
     }
 }
@@ -634,6 +654,7 @@ fn send_on(
             paid: true,
             order_random,
             order_key,
+            ..
         }) => {
             let mut pairs = vec![("order_random", order_random), ("order_key", order_key)];
             if !from.is_empty() {
@@ -641,17 +662,31 @@ fn send_on(
             }
             with_query(&format!("{site}{paid_page}"), &pairs)
         }
-        Ok(Confirmed::Settled { paid: false, .. }) => {
-            fail_page(site, "The payment did not go through.")
-        }
-        Ok(Confirmed::Unconfirmed) => fail_page(site, "The payment could not be confirmed."),
-        Err(ApiError::Unavailable(message)) => fail_page(site, &message),
+        Ok(Confirmed::Settled {
+            paid: false,
+            reason,
+            ..
+        }) => fail_page(
+            site,
+            reason.unwrap_or(FailReason::Failed),
+            "The payment did not go through.",
+        ),
+        Ok(Confirmed::Unconfirmed) => fail_page(
+            site,
+            FailReason::Failed,
+            "The payment could not be confirmed.",
+        ),
+        Err(ApiError::Unavailable(message)) => fail_page(site, FailReason::Unavailable, &message),
         Err(err) => {
             if let ApiError::Internal(_) = err {
                 // Logged (once) by turning it into a response.
                 let _ = err.into_response();
             }
-            fail_page(site, "The payment could not be confirmed.")
+            fail_page(
+                site,
+                FailReason::Failed,
+                "The payment could not be confirmed.",
+            )
         }
     };
     let mut response = Redirect::to(&target).into_response();
@@ -662,8 +697,16 @@ fn send_on(
     response
 }
 
-fn fail_page(site: &str, reason: &str) -> String {
-    with_query(&format!("{site}/fail"), &[("data", reason.to_string())])
+/// `/fail?reason=<code>&data=<message>`: the code for the shop's page to
+/// word, the message for the original's clients.
+fn fail_page(site: &str, reason: FailReason, message: &str) -> String {
+    with_query(
+        &format!("{site}/fail"),
+        &[
+            ("reason", reason.code().to_string()),
+            ("data", message.to_string()),
+        ],
+    )
 }
 
 fn with_query(base: &str, pairs: &[(&str, String)]) -> String {
@@ -696,16 +739,32 @@ pub struct SslcommerzIpnResponse {
     pub success: bool,
     /// Whether the attempt is paid (validated by the gateway).
     pub paid: bool,
+    /// Why not, when not paid: the code the browser's return sends to
+    /// `/fail?reason=`.
+    pub reason: Option<FailReason>,
 }
 
-/// `POST /sslcommerz/ipn`: `{success, paid}`; 503 when the gateway cannot
-/// confirm (it notifies again), 404 when it vouches for nothing.
+/// `POST /sslcommerz/ipn`: `{success, paid, reason}`; 403 when it does not
+/// carry SSLCommerz's signature (nothing is asked, nothing changes), 503
+/// when the gateway cannot confirm (it notifies again), 404 when it vouches
+/// for nothing. A signed IPN is still confirmed with the validation API
+/// (or the transaction query) before anything is marked.
 async fn post_ssl_ipn(
     State(state): State<AppState>,
     post: GatewayPost,
 ) -> ApiResult<Json<SslcommerzIpnResponse>> {
     let (tran_id, lookup) = ssl_lookup(&post)?;
     let gateway = card(&state)?;
+    if !gateway.signed(&post.fields) {
+        tracing::warn!(
+            gateway = "sslcommerz",
+            tran_id,
+            "IPN refused: its verify_sign is missing or wrong"
+        );
+        return Err(ApiError::Forbidden(
+            "This notification does not carry the card gateway's signature.".into(),
+        ));
+    }
     match payments::confirm(
         &state.pool,
         &state.payments.http,
@@ -716,9 +775,10 @@ async fn post_ssl_ipn(
     )
     .await?
     {
-        Confirmed::Settled { paid, .. } => Ok(Json(SslcommerzIpnResponse {
+        Confirmed::Settled { paid, reason, .. } => Ok(Json(SslcommerzIpnResponse {
             success: true,
             paid,
+            reason,
         })),
         Confirmed::Unconfirmed => Err(ApiError::not_found(
             "The gateway does not confirm this transaction.",
@@ -747,6 +807,7 @@ pub struct NagadPayResponse {
 /// `GET /api/nagad/pay-via-ajax?token=`: `{url}`.
 async fn get_nagad_pay(
     State(state): State<AppState>,
+    headers: HeaderMap,
     caller: Caller,
     Query(query): Query<NagadPayQuery>,
 ) -> ApiResult<Json<NagadPayResponse>> {
@@ -760,6 +821,7 @@ async fn get_nagad_pay(
         &owner,
         &WALLET_METHODS,
         None,
+        &ratelimit::client(&headers),
         clock::now_unix(),
     )
     .await?;

@@ -1,33 +1,36 @@
-// Payment failed (/fail?data=…): why, when the shop's own return said so, and
-// the ways forward: try paying again, or choose another way to pay.
+// Payment failed (/fail?reason=…): why, in the shop's words, and the ways
+// forward: try paying again, or choose another way to pay.
 //
-// `data` comes in the address, so anyone can write a link with any text in
-// it. Only the reasons the shop's returns send are shown (the origin's
-// `surfaces/api/payment.rs` and `domain/payments`: a gateway's LABEL in three
-// templates, and four fixed sentences); any other text is left out, so a
-// link cannot put someone else's words ("call this number, share your PIN")
-// on the shop's page.
+// The origin's returns send a code (`reason`: the Rust `FailReason` enum,
+// `domain/payments/mod.rs`, reaching here through the generated API types);
+// this page alone words each code. The address also carries `data` (the
+// original shop's message) but it is never shown: anyone can write a link
+// with any text in it, and a link must not put someone else's words ("call
+// this number, share your PIN") on the shop's page. An unknown code shows
+// no reason at all.
+import type { ApiSchemas } from '../../lib/types';
 import styles from './FailPage.module.css';
 
-/** The gateways' names as the origin's messages write them (`Gateway::LABEL`). */
-const GATEWAYS = ['bKash', 'Nagad', 'The card payment service'];
+/** Why a payment did not go through, as the origin codes it. */
+export type FailReason = ApiSchemas['FailReason'];
 
-/** Every reason the shop's own returns put in `data`. */
-export const KNOWN_REASONS: ReadonlySet<string> = new Set([
-  'The payment did not go through.',
-  'The payment could not be confirmed.',
-  'This payment method is not available.',
-  'bKash is not available. Please choose another way to pay.',
-  ...GATEWAYS.flatMap((g) => [
-    `${g} could not be reached. Please try again in a while or choose another way to pay.`,
-    `${g} did not accept this payment. Please choose another way to pay.`,
-    `${g} could not confirm the payment yet. It is checked again when the gateway notifies us.`,
-  ]),
-]);
+/** What each code means to the shopper (every code, checked by the type). */
+export const REASONS: Readonly<Record<FailReason, string>> = {
+  cancelled: 'You cancelled the payment.',
+  declined: 'The payment was declined by your bank or wallet.',
+  expired: 'The order waited too long for its payment and was cancelled. Any money taken for it is given back.',
+  unavailable: 'The payment service could not be reached or could not confirm the payment yet. Please try again in a while or choose another way to pay.',
+  failed: 'The payment could not be confirmed.',
+};
+
+/** The words for the `reason` in `search`; empty for none or an unknown code. */
+export function reasonText(search: string): string {
+  const code = new URLSearchParams(search).get('reason') ?? '';
+  return Object.prototype.hasOwnProperty.call(REASONS, code) ? REASONS[code as FailReason] : '';
+}
 
 export function FailPage({ search = location.search }: { search?: string }) {
-  const data = new URLSearchParams(search).get('data');
-  const reason = data && KNOWN_REASONS.has(data) ? data : '';
+  const reason = reasonText(search);
   return (
     <div className={styles.page} role="alert">
       <p>Your payment did not go through. The products are still in your cart: you can try again or choose another way to pay.</p>
