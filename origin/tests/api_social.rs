@@ -146,6 +146,8 @@ async fn shop_with_providers() -> (TestShop, Shared) {
 enum Ended {
     Token(String),
     Error(String),
+    /// A ticket for linking an existing account with its password, and the provider.
+    Link(String, String),
 }
 
 /// The browser's part: start at the shop, consent at the provider as
@@ -194,6 +196,9 @@ async fn callback_with(shop: &TestShop, path: &str, cookies: &str) -> Ended {
         Ended::Token(token.to_string())
     } else if let Some(error) = fragment.strip_prefix("social_error=") {
         Ended::Error(error.replace("%20", " "))
+    } else if let Some(link) = fragment.strip_prefix("social_link=") {
+        let (ticket, provider) = link.split_once("&provider=").expect("the provider named");
+        Ended::Link(ticket.to_string(), provider.to_string())
     } else {
         panic!("unexpected fragment {fragment}")
     }
@@ -406,14 +411,62 @@ async fn only_a_verified_email_links_an_existing_account() {
         0
     );
 
-    // Google does, per address: linked, and the password still works.
+    // Google does, per address; even so the account is linked only with its
+    // password (a Google account made with Karim's address, or a takeover
+    // of his mailbox, does not open his shop account by itself).
     person(
         &sim,
         "karim-g",
         json!({"sub": "g-77", "name": "Karim", "email": "karim.social@example.test", "email_verified": true}),
     );
+    let Ended::Link(ticket, provider) = sign_in(&shop, "google", "karim-g").await else {
+        panic!("a verified e-mail was linked without the password");
+    };
+    assert_eq!(provider, "google");
+    let linked = "SELECT COUNT(*) FROM app_user WHERE google_sub IS NOT NULL";
+    assert_eq!(shop.scalar_i64(linked).await, 0, "nothing linked yet");
+    let at = &shop;
+    let link = |ticket: &str, password: &str| {
+        let body = json!({ "ticket": ticket, "password": password });
+        async move {
+            at.request(
+                "POST",
+                "/api/auth/social/link",
+                &[("SELF-TOKEN", GUEST), ("x-forwarded-for", "198.51.100.40")],
+                Some(&body),
+            )
+            .await
+        }
+    };
+    // A wrong password is named, links nothing, and counts as a failed sign-in.
+    let (status, headers, body) = link(&ticket, "not-his-password").await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["password"].is_array(), "{body}");
+    assert_eq!(shop.scalar_i64(linked).await, 0);
+    assert_eq!(
+        shop.scalar_i64(&format!(
+            "SELECT failures FROM throttle WHERE key = 'login-user:{id}'"
+        ))
+        .await,
+        1
+    );
+    // An unknown ticket is named.
+    let (status, headers, body) = link(&random(), "a-good-password").await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["ticket"].is_array(), "{body}");
+    // The right password links Google and signs in, once.
+    let (status, _, body) = link(&ticket, "a-good-password").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["user"]["id"].as_i64(), Some(id));
+    let token = body["token"].as_str().unwrap().to_string();
+    assert_eq!(me(&shop, &token).await["id"].as_i64(), Some(id));
+    assert_eq!(shop.scalar_i64(linked).await, 1);
+    let (status, headers, body) = link(&ticket, "a-good-password").await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["ticket"].is_array(), "a ticket works once: {body}");
+    // From then on Google signs Karim in directly, and the password still works.
     let Ended::Token(token) = sign_in(&shop, "google", "karim-g").await else {
-        panic!("a verified e-mail was not linked");
+        panic!("a linked Google account did not sign in");
     };
     assert_eq!(me(&shop, &token).await["id"].as_i64(), Some(id));
     let (status, _, _) = shop

@@ -256,3 +256,84 @@ async fn one_address_creates_at_most_ten_accounts_an_hour() {
     let (status, _, _) = register(12, "203.0.113.31").await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// `POST /api/user/change-password` by the session `token` from `ip`.
+async fn change_password(
+    shop: &TestShop,
+    token: &str,
+    ip: &str,
+    old: &str,
+) -> (StatusCode, HeaderMap, Value) {
+    let bearer = format!("Bearer {token}");
+    let body = json!({ "old_password": old, "password": "a-new-password-7",
+                       "password_confirmation": "a-new-password-7" });
+    shop.request(
+        "POST",
+        "/api/user/change-password",
+        &[("authorization", bearer.as_str()), ("x-forwarded-for", ip)],
+        Some(&body),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn change_password_guesses_count_like_sign_ins_per_account_and_per_address() {
+    let shop = TestShop::fresh().await;
+    // A stolen session guesses the current password from many addresses:
+    // five free failures, then the account waits, here and at sign-in.
+    let (_, _, body) = login(&shop, "192.0.2.1", DEMO).await;
+    let stolen = body["token"].as_str().unwrap().to_string();
+    for n in 1..=6 {
+        let (status, _, body) =
+            change_password(&shop, &stolen, &format!("198.51.100.{n}"), "guess-guess").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "failure {n}: {body}");
+        assert_eq!(
+            body["errors"]["old_password"][0],
+            "Your current password is not right."
+        );
+    }
+    assert_wait(
+        &change_password(&shop, &stolen, "203.0.113.50", DEMO.1).await,
+        1..=2,
+    );
+    assert_wait(&login(&shop, "203.0.113.51", DEMO).await, 1..=2);
+    // Up to the lock, which mails the owner as a sign-in's would.
+    for n in 7..=10 {
+        skip_waits(&shop).await;
+        let (status, _, _) =
+            change_password(&shop, &stolen, &format!("198.51.100.{n}"), "guess-guess").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+    assert_wait(
+        &change_password(&shop, &stolen, "203.0.113.52", DEMO.1).await,
+        890..=900,
+    );
+    let mails = outbox(&shop);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].contains("To: demo@example.com"), "{}", mails[0]);
+    // The password did not change.
+    skip_waits(&shop).await;
+    let (status, _, body) = login(&shop, "192.0.2.2", DEMO).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    // One address: its failed sign-ins and its wrong current passwords add
+    // up on one count (30 free), whichever accounts they are on.
+    let ip = "203.0.113.60";
+    let (_, _, body) = login(&shop, "192.0.2.3", RAHIM).await;
+    let session = body["token"].as_str().unwrap().to_string();
+    for n in 1..=30 {
+        let who = format!("nobody{n}@example.com");
+        let (status, _, _) = login(&shop, ip, (&who, "guess-1234")).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let (status, _, body) = change_password(&shop, &session, ip, "guess-guess").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_wait(&change_password(&shop, &session, ip, RAHIM.1).await, 1..=1);
+    // From another address the right one goes through, and is not counted.
+    let (status, _, body) = change_password(&shop, &session, "203.0.113.61", RAHIM.1).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let failures = shop
+        .scalar_i64("SELECT failures FROM throttle WHERE key = 'login-ip:203.0.113.61'")
+        .await;
+    assert_eq!(failures, 0);
+}

@@ -3,9 +3,12 @@
 //! set ([`SocialArgs`]); its endpoints are settings as well, so tests point
 //! them at a local simulator. The code is exchanged server to server, the
 //! profile read with the access token, and the shopper found by the
-//! provider's id (`google_sub`, `facebook_id`), else by an e-mail address the
-//! provider says it has verified, else created. An e-mail the provider has not
-//! verified never opens an existing account.
+//! provider's id (`google_sub`, `facebook_id`), else created. An e-mail the
+//! provider has not verified never opens an existing account; one it has
+//! verified that an existing account uses is linked to the provider only when
+//! the shopper gives that account's password ([`pending_link`],
+//! [`complete_link`]): a provider account made with someone's address, or a
+//! takeover of their mailbox, does not open their shop account by itself.
 
 use std::time::Duration;
 
@@ -15,7 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::{Secret, SocialArgs};
-use crate::domain::accounts;
+use crate::domain::{accounts, identity};
 use crate::plumbing::validate;
 
 /// The providers the shop knows.
@@ -288,35 +291,197 @@ pub enum Outcome {
     SignedIn(i64),
     /// Why not, in words for the shopper.
     Refused(String),
+    /// The provider vouches for the e-mail of account `user`, which it is not
+    /// linked to: linking waits for the account's password.
+    NeedsPassword { user: i64 },
 }
+
+/// What a callback ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// Signed in: the Bearer token.
+    Token(String),
+    /// Why not, in words for the shopper.
+    Refused(String),
+    /// A ticket for `POST /api/auth/social/link`, which links the provider
+    /// with the account's password ([`LINK_LIFETIME_SECS`]).
+    Link(String),
+}
+
+/// How long a link waits for the password, seconds.
+pub const LINK_LIFETIME_SECS: i64 = 600;
 
 /// Signs in the shopper `profile` names, in one write transaction: finds or
 /// creates their account ([`find_or_create`]), issues a token named after the
 /// provider, and merges the cart and lists of the browser's guest (`guest`,
-/// its self token) into the account. The token, or why not in words for the
-/// shopper (then nothing changed).
+/// its self token) into the account. The token, why not in words for the
+/// shopper (then nothing changed), or a ticket for linking an existing
+/// account with its password ([`pending_link`]).
 pub async fn sign_in(
     pool: &Pool,
     kind: ProviderKind,
     profile: &Profile,
     guest: Option<&str>,
     now: i64,
-) -> sqlx::Result<Result<String, String>> {
+) -> sqlx::Result<Ended> {
     let mut tx = begin_write(pool).await?;
     let id = match find_or_create(&mut tx, kind, profile, now).await? {
         Outcome::SignedIn(id) => id,
-        Outcome::Refused(message) => return Ok(Err(message)),
+        Outcome::Refused(message) => return Ok(Ended::Refused(message)),
+        Outcome::NeedsPassword { user } => {
+            let ticket = pending_link(&mut tx, user, kind, &profile.id, now).await?;
+            tx.commit().await?;
+            return Ok(Ended::Link(ticket));
+        }
     };
     let token = accounts::issue_token(&mut tx, id, kind.name(), now).await?;
     if let Some(guest) = guest {
         accounts::merge_guest(&mut tx, guest, id).await?;
     }
     tx.commit().await?;
+    Ok(Ended::Token(token))
+}
+
+/// Keeps a link of `kind`'s person `provider_id` to account `user` waiting
+/// for the account's password: answers the ticket (256 random bits, of which
+/// only the hash is stored), good once for [`LINK_LIFETIME_SECS`].
+pub async fn pending_link(
+    conn: &mut Conn,
+    user: i64,
+    kind: ProviderKind,
+    provider_id: &str,
+    now: i64,
+) -> sqlx::Result<String> {
+    db::query("DELETE FROM social_link WHERE expires_at <= $1 OR used_at IS NOT NULL")
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    let (ticket, hash) = identity::new_token();
+    db::query(
+        "INSERT INTO social_link (user_id, provider, provider_id, token_hash, expires_at, \
+         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)",
+    )
+    .bind(user)
+    .bind(kind.name())
+    .bind(provider_id)
+    .bind(hash)
+    .bind(now + LINK_LIFETIME_SECS)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    tracing::info!(user, provider = kind.name(), "link waits for the password");
+    Ok(ticket)
+}
+
+/// A link waiting for the password: its row, the account and the provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingLink {
+    pub id: i64,
+    pub user: i64,
+    pub kind: ProviderKind,
+    pub provider_id: String,
+}
+
+/// The link `ticket` names, when it is unused and has not expired.
+pub async fn find_link(pool: &Pool, ticket: &str, now: i64) -> sqlx::Result<Option<PendingLink>> {
+    let row: Option<(i64, i64, String, String)> = db::query_as(
+        "SELECT id, user_id, provider, provider_id FROM social_link \
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(identity::hash_token(ticket))
+    .bind(now)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.and_then(|(id, user, provider, provider_id)| {
+        let kind = match provider.as_str() {
+            "google" => ProviderKind::Google,
+            "facebook" => ProviderKind::Facebook,
+            _ => return None,
+        };
+        Some(PendingLink {
+            id,
+            user,
+            kind,
+            provider_id,
+        })
+    }))
+}
+
+/// Why [`complete_link`] did not link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkRefused {
+    /// The ticket was used meanwhile.
+    Used,
+    /// The provider's person is another account's now, or the account is
+    /// closed or has another person of the provider: in words.
+    Conflict(String),
+}
+
+/// Links the provider to the account once its password was given, in one
+/// write transaction: the ticket is used up (a second use, or two at once,
+/// finds it used), the provider's id is set unless the account has another
+/// of that provider's or the id went to another account meanwhile (then
+/// why not, in words), a token named after the provider is issued and the
+/// guest's cart and lists are merged, as at [`sign_in`].
+pub async fn complete_link(
+    pool: &Pool,
+    link: &PendingLink,
+    guest: Option<&str>,
+    now: i64,
+) -> sqlx::Result<Result<String, LinkRefused>> {
+    let mut tx = begin_write(pool).await?;
+    let used = db::query(
+        "UPDATE social_link SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
+    )
+    .bind(now)
+    .bind(link.id)
+    .execute(&mut *tx)
+    .await?;
+    if used.rows_affected() != 1 {
+        return Ok(Err(LinkRefused::Used));
+    }
+    let column = link.kind.column();
+    let label = link.kind.label();
+    let taken: Option<i64> =
+        db::query_scalar(&format!("SELECT id FROM app_user WHERE {column} = $1"))
+            .bind(&link.provider_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if taken.is_some_and(|id| id != link.user) {
+        return Ok(Err(LinkRefused::Conflict(format!(
+            "This {label} account is linked to another account."
+        ))));
+    }
+    let linked = db::query(&format!(
+        "UPDATE app_user SET {column} = $1, updated_at = $2 \
+         WHERE id = $3 AND is_active AND ({column} IS NULL OR {column} = $1)"
+    ))
+    .bind(&link.provider_id)
+    .bind(now)
+    .bind(link.user)
+    .execute(&mut *tx)
+    .await?;
+    if linked.rows_affected() != 1 {
+        return Ok(Err(LinkRefused::Conflict(format!(
+            "This account is closed or linked to another {label} account."
+        ))));
+    }
+    let token = accounts::issue_token(&mut tx, link.user, link.kind.name(), now).await?;
+    if let Some(guest) = guest {
+        accounts::merge_guest(&mut tx, guest, link.user).await?;
+    }
+    tx.commit().await?;
+    tracing::info!(
+        user = link.user,
+        provider = link.kind.name(),
+        "account linked"
+    );
     Ok(Ok(token))
 }
 
-/// Finds the shopper `profile` names, links a verified e-mail's account to
-/// the provider, or creates an account (without a password).
+/// Finds the shopper `profile` names, or creates an account (without a
+/// password); a verified e-mail of an existing account waits for its
+/// password ([`Outcome::NeedsPassword`]).
 pub async fn find_or_create(
     conn: &mut Conn,
     kind: ProviderKind,
@@ -366,16 +531,7 @@ pub async fn find_or_create(
                 kind.label()
             )));
         }
-        db::query(&format!(
-            "UPDATE app_user SET {column} = $1, updated_at = $2 WHERE id = $3"
-        ))
-        .bind(&profile.id)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-        tracing::info!(user = id, provider = kind.name(), "account linked");
-        return Ok(Outcome::SignedIn(id));
+        return Ok(Outcome::NeedsPassword { user: id });
     }
     let id: i64 = db::query_scalar(&format!(
         "INSERT INTO app_user (name, email, {column}, created_at, updated_at) \

@@ -1451,6 +1451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/social/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Links a social sign-in to the account its e-mail belongs to, with that account's password (the ticket of a #social_link callback), and signs in: {success, token, token_type, expires_in, user} */
+        post: operations["post_auth_social_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/user-update": {
         parameters: {
             query?: never;
@@ -4528,6 +4545,13 @@ export interface components {
              * @default
              */
             error: string;
+        };
+        /** @description A social sign-in to link to an existing account. */
+        LinkBody: {
+            /** @description The ticket of the callback's `#social_link=` fragment. */
+            ticket: string;
+            /** @description The password of the account the provider's e-mail belongs to. */
+            password: string;
         };
         /**
          * @description A profile: every field is set to what is sent (empty clears it). The
@@ -9446,7 +9470,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            /** @description To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -9553,7 +9577,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            /** @description To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -9573,6 +9597,79 @@ export interface operations {
             };
             /** @description This shop does not offer that provider */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_auth_social_link: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A social sign-in to link to an existing account. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkBody"];
+            };
+        };
+        responses: {
+            /** @description The answer of `POST /api/auth/register` and `login`: the shopper, signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedInResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the Bearer token is unknown or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider's person was linked to another account meanwhile, or the account is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong passwords for this account or client address: wait Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9645,7 +9742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many wrong passwords for this account: wait Retry-After seconds */
+            /** @description Too many wrong passwords for this account or from this client: wait Retry-After seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9746,6 +9843,15 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong passwords for this account or from this client: wait Retry-After seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -317,7 +317,11 @@ async fn post_register(
     )))
 }
 
-fn signed_in(message: &'static str, token: String, user: accounts::User) -> SignedInResponse {
+pub(crate) fn signed_in(
+    message: &'static str,
+    token: String,
+    user: accounts::User,
+) -> SignedInResponse {
     SignedInResponse {
         success: true,
         kind: "success",
@@ -428,6 +432,62 @@ async fn post_login(
     )
     .await?;
     Ok(Json(signed_in("You are signed in.", token, user)))
+}
+
+/// What [`check_password`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checked {
+    Right,
+    Wrong,
+    /// The account has no password (made by a social sign-in).
+    NoPassword,
+}
+
+/// The password of account `id` given outside `login` (a signed-in
+/// shopper's current password before a change, the password that links a
+/// social sign-in), checked exactly like a sign-in: the attempt counts on
+/// the account's throttle and on the client address's (the same keys as
+/// `login`: [`SIGN_IN_PER_ACCOUNT`], [`SIGN_IN_PER_ADDRESS`]) before the
+/// password is checked, 429 while either waits, and the failure that locks
+/// the account mails its owner. A right one clears the account's failures
+/// and takes back the address's.
+pub(crate) async fn check_password(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: i64,
+    password: String,
+) -> ApiResult<Checked> {
+    let Some(phc) = accounts::password_hash(&state.pool, id).await? else {
+        return Ok(Checked::NoPassword);
+    };
+    let account_key = format!("login-user:{id}");
+    let address_key = format!("login-ip:{}", ratelimit::client(headers));
+    let keys = [
+        (account_key.as_str(), &SIGN_IN_PER_ACCOUNT),
+        (address_key.as_str(), &SIGN_IN_PER_ADDRESS),
+    ];
+    let failures = match ratelimit::attempt(&state.pool, &keys, clock::now_unix()).await? {
+        Ok(counts) => counts[0],
+        Err(wait) => {
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "Too many wrong passwords. Please try again in {}.",
+                    ratelimit::wait_words(wait)
+                ),
+                retry_after: wait,
+            })
+        }
+    };
+    let ok = blocking(move || catalog::password::verify(&password, &phc)).await?;
+    if !ok {
+        if SIGN_IN_PER_ACCOUNT.locks_at(failures) {
+            tell_owner_of_lock(state, id).await?;
+        }
+        return Ok(Checked::Wrong);
+    }
+    ratelimit::clear(&state.pool, &account_key).await?;
+    ratelimit::refund(&state.pool, &address_key, &SIGN_IN_PER_ADDRESS).await?;
+    Ok(Checked::Right)
 }
 
 /// Mails the owner of account `id` (if it has an e-mail) that its sign-in

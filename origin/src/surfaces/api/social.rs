@@ -9,7 +9,11 @@
 //!   known by the `self_token` cookie, as a browser navigation carries no
 //!   SELF-TOKEN header), and sends the browser to `/user/login` with
 //!   `#social_token=<token>` or `#social_error=<message>` in the fragment,
-//!   which browsers never send to a server.
+//!   which browsers never send to a server. When the provider vouches for
+//!   the e-mail of an account it is not linked to, the fragment is
+//!   `#social_link=<ticket>&provider=<name>` instead: nothing is linked yet;
+//! - `POST social/link` with `{ticket, password}`: the account's password
+//!   (checked and throttled as at `login`) links the provider and signs in.
 //!
 //! A provider that is not configured answers 404. The document shows the
 //! redirects as what they are: a 303 with a `Location`, no body.
@@ -18,19 +22,22 @@ use axum::extract::State;
 use axum::http::header::{REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use catalog::clock;
 use catalog::surrogate::SurrogateKey;
 
-use crate::domain::identity::{new_token, valid_self_token};
-use crate::domain::social::{self, Provider, ProviderKind};
+use crate::domain::accounts;
+use crate::domain::identity::{new_token, valid_self_token, Caller};
+use crate::domain::social::{self, Ended, LinkRefused, Provider, ProviderKind};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
-use crate::plumbing::extract::{cookie, Query};
+use crate::plumbing::extract::{cookie, Json as Body, Query};
 use crate::plumbing::params::{blank_is_none, Text};
 use crate::state::AppState;
+use crate::surfaces::api::auth::{self, Checked, SignedInResponse};
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 /// The cookie holding the `state` of a sign-in under way.
@@ -57,9 +64,11 @@ pub fn router() -> ApiRouter {
             .self_token_optional()
             .redirects(
                 303,
-                "To /user/login#social_token=<token>, or #social_error=<reason> when the sign-in \
-                 was declined, expired, started elsewhere or refused; the `social_state` cookie \
-                 is cleared (Set-Cookie)",
+                "To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> \
+                 when the provider's verified e-mail belongs to an account it is not linked to \
+                 (POST social/link with the account's password links it), or \
+                 #social_error=<reason> when the sign-in was declined, expired, started \
+                 elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie)",
             )
             .answers(404, not_configured)
     };
@@ -88,6 +97,24 @@ pub fn router() -> ApiRouter {
             "/social/facebook/callback",
             facebook_callback,
             callback("Facebook's return: signs in, then to /user/login#social_token=..."),
+        )
+        .post(
+            "/social/link",
+            post_link,
+            Doc::visitor(
+                "Links a social sign-in to the account its e-mail belongs to, with that \
+                 account's password (the ticket of a #social_link callback), and signs in: \
+                 {success, token, token_type, expires_in, user}",
+            )
+            .self_token_optional()
+            .answers(
+                409,
+                "The provider's person was linked to another account meanwhile, or the account is closed",
+            )
+            .answers(
+                429,
+                "Too many wrong passwords for this account or client address: wait Retry-After seconds",
+            ),
         )
 }
 
@@ -236,15 +263,23 @@ async fn finish(
         }
     };
     let guest = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t));
-    let signed_in = social::sign_in(&state.pool, kind, &profile, guest, clock::now_unix()).await?;
-    back(state, signed_in)
+    let ended = social::sign_in(&state.pool, kind, &profile, guest, clock::now_unix()).await?;
+    back(
+        state,
+        match ended {
+            Ended::Token(token) => Ok(format!("social_token={token}")),
+            Ended::Link(ticket) => Ok(format!("social_link={ticket}&provider={}", kind.name())),
+            Ended::Refused(message) => Err(message),
+        },
+    )
 }
 
-/// The redirect to `/user/login` carrying the token or the reason in the
-/// fragment; the state cookie is cleared either way.
+/// The redirect to `/user/login` carrying the fragment (`social_token=...`
+/// or `social_link=...`), or the reason as `social_error=...`; the state
+/// cookie is cleared either way.
 fn back(state: &AppState, result: Result<String, String>) -> ApiResult<Response> {
     let fragment = match result {
-        Ok(token) => format!("social_token={token}"),
+        Ok(fragment) => fragment,
         Err(message) => format!("social_error={}", percent_encode(&message)),
     };
     let mut response =
@@ -257,6 +292,77 @@ fn back(state: &AppState, result: Result<String, String>) -> ApiResult<Response>
     );
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     Ok(response)
+}
+
+/// A social sign-in to link to an existing account.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct LinkBody {
+    /// The ticket of the callback's `#social_link=` fragment.
+    #[schemars(required, length(min = 1, max = 200), pattern(r"\S"))]
+    ticket: Option<String>,
+    /// The password of the account the provider's e-mail belongs to.
+    #[schemars(required, length(min = 1, max = 1024))]
+    password: Option<String>,
+}
+
+/// `POST /api/auth/social/link` with `{ticket, password}`: the password of
+/// the account the provider's verified e-mail belongs to links the provider
+/// to it (once, within ten minutes of the callback) and signs in, merging
+/// the guest's cart and lists as a sign-in does. A wrong password is a 400
+/// naming `password` and counts on the account's and the address's sign-in
+/// throttles; an unknown, used or expired ticket a 400 naming `ticket`.
+async fn post_link(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    caller: Caller,
+    Body(body): Body<LinkBody>,
+) -> ApiResult<Json<SignedInResponse>> {
+    let ticket = body.ticket.unwrap_or_default();
+    let password = body.password.unwrap_or_default();
+    let invalid = || {
+        ApiError::invalid(
+            "ticket",
+            "This link to your account is invalid, used or expired. Please sign in with the provider again.",
+        )
+    };
+    if ticket.trim().is_empty() || ticket.len() > 200 {
+        return Err(invalid());
+    }
+    if password.is_empty() || password.len() > 1024 {
+        return Err(ApiError::invalid("password", "Enter your password."));
+    }
+    let now = clock::now_unix();
+    let link = social::find_link(&state.pool, ticket.trim(), now)
+        .await?
+        .ok_or_else(invalid)?;
+    let label = link.kind.label();
+    match auth::check_password(&state, &headers, link.user, password).await? {
+        Checked::Right => {}
+        Checked::Wrong => return Err(ApiError::invalid("password", "The password is not right.")),
+        Checked::NoPassword => {
+            return Err(ApiError::invalid(
+                "password",
+                format!(
+                    "This account has no password yet: choose one with 'Forgot password', \
+                     then sign in with {label} again."
+                ),
+            ))
+        }
+    }
+    let token =
+        match social::complete_link(&state.pool, &link, caller.self_token.as_deref(), now).await? {
+            Ok(token) => token,
+            Err(LinkRefused::Used) => return Err(invalid()),
+            Err(LinkRefused::Conflict(message)) => return Err(ApiError::Conflict(message)),
+        };
+    let user = accounts::user_any(&state.pool, link.user)
+        .await?
+        .ok_or_else(ApiError::unauthenticated)?;
+    let message = match link.kind {
+        ProviderKind::Google => "Google is linked to your account. You are signed in.",
+        ProviderKind::Facebook => "Facebook is linked to your account. You are signed in.",
+    };
+    Ok(Json(auth::signed_in(message, token, user)))
 }
 
 /// Percent-encodes everything but ASCII letters, digits and `-._~`.

@@ -6,6 +6,7 @@
 //! id of someone else's address is answered like an unknown one (404).
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -24,14 +25,13 @@ use crate::domain::orders::{OrderHead, OrderLine};
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{Json as Body, Query};
 use crate::plumbing::params::{blank_is_none, required, Int, MAX_ID};
-use crate::plumbing::ratelimit;
 use crate::plumbing::validate::check_new_password;
 use crate::plumbing::validate::{
     self, EMAIL_OR_EMPTY_PATTERN, EMAIL_PATTERN, MOBILE_OR_EMPTY_PATTERN, MOBILE_PATTERN,
 };
 use crate::state::AppState;
 use crate::surfaces::api::answers::{ById, MessageResponse, OrEmpty, SuccessResponse, UserProfile};
-use crate::surfaces::api::auth::SIGN_IN_PER_ACCOUNT;
+use crate::surfaces::api::auth::{self, Checked};
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 pub use crate::domain::addresses::{Address, MAX_ADDRESSES};
@@ -51,13 +51,17 @@ pub fn router() -> ApiRouter {
             .answers(409, "Another account uses that e-mail or mobile number")
             .answers(
                 429,
-                "Too many wrong passwords for this account: wait Retry-After seconds",
+                "Too many wrong passwords for this account or from this client: wait Retry-After seconds",
             ),
         )
         .post(
             "/change-password",
             post_change_password,
-            Doc::signed_in("Changes the password; every other session is signed out"),
+            Doc::signed_in("Changes the password; every other session is signed out")
+                .answers(
+                    429,
+                    "Too many wrong passwords for this account or from this client: wait Retry-After seconds",
+                ),
         )
         .get(
             "/address-list",
@@ -163,6 +167,7 @@ fn bad(errors: &mut Map<String, Value>, field: &str, message: &str) {
 /// `POST /api/user/user-update`.
 async fn post_user_update(
     State(state): State<AppState>,
+    headers: HeaderMap,
     who: SignedIn,
     Body(body): Body<ProfileBody>,
 ) -> ApiResult<Json<UserUpdateResponse>> {
@@ -271,7 +276,14 @@ async fn post_user_update(
     };
     let new_email = profile.email != stored.email;
     if new_email || profile.phone != stored.phone {
-        check_current_password(&state, who.user.id, body.old_password.unwrap_or_default()).await?;
+        let password = body.old_password.unwrap_or_default();
+        if password.is_empty() {
+            return Err(ApiError::invalid(
+                "old_password",
+                "Enter your current password to change your e-mail or mobile number.",
+            ));
+        }
+        check_current_password(&state, &headers, who.user.id, password).await?;
     }
     let user =
         accounts::save_profile(&state.pool, who.user.id, &profile, clock::now_unix()).await?;
@@ -285,46 +297,30 @@ async fn post_user_update(
     }))
 }
 
-/// The shopper's current password before a change of e-mail or mobile:
-/// 400 naming `old_password` when it is missing or wrong. Wrong ones count
-/// on the account's sign-in throttle (a stolen session cannot guess the
-/// password here faster than at sign-in): 429 when it waits.
-async fn check_current_password(state: &AppState, id: i64, password: String) -> ApiResult<()> {
-    if password.is_empty() {
-        return Err(ApiError::invalid(
-            "old_password",
-            "Enter your current password to change your e-mail or mobile number.",
-        ));
-    }
-    let Some(phc) = accounts::password_hash(&state.pool, id).await? else {
-        return Err(ApiError::invalid(
-            "old_password",
-            "Your account has no password yet (you sign in with Google or Facebook): \
-             set one with 'Forgot password' before changing your e-mail or mobile number.",
-        ));
-    };
-    let key = format!("login-user:{id}");
-    let throttle = [(key.as_str(), &SIGN_IN_PER_ACCOUNT)];
-    if let Err(wait) = ratelimit::attempt(&state.pool, &throttle, clock::now_unix()).await? {
-        return Err(ApiError::TooManyRequests {
-            message: format!(
-                "Too many wrong passwords. Please try again in {}.",
-                ratelimit::wait_words(wait)
-            ),
-            retry_after: wait,
-        });
-    }
-    let ok = tokio::task::spawn_blocking(move || catalog::password::verify(&password, &phc))
-        .await
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?;
-    if !ok {
-        return Err(ApiError::invalid(
+/// A signed-in shopper's current password (`old_password`: before a new
+/// password, e-mail or mobile), checked like a sign-in
+/// ([`auth::check_password`]: throttled per account and per client address,
+/// 429 while either waits), so that a stolen session cannot guess it here
+/// faster than at `login`. 400 naming `old_password` when it is wrong, or the
+/// account has none.
+async fn check_current_password(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: i64,
+    password: String,
+) -> ApiResult<()> {
+    match auth::check_password(state, headers, id, password).await? {
+        Checked::Right => Ok(()),
+        Checked::Wrong => Err(ApiError::invalid(
             "old_password",
             "Your current password is not right.",
-        ));
+        )),
+        Checked::NoPassword => Err(ApiError::invalid(
+            "old_password",
+            "Your account has no password yet (you sign in with Google or Facebook): \
+             set one with 'Forgot password' first.",
+        )),
     }
-    ratelimit::clear(&state.pool, &key).await?;
-    Ok(())
 }
 
 /// Tells the account's previous e-mail address that it was replaced, so a
@@ -375,6 +371,7 @@ pub struct ChangePasswordResponse {
 /// `POST /api/user/change-password`.
 async fn post_change_password(
     State(state): State<AppState>,
+    headers: HeaderMap,
     who: SignedIn,
     Body(body): Body<PasswordBody>,
 ) -> ApiResult<Json<ChangePasswordResponse>> {
@@ -392,21 +389,12 @@ async fn post_change_password(
     if !errors.is_empty() {
         return Err(ApiError::fields(errors));
     }
-    let phc = accounts::password_hash(&state.pool, who.user.id).await?;
     // The new hash is made only when the old password is right.
-    let hash = tokio::task::spawn_blocking(move || {
-        phc.is_some_and(|phc| catalog::password::verify(&old, &phc))
-            .then(|| catalog::password::hash(&new))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?;
-    let Some(hash) = hash else {
-        return Err(ApiError::invalid(
-            "old_password",
-            "Your current password is not right.",
-        ));
-    };
-    let hash = hash.map_err(ApiError::Internal)?;
+    check_current_password(&state, &headers, who.user.id, old).await?;
+    let hash = tokio::task::spawn_blocking(move || catalog::password::hash(&new))
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?
+        .map_err(ApiError::Internal)?;
     let others = accounts::change_password(
         &state.pool,
         who.user.id,
