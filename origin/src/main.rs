@@ -2,8 +2,14 @@ use anyhow::Context;
 use clap::Parser;
 use origin::config::{Command, Config};
 
+fn main() -> anyhow::Result<()> {
+    // Before any thread: glibc's settings that keep the memory in budget.
+    origin::plumbing::memory::tune_allocator();
+    run()
+}
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn run() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

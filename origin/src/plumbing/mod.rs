@@ -8,6 +8,7 @@
 //!   from listed front ends on other hosts;
 //! - [`ratelimit`]: limits and throttles kept in the database;
 //! - [`security`]: the browser's security headers on every answer;
+//! - [`memory`]: the allocator settings that keep the origin's memory in budget;
 //! - [`validate`]: checks of what shoppers type.
 //!
 //! Plumbing knows nothing of [`crate::surfaces`]; the domain may use its
@@ -18,6 +19,7 @@ pub mod cors;
 pub mod error;
 pub mod extract;
 pub mod identity;
+pub mod memory;
 pub mod params;
 pub mod ratelimit;
 pub mod security;
