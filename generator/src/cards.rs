@@ -59,6 +59,9 @@ pub struct Tile {
     pub sub: String,
     pub src: Option<String>,
     pub srcset: String,
+    /// The picture's height at the tile's width of 400 (300: a 4:3 picture,
+    /// the tiles' usual shape); the tile keeps the picture's shape.
+    pub height: u32,
 }
 
 impl Tile {
@@ -72,6 +75,17 @@ impl Tile {
             srcset: image
                 .map(|p| srcset(p, &TILE_WIDTHS, 0))
                 .unwrap_or_default(),
+            height: 300,
         }
+    }
+
+    /// The tile shaped as its picture of `width` x `height` pixels (a
+    /// square drawing stays square, a wide banner wide): nothing of it is
+    /// cut off. Unknown sizes keep 4:3.
+    pub fn sized(mut self, width: i64, height: i64) -> Tile {
+        if width > 0 && height > 0 {
+            self.height = (400 * height / width).clamp(100, 800) as u32;
+        }
+        self
     }
 }

@@ -249,7 +249,9 @@ pub fn render(
             .sliders
             .iter()
             .filter(|s| s.kind == 1)
-            .map(|s| Tile::new(s.link.clone(), &s.title, "", Some(&s.path)))
+            .map(|s| {
+                Tile::new(s.link.clone(), &s.title, "", Some(&s.path)).sized(s.width, s.height)
+            })
             .collect(),
         top_categories,
         flash: &flash,
@@ -258,7 +260,9 @@ pub fn render(
             .tag_gallery
             .iter()
             .filter(|t| t.kind == 0)
-            .map(|t| Tile::new(t.link.clone(), &t.title, "", Some(&t.path)))
+            .map(|t| {
+                Tile::new(t.link.clone(), &t.title, "", Some(&t.path)).sized(t.width, t.height)
+            })
             .collect(),
         news: post_tiles(&d.news, "/news-event"),
         blogs: post_tiles(&d.blogs, "/blogs"),

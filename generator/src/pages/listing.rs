@@ -454,7 +454,9 @@ pub fn render_variant(
             .tag_gallery
             .iter()
             .filter(|t| t.kind == c.id)
-            .map(|t| Tile::new(t.link.clone(), &t.title, "", Some(&t.path)))
+            .map(|t| {
+                Tile::new(t.link.clone(), &t.title, "", Some(&t.path)).sized(t.width, t.height)
+            })
             .collect(),
         sets: shared
             .sets
