@@ -46,12 +46,13 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await fill(page, 'Confirm password', account.password);
   await page.getByLabel(/I accept the\s+terms and conditions/).check();
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await page.waitForURL((u) => u.pathname === '/user/profile' && u.search === '?welcome');
+  await page.getByText('Welcome! Your account is ready and you are signed in.').waitFor();
   await expectCartCount(page, 1);
 
   // The account pages, signed in.
   // The profile icon opens the account drawer, which links to the profile.
-  await page.getByRole('link', { name: 'My Profile', exact: true }).click();
+  await page.getByRole('banner').getByRole('link', { name: 'My Profile', exact: true }).click();
   await page.getByRole('navigation', { name: 'Account menu' }).getByRole('link', { name: 'My profile', exact: true }).click();
   await page.waitForURL('**/user/profile');
   await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), account.name, 'the profile shows the name');

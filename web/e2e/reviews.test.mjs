@@ -44,7 +44,7 @@ test('a shopper reviews a delivered product, edits the review, and it is publish
   await fill(page, 'Confirm password', account.password);
   await page.getByLabel(/I accept the\s+terms and conditions/).check();
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((u) => u.pathname === '/');
+  await page.waitForURL((u) => u.pathname === '/user/profile' && u.search === '?welcome');
 
   // Nothing delivered yet: nothing to review.
   await page.goto('/review');

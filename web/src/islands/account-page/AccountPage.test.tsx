@@ -35,8 +35,9 @@ describe('account-page', () => {
       '/api/user/user-update': { body: { success: true, message: 'Infomation Updated!' } },
       '/api/user/subscribe': { body: { success: true } },
     });
-    render(<AccountPage path="/user/profile" />);
+    render(<AccountPage path="/user/profile" search="" />);
     await flush();
+    expect(screen.queryByText(/Welcome!/)).toBeNull();
     expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Rina');
     fireEvent.change(screen.getByLabelText('Full name'), { target: { value: 'Rina Akter' } });
@@ -54,6 +55,13 @@ describe('account-page', () => {
     await flush();
     expect(sentJson(callsTo(fetch, '/api/user/subscribe')[0][1])).toEqual({ email: 'rina@example.com' });
     expect(screen.getByText('You are subscribed to our newsletter.')).toBeTruthy();
+  });
+
+  it('welcomes a shopper who just signed up', async () => {
+    mockFetch({ '/api/auth/user': { body: { user: { name: 'Rina', email: 'rina@example.com' } } } });
+    render(<AccountPage path="/user/profile" search="?welcome" />);
+    await flush();
+    expect(screen.getByText('Welcome! Your account is ready and you are signed in.').getAttribute('role')).toBe('status');
   });
 
   it('lists orders with their products and a link to the details', async () => {

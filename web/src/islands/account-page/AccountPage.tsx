@@ -1,7 +1,9 @@
 // The account area (/user/<view>): a menu of the views, the view the path
 // names (profile by default), and Sign out. A visitor without a session is
-// asked to sign in and brought back.
+// asked to sign in and brought back. Sign-up lands here with `?welcome`,
+// which says the account is ready.
 import { Wishlist } from '../../components/Wishlist';
+import forms from '../../components/forms.module.css';
 import { authToken, signOut } from '../../lib/api';
 import { loginUrl } from '../../lib/navigate';
 import styles from './AccountPage.module.css';
@@ -23,7 +25,10 @@ export function viewOf(path: string): View {
   return VIEWS.find(([v]) => v === name)?.[0] ?? 'profile';
 }
 
-export function AccountPage({ path = location.pathname }: { path?: string }) {
+/** Where sign-up leads: the profile, with a welcome. */
+export const WELCOME_URL = '/user/profile?welcome';
+
+export function AccountPage({ path = location.pathname, search = location.search }: { path?: string; search?: string }) {
   if (!authToken())
     return (
       <p>
@@ -50,6 +55,11 @@ export function AccountPage({ path = location.pathname }: { path?: string }) {
         </ul>
       </nav>
       <div>
+        {new URLSearchParams(search).has('welcome') && (
+          <p className={forms.ok} role="status">
+            Welcome! Your account is ready and you are signed in.
+          </p>
+        )}
         {view === 'profile' && <Profile />}
         {view === 'orders' && <Orders />}
         {view === 'wishlist' && <Wishlist />}

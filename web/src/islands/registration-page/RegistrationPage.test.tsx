@@ -70,7 +70,7 @@ describe('registration-page', () => {
       device_name: 'web_browser',
     });
     expect(authToken()).toBe('9|new');
-    expect(navigate).toHaveBeenCalledWith('/');
+    expect(navigate).toHaveBeenCalledWith('/user/profile?welcome');
   });
 
   it('puts the API field messages beside their fields', async () => {

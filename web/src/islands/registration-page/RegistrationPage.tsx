@@ -8,6 +8,7 @@ import forms from '../../components/forms.module.css';
 import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
+import { WELCOME_URL } from '../account-page/AccountPage';
 import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
 import { checkEmail, checkEmergencyPhone, checkPhone, normalisePhone, only } from '../../lib/validate';
 import type { RegisterResponse } from './types';
@@ -61,7 +62,7 @@ export function RegistrationPage() {
       if (r.token) {
         setAuthToken(r.token);
         emit('cart:changed', {});
-        navigate('/');
+        navigate(WELCOME_URL);
       } else navigate('/user/login');
     } catch (err) {
       if (err instanceof ApiError) {
