@@ -14,8 +14,9 @@ step() { printf '\n==> %s\n' "$*"; }
 # The shared target directory grows with every clone that builds into it (a
 # clone's path is part of its crates' identity, so each new clone adds its own
 # copies) until the disk fills, which failed a CI run. Below 40 GB free, drop
-# the incremental caches (rebuilt on need); below 25 GB, start the target
-# directory afresh (a cold build, about 13 minutes here).
+# the incremental caches (rebuilt on need); below 15 GB, start the target
+# directory afresh (a cold build, about 13 minutes here). A CI run adds about
+# 10 GB (a clone's own test binaries).
 keep_target_small() {
   mkdir -p "$CARGO_TARGET_DIR"
   free_gb() { df -P -BG "$CARGO_TARGET_DIR" | awk 'NR==2 { sub("G", "", $4); print $4 }'; }
@@ -23,7 +24,7 @@ keep_target_small() {
     step "only $(free_gb) GB free: removing cargo's incremental caches"
     rm -rf "$CARGO_TARGET_DIR"/*/incremental
   fi
-  if [ "$(free_gb)" -lt 25 ]; then
+  if [ "$(free_gb)" -lt 15 ]; then
     step "only $(free_gb) GB free: removing the cargo target directory (cold build follows)"
     rm -rf "$CARGO_TARGET_DIR"/debug "$CARGO_TARGET_DIR"/release "$CARGO_TARGET_DIR"/edge-release
   fi
