@@ -9,27 +9,21 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use catalog::db;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
-use common::{assert_api_error, TestShop};
+use common::sim::{
+    at_bkash_page, attempt, bkash_callback as callback, bkash_create as create,
+    bkash_start as start, faults, history, paid_page, report, shop_at, simulator, BKASH_ADMIN,
+    SITE,
+};
+use common::TestShop;
 use origin::config::{PaymentArgs, Secret};
-use origin::domain::payments::{bkash, Confirmed, Gateways};
+use origin::domain::payments::{bkash, Confirmed};
 
-const SITE: &str = "https://shop.example";
-
-/// The simulator on loopback: its base URL.
-async fn simulator() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { payments_sim::serve(listener).await.unwrap() });
-    base
-}
-
+/// bKash alone, at the simulator `base`, with the app key `app_key`.
 fn args(base: &str, app_key: &str) -> PaymentArgs {
     PaymentArgs {
         bkash_base_url: base.into(),
@@ -41,133 +35,16 @@ fn args(base: &str, app_key: &str) -> PaymentArgs {
     }
 }
 
-/// A fresh shop paying through a new simulator: (shop, simulator base).
+/// A fresh shop paying by bKash alone through a new simulator: (shop,
+/// simulator base).
 async fn shop_with_bkash() -> (TestShop, String) {
     let base = simulator().await;
-    let shop = shop_at(&base, payments_sim::APP_KEY).await;
+    let shop = shop_at(args(&base, payments_sim::APP_KEY)).await;
     (shop, base)
 }
 
-async fn shop_at(base: &str, app_key: &str) -> TestShop {
-    let mut shop = TestShop::fresh().await;
-    shop.state.payments = Arc::new(Gateways::from_args(&args(base, app_key), SITE).unwrap());
-    shop.app = origin::app(shop.state.clone());
-    shop
-}
-
-fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-/// Switches the simulator's faults; answers its report.
-async fn faults(base: &str, faults: Value) -> Value {
-    client()
-        .post(format!("{base}/sim/admin"))
-        .json(&faults)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-async fn report(base: &str) -> Value {
-    client()
-        .get(format!("{base}/sim/admin"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-/// An active product outside flash sales with `stock` units or more, no
-/// variations, not a pre-booking.
-/// `POST /api/bkash/create` as the guest: (status, answer).
-async fn create(shop: &TestShop, token: &str) -> (StatusCode, Value) {
-    let (status, headers, body) = shop
-        .request(
-            "POST",
-            "/api/bkash/create",
-            &[],
-            Some(&json!({ "token": token })),
-        )
-        .await;
-    if status != StatusCode::OK {
-        assert_api_error(status, &headers, &body, status);
-    }
-    (status, body)
-}
-
-/// Creates the guest's payment; answers the simulator's page.
-async fn start(shop: &TestShop, token: &str) -> String {
-    let (status, body) = create(shop, token).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["success"], true);
-    let url = body["bkashURL"].as_str().unwrap().to_string();
-    assert!(url.contains("/sim/checkout?paymentID="), "{url}");
-    url
-}
-
-/// The shopper at bKash's page follows `action` (approve, decline, cancel);
-/// answers where the browser is sent (`None`: nowhere, the callback is lost).
-async fn at_bkash_page(page: &str, action: &str) -> Option<String> {
-    let http = client();
-    let html = http.get(page).send().await.unwrap().text().await.unwrap();
-    assert!(html.contains("Simulated bKash — no real money"), "{html}");
-    let marker = format!("id=\"{action}\" href=\"");
-    let start = html.find(&marker).expect("the action's link") + marker.len();
-    let href = &html[start..start + html[start..].find('"').unwrap()];
-    let origin = &page[..page.find("/sim/").unwrap()];
-    let answer = http.get(format!("{origin}{href}")).send().await.unwrap();
-    if answer.status() == reqwest::StatusCode::SEE_OTHER {
-        let location = answer.headers()["location"].to_str().unwrap().to_string();
-        Some(location)
-    } else {
-        assert_eq!(answer.status(), reqwest::StatusCode::OK);
-        None
-    }
-}
-
-/// The browser arrives at the shop's callback; answers where it is sent on.
-async fn callback(shop: &TestShop, location: &str) -> String {
-    let path = location
-        .strip_prefix(SITE)
-        .expect("back to the shop's callback");
-    assert!(path.starts_with("/api/bkash/callback?paymentID="), "{path}");
-    let (status, headers, body) = shop.get(path).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
-    headers["location"].to_str().unwrap().to_string()
-}
-
 async fn thank_you(shop: &TestShop, order_id: i64) -> String {
-    let (number, key): (String, String) =
-        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
-            .bind(order_id)
-            .fetch_one(&shop.state.pool)
-            .await
-            .unwrap();
-    format!("{SITE}/thank-you?order_random={number}&order_key={key}")
-}
-
-async fn paid_history(shop: &TestShop, order_id: i64) -> i64 {
-    shop.scalar_i64(&format!(
-        "SELECT COUNT(*) FROM order_status_history WHERE order_id = {order_id} AND status = 'paid'"
-    ))
-    .await
-}
-
-async fn tran_id(shop: &TestShop, order_id: i64) -> String {
-    db::query_scalar("SELECT tran_id FROM payment WHERE order_id = $1 ORDER BY id DESC LIMIT 1")
-        .bind(order_id)
-        .fetch_one(&shop.state.pool)
-        .await
-        .unwrap()
+    paid_page(shop, order_id, "/thank-you").await
 }
 
 #[tokio::test]
@@ -218,7 +95,7 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
     let (_, term, status, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
     assert_ne!(status, "cancelled");
-    assert_eq!(paid_history(&shop, order_id).await, 1, "paid once");
+    assert_eq!(history(&shop, order_id, "paid").await, 1, "paid once");
     assert_eq!(stock(&shop, pid).await, before - 2, "stock kept");
     assert_eq!(cart_lines(&shop, t).await, 0, "the cart is emptied");
     let trx: String = db::query_scalar("SELECT gateway_ref FROM payment WHERE order_id = $1")
@@ -227,7 +104,7 @@ async fn a_bkash_payment_is_created_approved_executed_and_paid_once() {
         .await
         .unwrap();
     assert!(trx.starts_with("SIM"), "bKash's trxID recorded: {trx}");
-    let r = report(&base).await;
+    let r = report(&base, BKASH_ADMIN).await;
     assert_eq!(r["grants"], 1, "one token for every call: {r}");
     assert!(r["executes"].as_u64().unwrap() >= 2, "{r}");
 }
@@ -244,14 +121,14 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
         let (order_id, ..) = last_order(&shop, &t).await;
         assert_eq!(stock(&shop, pid).await, before - 1);
         let clicked = if action == "broke" {
-            faults(&base, json!({ "insufficient_balance": true })).await;
+            faults(&base, BKASH_ADMIN, json!({ "insufficient_balance": true })).await;
             "approve"
         } else {
             action
         };
         let back = at_bkash_page(&page, clicked).await.expect("sent back");
         let sent = callback(&shop, &back).await;
-        faults(&base, json!({})).await;
+        faults(&base, BKASH_ADMIN, json!({})).await;
         // Why, as a code the shop's fail page words.
         let reason = if action == "cancel" {
             "cancelled"
@@ -270,7 +147,7 @@ async fn declined_cancelled_or_unfunded_payments_release_the_stock() {
         );
         assert_eq!(stock(&shop, pid).await, before, "{action}: stock released");
         assert_eq!(cart_lines(&shop, &t).await, 1, "{action}: the cart is kept");
-        assert_eq!(paid_history(&shop, order_id).await, 0);
+        assert_eq!(history(&shop, order_id, "paid").await, 0);
         let expected = if action == "cancel" {
             "cancelled"
         } else {
@@ -302,11 +179,11 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
     ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
-    faults(&base, json!({ "lose_callback": true })).await;
+    faults(&base, BKASH_ADMIN, json!({ "lose_callback": true })).await;
     assert_eq!(at_bkash_page(&page, "approve").await, None);
-    faults(&base, json!({})).await;
+    faults(&base, BKASH_ADMIN, json!({})).await;
     assert_eq!(last_order(&shop, t).await.1, "Pending");
-    let tran = tran_id(&shop, order_id).await;
+    let tran = attempt(&shop, order_id).await.0;
     let gateway = shop.state.payments.bkash.as_ref().unwrap();
     let http = &shop.state.payments.http;
     let settled = bkash::recheck(&shop.state.pool, http, gateway, &tran, 1_800_000_000)
@@ -323,7 +200,7 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
         .await
         .unwrap();
     assert_eq!(again, Confirmed::Unconfirmed);
-    assert_eq!(paid_history(&shop, order_id).await, 1);
+    assert_eq!(history(&shop, order_id, "paid").await, 1);
 
     // Execute completes at bKash but its answer is lost: query says so.
     let t = "1700000000000bkashlost2.k7Qx2mZp9LwR4tYv8NsB3hJd";
@@ -331,14 +208,21 @@ async fn a_lost_callback_or_a_lost_execute_answer_is_settled_by_query() {
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
     let back = at_bkash_page(&page, "approve").await.unwrap();
-    faults(&base, json!({ "execute_timeout": true })).await;
-    let before = report(&base).await["queries"].as_u64().unwrap();
+    faults(&base, BKASH_ADMIN, json!({ "execute_timeout": true })).await;
+    let before = report(&base, BKASH_ADMIN).await["queries"]
+        .as_u64()
+        .unwrap();
     assert_eq!(
         callback(&shop, &back).await,
         thank_you(&shop, order_id).await
     );
-    assert!(report(&base).await["queries"].as_u64().unwrap() > before);
-    faults(&base, json!({})).await;
+    assert!(
+        report(&base, BKASH_ADMIN).await["queries"]
+            .as_u64()
+            .unwrap()
+            > before
+    );
+    faults(&base, BKASH_ADMIN, json!({})).await;
     let (_, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
 }
@@ -352,12 +236,12 @@ async fn a_tampered_amount_is_not_paid() {
     ready(&shop, t, pid, 1, "bkash").await;
     let page = start(&shop, t).await;
     let back = at_bkash_page(&page, "approve").await.unwrap();
-    faults(&base, json!({ "tamper_amount": true })).await;
+    faults(&base, BKASH_ADMIN, json!({ "tamper_amount": true })).await;
     let sent = callback(&shop, &back).await;
     assert!(sent.contains("/fail?reason=failed&"), "{sent}");
     let (order_id, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
-    assert_eq!(paid_history(&shop, order_id).await, 0);
+    assert_eq!(history(&shop, order_id, "paid").await, 0);
     assert_eq!(stock(&shop, pid).await, before);
 }
 
@@ -371,7 +255,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let t = "1700000000000bkashdown1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "bkash").await;
-    faults(&base, json!({ "down": true })).await;
+    faults(&base, BKASH_ADMIN, json!({ "down": true })).await;
     let (status, body) = create(&shop, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert!(
@@ -385,15 +269,15 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
 
     // Down when the shopper comes back: sent to /fail, the order waits;
     // the callback once bKash is back pays it.
-    faults(&base, json!({})).await;
+    faults(&base, BKASH_ADMIN, json!({})).await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
     let back = at_bkash_page(&page, "approve").await.unwrap();
-    faults(&base, json!({ "down": true })).await;
+    faults(&base, BKASH_ADMIN, json!({ "down": true })).await;
     let sent = callback(&shop, &back).await;
     assert!(sent.contains("/fail?reason=unavailable&"), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
-    faults(&base, json!({})).await;
+    faults(&base, BKASH_ADMIN, json!({})).await;
     assert_eq!(
         callback(&shop, &back).await,
         thank_you(&shop, order_id).await
@@ -402,7 +286,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
     assert_eq!((term.as_str(), paid), ("Successful", total));
 
     // Wrong credentials: bKash refuses the token (2001), a clean 503.
-    let wrong = shop_at(&base, "not-the-app-key").await;
+    let wrong = shop_at(args(&base, "not-the-app-key")).await;
     let t = "1700000000000bkashwrong.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&wrong, t, pid, 1, "bkash").await;
     let (status, body) = create(&wrong, t).await;
@@ -413,7 +297,7 @@ async fn a_bkash_that_is_down_answers_a_clean_503_and_loses_nothing() {
 #[tokio::test]
 async fn the_token_is_renewed_before_it_expires() {
     let (shop, base) = shop_with_bkash().await;
-    faults(&base, json!({ "token_ttl": 1 })).await;
+    faults(&base, BKASH_ADMIN, json!({ "token_ttl": 1 })).await;
     let (pid, _) = plain_product(&shop, 5).await;
     for i in 0..2 {
         let t = format!("1700000000000bkashtoken{i}.k7Qx2mZp9LwR4tYv8NsB3hJd");
@@ -421,7 +305,7 @@ async fn the_token_is_renewed_before_it_expires() {
         start(&shop, &t).await;
         tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     }
-    let r = report(&base).await;
+    let r = report(&base, BKASH_ADMIN).await;
     assert_eq!(r["grants"], 1, "{r}");
     assert_eq!(r["refreshes"], 1, "{r}");
     assert_eq!(r["expired_tokens"], 0, "{r}");

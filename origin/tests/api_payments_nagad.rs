@@ -11,8 +11,6 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
@@ -24,20 +22,14 @@ use serde_json::{json, Value};
 use sha2::Sha256;
 
 use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
-use common::{assert_api_error, TestShop};
+use common::sim::{
+    at_nagad_page, client, faults, history, nagad_callback as callback, nagad_pay as pay,
+    nagad_start as start, paid_page, report, shop_at, simulator, NAGAD_ADMIN, SITE,
+};
+use common::TestShop;
 use origin::config::{PaymentArgs, Secret};
 use origin::domain::payments::{expiry, nagad, Confirmed, Gateways};
 use payments_sim::nagad::{keys, seal, sign, Keys, MERCHANT_ID, MERCHANT_NUMBER};
-
-const SITE: &str = "https://shop.example";
-
-/// The simulator on loopback: its base URL.
-async fn simulator() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { payments_sim::serve(listener).await.unwrap() });
-    base
-}
 
 fn args(base: &str, merchant_private_pem: String) -> PaymentArgs {
     PaymentArgs {
@@ -50,119 +42,16 @@ fn args(base: &str, merchant_private_pem: String) -> PaymentArgs {
     }
 }
 
-/// A fresh shop paying through a new simulator: (shop, simulator base).
+/// A fresh shop paying by Nagad alone through a new simulator: (shop,
+/// simulator base).
 async fn shop_with_nagad() -> (TestShop, String) {
     let base = simulator().await;
-    let shop = shop_at(&base, keys().merchant_private_pem()).await;
+    let shop = shop_at(args(&base, keys().merchant_private_pem())).await;
     (shop, base)
 }
 
-async fn shop_at(base: &str, merchant_private_pem: String) -> TestShop {
-    let mut shop = TestShop::fresh().await;
-    shop.state.payments =
-        Arc::new(Gateways::from_args(&args(base, merchant_private_pem), SITE).unwrap());
-    shop.app = origin::app(shop.state.clone());
-    shop
-}
-
-fn client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-/// Switches the simulator's faults; answers its report.
-async fn faults(base: &str, faults: Value) -> Value {
-    client()
-        .post(format!("{base}/sim/nagad/admin"))
-        .json(&faults)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-async fn report(base: &str) -> Value {
-    client()
-        .get(format!("{base}/sim/nagad/admin"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-/// `GET /api/nagad/pay-via-ajax` as the guest: (status, answer).
-async fn pay(shop: &TestShop, token: &str) -> (StatusCode, Value) {
-    let (status, headers, body) = shop
-        .guest_get(token, &format!("/api/nagad/pay-via-ajax?token={token}"))
-        .await;
-    if status != StatusCode::OK {
-        assert_api_error(status, &headers, &body, status);
-    }
-    (status, body)
-}
-
-/// Opens the guest's Nagad checkout; answers the simulator's page.
-async fn start(shop: &TestShop, token: &str) -> String {
-    let (status, body) = pay(shop, token).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["success"], true);
-    let url = body["url"].as_str().unwrap().to_string();
-    assert!(url.contains("/sim/nagad/checkout/"), "{url}");
-    url
-}
-
-/// The shopper at Nagad's page follows `action` (approve, decline, cancel);
-/// answers where the browser is sent (`None`: nowhere, the callback is lost).
-async fn at_nagad_page(page: &str, action: &str) -> Option<String> {
-    let http = client();
-    let html = http.get(page).send().await.unwrap().text().await.unwrap();
-    assert!(html.contains("Simulated Nagad — no real money"), "{html}");
-    let marker = format!("id=\"{action}\" href=\"");
-    let start = html.find(&marker).expect("the action's link") + marker.len();
-    let href = &html[start..start + html[start..].find('"').unwrap()];
-    let origin = &page[..page.find("/sim/").unwrap()];
-    let answer = http.get(format!("{origin}{href}")).send().await.unwrap();
-    if answer.status() == reqwest::StatusCode::SEE_OTHER {
-        let location = answer.headers()["location"].to_str().unwrap().to_string();
-        Some(location)
-    } else {
-        assert_eq!(answer.status(), reqwest::StatusCode::OK);
-        None
-    }
-}
-
-/// The browser arrives at the shop's callback; answers where it is sent on.
-async fn callback(shop: &TestShop, location: &str) -> String {
-    let path = location
-        .strip_prefix(SITE)
-        .expect("back to the shop's callback");
-    assert!(path.starts_with("/api/nagad/receive-nagad-data?"), "{path}");
-    let (status, headers, body) = shop.get(path).await;
-    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
-    headers["location"].to_str().unwrap().to_string()
-}
-
 async fn thank_you(shop: &TestShop, order_id: i64) -> String {
-    let (number, key): (String, String) =
-        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
-            .bind(order_id)
-            .fetch_one(&shop.state.pool)
-            .await
-            .unwrap();
-    format!("{SITE}/nagad-thank-you?order_random={number}&order_key={key}")
-}
-
-async fn paid_history(shop: &TestShop, order_id: i64) -> i64 {
-    shop.scalar_i64(&format!(
-        "SELECT COUNT(*) FROM order_status_history WHERE order_id = {order_id} AND status = 'paid'"
-    ))
-    .await
+    paid_page(shop, order_id, "/nagad-thank-you").await
 }
 
 /// The newest attempt of the order: (tran_id, gateway_ref, status).
@@ -207,7 +96,7 @@ async fn a_nagad_payment_is_sealed_signed_approved_verified_and_paid_once() {
         .unwrap();
     assert!(html.contains(&format!("৳ {total}.00")), "{html}");
     assert!(html.contains(&tran_id), "our tran_id is Nagad's orderId");
-    let r = report(&base).await;
+    let r = report(&base, NAGAD_ADMIN).await;
     assert_eq!(
         (r["initializes"].as_u64(), r["completes"].as_u64()),
         (Some(1), Some(1))
@@ -244,7 +133,7 @@ async fn a_nagad_payment_is_sealed_signed_approved_verified_and_paid_once() {
     let (_, term, status, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
     assert_eq!(status, "placed");
-    assert_eq!(paid_history(&shop, order_id).await, 1, "paid once");
+    assert_eq!(history(&shop, order_id, "paid").await, 1, "paid once");
     assert_eq!(stock(&shop, pid).await, before - 2, "stock kept");
     assert_eq!(cart_lines(&shop, t).await, 0, "the cart is emptied");
     let (_, issuer, status) = attempt(&shop, order_id).await;
@@ -297,7 +186,7 @@ async fn declined_or_cancelled_payments_release_the_stock_once() {
         );
         assert_eq!(stock(&shop, pid).await, before, "{action}: stock released");
         assert_eq!(cart_lines(&shop, &t).await, 1, "{action}: the cart is kept");
-        assert_eq!(paid_history(&shop, order_id).await, 0);
+        assert_eq!(history(&shop, order_id, "paid").await, 0);
         let expected = if action == "cancel" {
             "cancelled"
         } else {
@@ -333,9 +222,9 @@ async fn a_lost_callback_is_settled_by_verify() {
     assert_eq!(early, Confirmed::Unconfirmed);
     assert_eq!(last_order(&shop, t).await.1, "Pending");
 
-    faults(&base, json!({ "lose_callback": true })).await;
+    faults(&base, NAGAD_ADMIN, json!({ "lose_callback": true })).await;
     assert_eq!(at_nagad_page(&page, "approve").await, None);
-    faults(&base, json!({})).await;
+    faults(&base, NAGAD_ADMIN, json!({})).await;
     assert_eq!(last_order(&shop, t).await.1, "Pending");
     let settled = nagad::recheck(&shop.state.pool, http, gateway, &tran_id, 1_800_000_000)
         .await
@@ -350,7 +239,7 @@ async fn a_lost_callback_is_settled_by_verify() {
         .await
         .unwrap();
     assert_eq!(again, Confirmed::Unconfirmed);
-    assert_eq!(paid_history(&shop, order_id).await, 1);
+    assert_eq!(history(&shop, order_id, "paid").await, 1);
 }
 
 #[tokio::test]
@@ -362,13 +251,13 @@ async fn a_tampered_amount_is_not_paid() {
     ready(&shop, t, pid, 1, "nagad").await;
     let page = start(&shop, t).await;
     let back = at_nagad_page(&page, "approve").await.unwrap();
-    faults(&base, json!({ "tamper_amount": true })).await;
+    faults(&base, NAGAD_ADMIN, json!({ "tamper_amount": true })).await;
     let sent = callback(&shop, &back).await;
-    faults(&base, json!({})).await;
+    faults(&base, NAGAD_ADMIN, json!({})).await;
     assert!(sent.contains("/fail?reason="), "{sent}");
     let (order_id, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
-    assert_eq!(paid_history(&shop, order_id).await, 0);
+    assert_eq!(history(&shop, order_id, "paid").await, 0);
     assert_eq!(stock(&shop, pid).await, before);
     // Replayed once Nagad tells the truth again: the attempt stays failed.
     assert!(callback(&shop, &back).await.contains("/fail?reason="));
@@ -403,7 +292,7 @@ async fn nagad_is_told_the_shoppers_address() {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        let r = report(&base).await;
+        let r = report(&base, NAGAD_ADMIN).await;
         let ips: Vec<&str> = r["client_ips"]
             .as_array()
             .unwrap()
@@ -427,15 +316,17 @@ async fn a_forged_or_unsigned_answer_opens_nothing() {
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "nagad").await;
     for fault in ["forge_signature", "unsigned_answer"] {
-        faults(&base, json!({ fault: true })).await;
-        let completes = report(&base).await["completes"].as_u64().unwrap();
+        faults(&base, NAGAD_ADMIN, json!({ fault: true })).await;
+        let completes = report(&base, NAGAD_ADMIN).await["completes"]
+            .as_u64()
+            .unwrap();
         let (status, body) = pay(&shop, t).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{fault}: {body}");
         assert!(
             body["message"].as_str().unwrap().contains("Nagad"),
             "{body}"
         );
-        let r = report(&base).await;
+        let r = report(&base, NAGAD_ADMIN).await;
         assert_eq!(
             r["completes"].as_u64().unwrap(),
             completes,
@@ -452,7 +343,7 @@ async fn a_forged_or_unsigned_answer_opens_nothing() {
         assert_eq!(cart_lines(&shop, t).await, 1, "{fault}: the cart is kept");
     }
     // Signed by Nagad again: the same cart pays.
-    faults(&base, json!({})).await;
+    faults(&base, NAGAD_ADMIN, json!({})).await;
     let page = start(&shop, t).await;
     let back = at_nagad_page(&page, "approve").await.unwrap();
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
@@ -465,15 +356,19 @@ async fn a_forged_or_unsigned_answer_opens_nothing() {
     // A shop signing with a key that is not the merchant's is refused by
     // Nagad: a clean 503, the order cancelled.
     let impostor = Keys::generate().merchant_private_pem();
-    let wrong = shop_at(&base, impostor).await;
+    let wrong = shop_at(args(&base, impostor)).await;
     let t = "1700000000000nagadwrongkey.k7Qx2mZp9LwR4tYv8NsB3hJd";
     ready(&wrong, t, pid, 1, "nagad").await;
-    let refused = report(&base).await["refused"].as_u64().unwrap();
+    let refused = report(&base, NAGAD_ADMIN).await["refused"]
+        .as_u64()
+        .unwrap();
     let (status, body) = pay(&wrong, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert_eq!(last_order(&wrong, t).await.1, "Failed");
     assert_eq!(
-        report(&base).await["refused"].as_u64().unwrap(),
+        report(&base, NAGAD_ADMIN).await["refused"]
+            .as_u64()
+            .unwrap(),
         refused + 1
     );
 }
@@ -488,7 +383,7 @@ async fn a_nagad_that_is_down_answers_a_clean_503_and_loses_nothing() {
     let t = "1700000000000nagaddown1.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let before = stock(&shop, pid).await;
     ready(&shop, t, pid, 1, "nagad").await;
-    faults(&base, json!({ "down": true })).await;
+    faults(&base, NAGAD_ADMIN, json!({ "down": true })).await;
     let (status, body) = pay(&shop, t).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     assert!(
@@ -505,22 +400,22 @@ async fn a_nagad_that_is_down_answers_a_clean_503_and_loses_nothing() {
 
     // Down when the shopper comes back: sent to /fail, the order waits; the
     // return once Nagad is back pays it.
-    faults(&base, json!({})).await;
+    faults(&base, NAGAD_ADMIN, json!({})).await;
     let page = start(&shop, t).await;
     let (order_id, _, _, total, _) = last_order(&shop, t).await;
     let back = at_nagad_page(&page, "approve").await.unwrap();
-    faults(&base, json!({ "down": true })).await;
+    faults(&base, NAGAD_ADMIN, json!({ "down": true })).await;
     let sent = callback(&shop, &back).await;
     assert!(sent.contains("/fail?reason="), "{sent}");
     assert_eq!(last_order(&shop, t).await.1, "Pending");
-    faults(&base, json!({})).await;
+    faults(&base, NAGAD_ADMIN, json!({})).await;
     assert_eq!(
         callback(&shop, &back).await,
         thank_you(&shop, order_id).await
     );
     let (_, term, _, _, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Successful", total));
-    assert_eq!(paid_history(&shop, order_id).await, 1);
+    assert_eq!(history(&shop, order_id, "paid").await, 1);
 }
 
 #[tokio::test]
@@ -711,7 +606,7 @@ async fn the_simulator_refuses_unsigned_forged_and_repeated_requests() {
     assert_eq!(verified["status"], "Ready");
     assert_eq!(verified["amount"], "1250.00");
     assert_eq!(verified["orderId"], order);
-    let r = report(&base).await;
+    let r = report(&base, NAGAD_ADMIN).await;
     assert_eq!(r["refused"], 9, "{r}");
 }
 
@@ -719,7 +614,7 @@ async fn the_simulator_refuses_unsigned_forged_and_repeated_requests() {
 async fn escaped_pem_keys_configure_the_shop_and_bad_keys_are_refused_at_start() {
     let base = simulator().await;
     let escaped = keys().merchant_private_pem().replace('\n', "\\n");
-    let shop = shop_at(&base, escaped).await;
+    let shop = shop_at(args(&base, escaped)).await;
     let t = "1700000000000nagadescaped.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let (pid, _) = plain_product(&shop, 5).await;
     ready(&shop, t, pid, 1, "nagad").await;

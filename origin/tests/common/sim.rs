@@ -18,6 +18,8 @@ pub const SITE: &str = "https://shop.example";
 /// The simulated bKash's and card gateway's fault switches.
 pub const BKASH_ADMIN: &str = "/sim/admin";
 pub const CARD_ADMIN: &str = "/sim/sslcommerz/admin";
+/// The simulated Nagad's.
+pub const NAGAD_ADMIN: &str = "/sim/nagad/admin";
 
 /// The simulator on loopback: its base URL.
 pub async fn simulator() -> String {
@@ -52,10 +54,28 @@ pub fn args(base: &str) -> PaymentArgs {
 /// A fresh shop paying through a new simulator: (shop, simulator base).
 pub async fn shop_with_gateways() -> (TestShop, String) {
     let base = simulator().await;
-    let mut shop = TestShop::fresh().await;
-    shop.state.payments = Arc::new(Gateways::from_args(&args(&base), SITE).unwrap());
-    shop.app = origin::app(shop.state.clone());
+    let shop = shop_at(args(&base)).await;
     (shop, base)
+}
+
+/// A fresh shop whose gateways are configured by `args`.
+pub async fn shop_at(args: PaymentArgs) -> TestShop {
+    let mut shop = TestShop::fresh().await;
+    shop.state.payments = Arc::new(Gateways::from_args(&args, SITE).unwrap());
+    shop.app = origin::app(shop.state.clone());
+    shop
+}
+
+/// Where a paid order's return sends the browser: `page`
+/// (`/thank-you`, `/nagad-thank-you`) with the order's number and key.
+pub async fn paid_page(shop: &TestShop, order_id: i64, page: &str) -> String {
+    let (number, key): (String, String) =
+        db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")
+            .bind(order_id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    format!("{SITE}{page}?order_random={number}&order_key={key}")
 }
 
 pub fn client() -> reqwest::Client {
@@ -102,9 +122,10 @@ async fn follow(page: &str, action: &str, banner: &str) -> reqwest::Response {
     http.get(format!("{origin}{href}")).send().await.unwrap()
 }
 
-/// `POST /api/bkash/create` as the guest: answers bKash's page.
-pub async fn bkash_start(shop: &TestShop, token: &str) -> String {
-    let (status, _, body) = shop
+/// `POST /api/bkash/create` as the guest: (status, answer); an error is
+/// the API's error body.
+pub async fn bkash_create(shop: &TestShop, token: &str) -> (StatusCode, Value) {
+    let (status, headers, body) = shop
         .request(
             "POST",
             "/api/bkash/create",
@@ -112,8 +133,20 @@ pub async fn bkash_start(shop: &TestShop, token: &str) -> String {
             Some(&json!({ "token": token })),
         )
         .await;
+    if status != StatusCode::OK {
+        super::assert_api_error(status, &headers, &body, status);
+    }
+    (status, body)
+}
+
+/// `POST /api/bkash/create` as the guest: answers bKash's page.
+pub async fn bkash_start(shop: &TestShop, token: &str) -> String {
+    let (status, body) = bkash_create(shop, token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    body["bkashURL"].as_str().unwrap().to_string()
+    assert_eq!(body["success"], true);
+    let url = body["bkashURL"].as_str().unwrap().to_string();
+    assert!(url.contains("/sim/checkout?paymentID="), "{url}");
+    url
 }
 
 /// The shopper at bKash's page follows `action`; answers where the browser
@@ -129,19 +162,44 @@ pub async fn at_bkash_page(page: &str, action: &str) -> Option<String> {
 
 /// The browser at the shop's bKash callback: where it is sent on.
 pub async fn bkash_callback(shop: &TestShop, location: &str) -> String {
+    sent_on(shop, location, "/api/bkash/callback?paymentID=").await
+}
+
+/// The browser at the shop's Nagad return: where it is sent on.
+pub async fn nagad_callback(shop: &TestShop, location: &str) -> String {
+    sent_on(shop, location, "/api/nagad/receive-nagad-data?").await
+}
+
+/// The browser at `location`, a shop URL under `prefix`: where its 303
+/// sends it on.
+async fn sent_on(shop: &TestShop, location: &str, prefix: &str) -> String {
     let path = location.strip_prefix(SITE).expect("back to the shop");
+    assert!(path.starts_with(prefix), "{path}");
     let (status, headers, body) = shop.get(path).await;
     assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
     headers["location"].to_str().unwrap().to_string()
 }
 
+/// `GET /api/nagad/pay-via-ajax` as the guest: (status, answer); an error
+/// is the API's error body.
+pub async fn nagad_pay(shop: &TestShop, token: &str) -> (StatusCode, Value) {
+    let (status, headers, body) = shop
+        .guest_get(token, &format!("/api/nagad/pay-via-ajax?token={token}"))
+        .await;
+    if status != StatusCode::OK {
+        super::assert_api_error(status, &headers, &body, status);
+    }
+    (status, body)
+}
+
 /// `GET /api/nagad/pay-via-ajax` as the guest: answers Nagad's page.
 pub async fn nagad_start(shop: &TestShop, token: &str) -> String {
-    let (status, _, body) = shop
-        .get(&format!("/api/nagad/pay-via-ajax?token={token}"))
-        .await;
+    let (status, body) = nagad_pay(shop, token).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    body["url"].as_str().unwrap().to_string()
+    assert_eq!(body["success"], true);
+    let url = body["url"].as_str().unwrap().to_string();
+    assert!(url.contains("/sim/nagad/checkout/"), "{url}");
+    url
 }
 
 /// The shopper at Nagad's page follows `action`; answers where the browser
