@@ -77,6 +77,21 @@ test('every page the home page links to answers with content', async () => {
   watcher.check();
 });
 
+test('pages that need JavaScript say so, and what to do instead, with no endless "Loading"', async () => {
+  for (const path of ['/compare', '/wishlist', '/user/profile', '/cart', '/checkout', '/page/track-order', '/review']) {
+    await page.goto(path);
+    const text = await page.locator('main').innerText();
+    assert.doesNotMatch(text, /Loading/, `${path} shows no loading text without JavaScript: ${text}`);
+    assert.match(text, /needs JavaScript|Without JavaScript\?/, `${path} says what to do: ${text}`);
+    assert.ok(await page.locator('main a[href^="/"]').count(), `${path} links somewhere useful`);
+  }
+  // With scripting off, Chrome refuses these pages' module preloads before
+  // sending them (reported as a CSP failure): nothing a shopper meets.
+  const refusedPreload = /^request failed: GET \S+\/assets\/\S+\.js csp$/;
+  watcher.problems.splice(0, Infinity, ...watcher.problems.filter((p) => !refusedPreload.test(p)));
+  watcher.check();
+});
+
 test('the search form works without JavaScript, typos included', async () => {
   await page.goto('/');
   const [p] = buyable(1, 5);
