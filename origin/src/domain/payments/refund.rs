@@ -278,7 +278,7 @@ async fn not_configured(
     now: i64,
 ) -> ApiResult<RefundLine> {
     let message = format!("{gateway} is not configured on this origin; nothing was given back");
-    finish(pool, refund_id, &["requested"], "failed", "", &message, now).await
+    finish(pool, refund_id, "requested", "failed", "", &message, now).await
 }
 
 /// Asks `gateway` for the requested refund `refund_id` and records the end.
@@ -304,18 +304,9 @@ pub async fn give_back<G: Gateway>(
             refund.amount,
             refund.tran_id
         );
-        return finish(
-            pool,
-            refund_id,
-            &["requested"],
-            "operator",
-            "",
-            &message,
-            now,
-        )
-        .await;
+        return finish(pool, refund_id, "requested", "operator", "", &message, now).await;
     }
-    let from = &["requested"];
+    let from = "requested";
     match gateway.refund(http, &refund).await {
         Ok(state) => Ok(record(pool, G::NAME, refund_id, from, state, now).await?.0),
         Err(GatewayError::Down(m)) => {
@@ -341,14 +332,14 @@ pub async fn give_back<G: Gateway>(
     }
 }
 
-/// Records what a gateway said about a refund whose status is one of
-/// `from`; answers the line and whether this call recorded it (another
-/// origin may have been first).
+/// Records what a gateway said about a refund whose status is `from`;
+/// answers the line and whether this call recorded it (another origin may
+/// have been first).
 async fn record(
     pool: &Pool,
     gateway: &str,
     refund_id: i64,
-    from: &[&str],
+    from: &str,
     state: RefundState,
     now: i64,
 ) -> ApiResult<(RefundLine, bool)> {
@@ -433,8 +424,7 @@ async fn ask_status<G: Gateway>(
         // Still processing: nothing to record.
         Ok(RefundState::Processing(_)) if status == "processing" => Ok(None),
         Ok(state) => {
-            let (line, recorded) =
-                record(pool, G::NAME, refund_id, &[status.as_str()], state, now).await?;
+            let (line, recorded) = record(pool, G::NAME, refund_id, &status, state, now).await?;
             Ok(recorded.then_some(line))
         }
         Err(err) => {
@@ -445,13 +435,14 @@ async fn ask_status<G: Gateway>(
     }
 }
 
-/// Records how a requested refund ended; a refund the gateway took counts in
-/// the order's `amount_refunded` (for payments the order counts as paid) and
-/// its history.
+/// Records how a refund whose status is `from` went on (`refunded`,
+/// `processing`, `unknown`, `failed`, `operator`); a refund the gateway took
+/// counts in the order's `amount_refunded` (for payments the order counts as
+/// paid), and each change goes into its history.
 async fn finish(
     pool: &Pool,
     refund_id: i64,
-    from: &[&str],
+    from: &str,
     status: &str,
     reference: &str,
     message: &str,
@@ -468,7 +459,7 @@ async fn finish(
 async fn finish_once(
     pool: &Pool,
     refund_id: i64,
-    from: &[&str],
+    from: &str,
     status: &str,
     reference: &str,
     message: &str,
@@ -483,20 +474,19 @@ async fn finish_once(
         .bind(refund_id)
         .fetch_one(&mut *tx)
         .await?;
-    // Only from a status it may leave (each end recorded once, whichever
+    // Only from the status it was in (each end recorded once, whichever
     // origin gets there first); a reference once known is kept.
     let changed = db::query(
         "UPDATE payment_refund SET status = $2, \
          refund_ref = CASE WHEN $3 = '' THEN refund_ref ELSE $3 END, \
-         message = $4, updated_at = $5 WHERE id = $1 AND status IN ($6, $7)",
+         message = $4, updated_at = $5 WHERE id = $1 AND status = $6",
     )
     .bind(refund_id)
     .bind(status)
     .bind(reference)
     .bind(message)
     .bind(now)
-    .bind(from.first().copied().unwrap_or("requested"))
-    .bind(from.get(1).copied().unwrap_or("requested"))
+    .bind(from)
     .execute(&mut *tx)
     .await?;
     let recorded = changed.rows_affected() == 1;
