@@ -75,6 +75,9 @@ async function visit(path, name) {
   const sections = await page.locator('main h1, main h2').allTextContents();
   const trimmed = sections.map((s) => s.replace(/\s+/g, ' ').trim());
   assert.equal(new Set(trimmed).size, trimmed.length, `${path} repeats a section heading: ${trimmed.join(' | ')}`);
+  // Sections below the fold render on demand (content-visibility: auto),
+  // which a full-page screenshot would show blank.
+  await page.addStyleTag({ content: '*{content-visibility:visible!important}' });
   await shot(page, `tour-${name}`, true);
   return facts;
 }
