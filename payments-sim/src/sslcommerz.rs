@@ -89,6 +89,9 @@ pub struct Report {
     pub ipns_failed: u64,
     /// The fields of the last IPN (posted or not), to replay in tests.
     pub last_ipn: BTreeMap<String, String>,
+    /// The fields of the last session opened (the store password left
+    /// out): what the merchant asked for.
+    pub last_session: BTreeMap<String, String>,
     pub faults: Faults,
 }
 
@@ -238,6 +241,11 @@ async fn session(
         return failed("Invalid currency").into_response();
     }
     inner.report.sessions += 1;
+    inner.report.last_session = fields
+        .iter()
+        .filter(|(k, _)| k.as_str() != "store_passwd")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let key = sim.id("SIMSESSION");
     let values =
         ["value_a", "value_b", "value_c", "value_d"].map(|v| field(&fields, v).to_string());
