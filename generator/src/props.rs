@@ -182,7 +182,8 @@ pub struct DrawerProps<'a> {
     pub account: bool,
 }
 
-/// Props of `fail-page`: none; the query may carry `data` (the gateway's message).
+/// Props of `fail-page`: none; the query carries `reason` (a `FailReason`
+/// code, which the page words) and, for the original shop's clients, `data`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FailPageProps {}
 

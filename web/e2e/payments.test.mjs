@@ -111,6 +111,8 @@ test('a payment cancelled on bKash’s page says so, and the cart is still there
   watcher.expect(/\/api\//);
   await page.getByRole('link', { name: 'Cancel' }).click();
   await page.waitForURL((u) => u.pathname === '/fail');
+  assert.equal(new URL(page.url()).searchParams.get('reason'), 'cancelled');
+  await page.getByText('You cancelled the payment.').waitFor();
   await shot(page, 'payment-cancelled');
   await page.getByRole('link', { name: /cart/i }).first().waitFor();
   await page.goto('/cart');

@@ -172,7 +172,10 @@ export interface components {
              */
             account?: boolean;
         };
-        /** @description Props of `fail-page`: none; the query may carry `data` (the gateway's message). */
+        /**
+         * @description Props of `fail-page`: none; the query carries `reason` (a `FailReason`
+         *      code, which the page words) and, for the original shop's clients, `data`.
+         */
         FailPageProps: Record<string, never>;
         /** @description Props of `flash-countdown` (times in Unix seconds). */
         FlashCountdownProps: {
