@@ -200,17 +200,7 @@ async fn the_refund_command_gives_money_back_and_says_so() {
     let t = "1700000000000refundcli01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     let order_id = paid_by_bkash(&shop, t, pid, 1).await;
     let number = order_number(&shop, order_id).await;
-    let run = |args: Vec<String>| {
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_origin"));
-        command
-            .arg("refund")
-            .args(args)
-            .env("DATABASE_URL", &shop.url);
-        for (name, value) in payments_sim::shop_env(&base) {
-            command.env(name, value);
-        }
-        async move { command.output().await.unwrap() }
-    };
+    let run = |args: Vec<String>| refund_command(&shop, &base, args);
     let out = run(vec![number.clone(), "120".into()]).await;
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -229,6 +219,42 @@ async fn the_refund_command_gives_money_back_and_says_so() {
     let out = run(vec!["NO-SUCH".into()]).await;
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no order"));
+}
+
+/// Runs `origin refund ARGS` against the shop and the simulators.
+async fn refund_command(shop: &TestShop, base: &str, args: Vec<String>) -> std::process::Output {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_origin"));
+    command
+        .arg("refund")
+        .args(args)
+        .env("DATABASE_URL", &shop.url);
+    for (name, value) in payments_sim::shop_env(base) {
+        command.env(name, value);
+    }
+    command.output().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_refund_command_accepts_a_refund_the_gateway_is_still_processing() {
+    let (shop, base) = shop_with_gateways().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000refundcli02.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let order_id = paid_by_card(&shop, t, pid, 1).await;
+    let number = order_number(&shop, order_id).await;
+    faults(&base, CARD_ADMIN, json!({ "refund_processing": true })).await;
+    let out = refund_command(&shop, &base, vec![number, "250".into()]).await;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("processing"), "{stdout}");
+    assert!(
+        stdout.contains("250 taka still to be confirmed by the gateway"),
+        "{stdout}"
+    );
+    assert_eq!(refunded(&shop, order_id).await, 0, "not given back yet");
 }
 
 /// The refund rows of an order, oldest first: (status, amount, refund_ref).
