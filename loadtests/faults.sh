@@ -6,18 +6,26 @@
 
 # flash: a sale on 20 products, written while the shop runs (as staff would),
 # starting mid-hold: ramp 10 s + 20 s (smoke 5 + 8 s) from about when k6
-# starts (the warm-up takes a second or two).
+# starts (the warm-up takes a second or two). generator watch (the pages) and
+# the origin (its API answers) stage what the boundary changes at the edge
+# STAGE_LEAD_SECONDS before it: 15 s here (300 in production), so that the
+# staging renders run under the full load, where k6 measures them (its
+# window=staging tag), not in the warm-up. STAGE_LEAD_SECONDS=0: nothing
+# staged, every edge answer that changes is fetched again after the boundary.
 ready_flash() {
   local lead=$((SMOKE == 1 ? 15 : 32))
   "${TOOL[@]}" flash-setup "$DB" $(($(date +%s) + lead)) "$WORK/flash.json"
 }
-prepare_flash() { K6_ENV+=("FLASH_FILE=$WORK/flash.json"); }
+prepare_flash() {
+  export STAGE_LEAD_SECONDS="${STAGE_LEAD_SECONDS:-15}" EDGE_ADMIN_URL="http://$ADMIN" EDGE_PURGE_TOKEN="$TOKEN"
+  K6_ENV+=("FLASH_FILE=$WORK/flash.json" "STAGE_LEAD_SECONDS=$STAGE_LEAD_SECONDS")
+}
 # Origin requests per second through the spike: the boundary and the purge show.
 during_flash() {
   local starts_at
   starts_at=$(python3 -c "import json; print(json.load(open('$WORK/flash.json'))['starts_at'])")
   "${TOOL[@]}" sample "http://$ADMIN/metrics" "$RUN_STARTED_AT" $((SMOKE == 1 ? 26 : 72)) "$WORK/fault.json" \
-    --extra "{\"sale_starts_at_s\": $((starts_at - RUN_STARTED_AT)), \"purge_at_s\": $((SMOKE == 1 ? 17 : 40))}"
+    --extra "{\"sale_starts_at_s\": $((starts_at - RUN_STARTED_AT)), \"purge_at_s\": $((starts_at - RUN_STARTED_AT + (SMOKE == 1 ? 5 : 15)))}"
 }
 
 # checkout: ten products with 20 units each, so that half the shoppers compete

@@ -535,9 +535,9 @@ def cmd_report(a):
     }
     # Scenario-specific rates and trends the scripts define (fault phases, prices).
     for name, m in sorted(summary.get("metrics", {}).items()):
-        if name.startswith(("fault_", "price_", "order_", "purge_", "search_", "page_", "cart_", "cache_hit{", "http_req_duration{kind")):
+        if name.startswith(("fault_", "price_", "order_", "purge_", "search_", "page_", "cart_", "cache_hit{", "http_req_duration{kind", "origin_")):
             v = m.get("values", m)
-            r[name] = {k: v[k] for k in ("rate", "passes", "fails", "count", "p(95)", "p(99)", "max", "med") if k in v}
+            r[name] = {k: v[k] for k in ("rate", "passes", "fails", "count", "value", "p(95)", "p(99)", "max", "med") if k in v}
     r.update(order_checks(a))
     r.update(extra)
     invariants_ok = (
@@ -593,7 +593,7 @@ def cmd_table(a):
                 continue
             if k.startswith("fault_") and "{phase:" in k:
                 notes.append(f"{k[6:].replace('{phase:', ' ').rstrip('}')} {v['rate'] * 100:.1f} %")
-            elif k in ("price_correct", "price_page_correct", "order_same_on_retry", "fault_read_ok", "fault_api_clean"):
+            elif k in ("price_after", "price_before", "origin_calm", "order_same_on_retry", "fault_read_ok", "fault_api_clean"):
                 notes.append(f"{k} {v['rate'] * 100:.1f} %")
         f = r.get("fault")
         if isinstance(f, dict):

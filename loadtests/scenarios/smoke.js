@@ -33,7 +33,8 @@ export const options = base(
   {
     'http_req_duration{kind:page}': ['p(95)<100', 'p(99)<300'],
     'http_req_duration{kind:api}': ['p(95)<300', 'p(99)<1000'],
-    price_correct: ['rate>0.999'],
+    'price_after{kind:api}': ['rate>0.999'],
+    price_before: ['rate>0.999'],
     'cache_hit{kind:page}': ['rate>0.6'],
   },
 );
