@@ -42,8 +42,28 @@ describe('api', () => {
     expect(tokens.size).toBe(200);
   });
 
-  it('replaces a guessable self_token from an older client', async () => {
-    document.cookie = 'self_token=1700000000000k3j2h9abcde;path=/';
+  it('keeps an older client’s self_token while the origin takes it (its cart lives), then makes a new one', async () => {
+    const old = '1700000000000k3j2h9abcde';
+    document.cookie = `self_token=${old};path=/`;
+    let refused = false;
+    const fetch = mockFetch({
+      '/api/cart/view': () =>
+        refused ? { status: 400, body: { success: false, message: 'Invalid', errors: { 'SELF-TOKEN': ['Make a new one.'] } } } : { body: { success: true } },
+    });
+    await apiGet('/api/cart/view');
+    const sent = (i: number) => (fetch.mock.calls[i][1]!.headers as Record<string, string>)['SELF-TOKEN'];
+    expect(sent(0)).toBe(old);
+    expect(readCookie('self_token')).toBe(old);
+    // The cart expired: the origin refuses the old token, and a strong one replaces it.
+    refused = true;
+    await expect(apiGet('/api/cart/view')).rejects.toThrow();
+    expect(sent(1)).toBe(old);
+    expect(sent(2)).toMatch(SELF_TOKEN_SHAPE);
+    expect(readCookie('self_token')).toBe(sent(2));
+  });
+
+  it('replaces a self_token that no client could have made', async () => {
+    document.cookie = 'self_token=abc;path=/';
     const fetch = mockFetch({ '/api/cart/view': { body: { success: true } } });
     await apiGet('/api/cart/view');
     const sent = (fetch.mock.calls[0][1]!.headers as Record<string, string>)['SELF-TOKEN'];

@@ -99,13 +99,20 @@ function storeSelfToken(token: string): void {
 }
 
 /**
+ * A token an older client made (the time and `Math.random()`, 8 to 34 characters): the origin takes
+ * it only while the guest cart made under it lives, and answers a 400 naming SELF-TOKEN after, when
+ * `api` makes a new one. Kept until then, so that cart is not lost.
+ */
+const OLD_SELF_TOKEN_SHAPE = /^[A-Za-z0-9._-]{8,34}$/;
+
+/**
  * The guest's self token: the `self_token` cookie, made from the time and a cryptographically random
- * string when absent (SPEC's shape) and kept for a year. A cookie from before (the time and
- * `Math.random()`, guessable) is replaced, as the origin refuses it: that guest cart starts empty.
+ * string when absent (SPEC's shape) and kept for a year; an older client's cookie is kept while the
+ * origin takes it.
  */
 export function selfToken(): string {
   let token = readCookie(SELF_TOKEN_COOKIE);
-  if (!token || !SELF_TOKEN_SHAPE.test(token)) {
+  if (!token || !(SELF_TOKEN_SHAPE.test(token) || OLD_SELF_TOKEN_SHAPE.test(token))) {
     token = newSelfToken();
     storeSelfToken(token);
   }
