@@ -128,6 +128,18 @@ pub struct ServeArgs {
     /// text, the same on every origin behind the edge.
     #[arg(long, env = "LITE_SECRET", hide_env_values = true)]
     pub lite_secret: Option<Secret>,
+    /// The edges' admin URLs, comma-separated (every edge of a cluster): some
+    /// minutes before each flash-sale start or end the origin stages there
+    /// its cacheable API answers that change at it (issue 17). Empty: none.
+    #[arg(long, env = "EDGE_ADMIN_URL", default_value = "")]
+    pub edge_admin: String,
+    /// The bearer token of the edges' admin API (as for purges).
+    #[arg(long, env = "EDGE_PURGE_TOKEN", hide_env_values = true)]
+    pub edge_token: Option<Secret>,
+    /// Seconds before a boundary at which the API answers are staged; 0
+    /// stages nothing.
+    #[arg(long, env = "STAGE_LEAD_SECONDS", default_value_t = 300)]
+    pub stage_lead: u64,
     #[command(flatten)]
     pub social: SocialArgs,
     #[command(flatten)]

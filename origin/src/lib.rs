@@ -79,6 +79,7 @@ async fn deadline(
 /// Opens the database and serves until Ctrl-C or SIGTERM.
 pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
     lite::csrf::configure(args.lite_secret.as_ref().map(|s| s.0.as_str()));
+    let staging = cache::staging::Staging::from_args(&args);
     let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&args.db.database))
         .await
         .with_context(|| format!("opening {}", args.db.database))?;
@@ -130,6 +131,9 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
         Arc::clone(&state.payments),
         payments::expiry::period(state.payments.expiry()),
     ));
+    if let Some(staging) = staging {
+        tokio::spawn(staging.run(app(state.clone()), state.pool.clone()));
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("binding {}", args.listen))?;

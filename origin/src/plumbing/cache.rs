@@ -12,9 +12,10 @@
 //! sort, filter, search or page number) gets a shorter edge max-age in place
 //! of the day.
 //!
-//! Neither max-age crosses the next flash-sale start or end: a response never
-//! outlives a known price change, and a capped response gets no
-//! stale-while-revalidate window. Everything else (anything per visitor, and
+//! Neither max-age crosses the next flash-sale start or end that can change
+//! the answer ([`next_change_for`]: for an answer about products only, the
+//! next change of their prices): a response never outlives a known price
+//! change, and a capped response gets no stale-while-revalidate window. Everything else (anything per visitor, and
 //! every error) is `private, no-store`.
 //!
 //! The surrogate keys are catalog's vocabulary,
@@ -33,6 +34,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::state::AppState;
+
+pub mod staging;
 
 /// The lifetimes, and the rule that caps them at a price change, are the
 /// generator's (`generator::serve`): its watch stages pages at the edge with
@@ -148,6 +151,64 @@ pub fn header_values(now: i64, next_price_change: Option<i64>, edge_ttl: i64) ->
     generator::serve::cache_header_values(now, next_price_change, edge_ttl)
 }
 
+/// The next price change an answer tagged `keys` may show (issue 17): an
+/// answer about products only (its keys `product:N` and keys of what shows no
+/// price: categories, menus, settings, text pages; a product's page or info,
+/// which carry the key of every product they show) changes only when one of
+/// those products' prices does; any other public
+/// answer (a list, which a price may bring a product into, the flash sales,
+/// the home page) at the next start or end of any sale. So at a boundary
+/// only what it reprices expires at the edge, not every product page.
+pub async fn next_change_for(
+    pool: &catalog::db::Pool,
+    now: i64,
+    keys: &[String],
+) -> Result<Option<i64>, sqlx::Error> {
+    use catalog::surrogate::SurrogateKey;
+    let mut products = Vec::new();
+    for key in keys {
+        match key.parse::<SurrogateKey>() {
+            Ok(SurrogateKey::Product(id)) => products.push(id),
+            // What a page's frame and text show: no price.
+            Ok(
+                SurrogateKey::Category(_)
+                | SurrogateKey::Categories
+                | SurrogateKey::Menu
+                | SurrogateKey::Setting
+                | SurrogateKey::Page(_)
+                | SurrogateKey::Post(_)
+                | SurrogateKey::Interior(_)
+                | SurrogateKey::Showrooms
+                | SurrogateKey::Districts,
+            ) => {}
+            _ => return catalog::pricing::next_price_change(pool, now).await,
+        }
+    }
+    if products.is_empty() {
+        return catalog::pricing::next_price_change(pool, now).await;
+    }
+    products.sort_unstable();
+    products.dedup();
+    let list = (0..products.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT MIN(t) FROM (
+             SELECT fs.starts_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
+             WHERE fs.is_active AND fs.starts_at > $1 AND fi.product_id IN ({list})
+             UNION ALL
+             SELECT fs.ends_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
+             WHERE fs.is_active AND fs.ends_at > $1 AND fi.product_id IN ({list})
+         ) boundaries"
+    );
+    let mut query = catalog::db::query_scalar::<Option<i64>>(&sql).bind(now);
+    for id in products {
+        query = query.bind(id);
+    }
+    query.fetch_one(pool).await
+}
+
 /// Middleware writing the cache headers described at the top of this module.
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
@@ -164,7 +225,7 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     match public {
         Some(public) if is_success => {
             let now = catalog::clock::now_unix();
-            let next_change = match catalog::pricing::next_price_change(&state.pool, now).await {
+            let next_change = match next_change_for(&state.pool, now, &public.keys).await {
                 Ok(t) => t,
                 Err(err) => {
                     // Without the schedule we cannot promise a TTL: do not let caches keep it.
@@ -216,6 +277,61 @@ mod tests {
         let (b, e) = public_header_values(1000, Some(1000 + 3600));
         assert_eq!(b, "public, max-age=60");
         assert_eq!(e, "max-age=3600, stale-if-error=86400");
+    }
+
+    #[tokio::test]
+    async fn an_answer_about_products_expires_at_their_price_change_only() {
+        use catalog::db::{self, testing::TestDatabase};
+        let db = TestDatabase::migrated().await;
+        let pool = db.pool().await;
+        for id in [1, 2] {
+            db::query_scalar::<i64>(
+                "INSERT INTO product (id, title, product_code, sku, seo_url, price_before, price_now) \
+                 VALUES ($1, 'p', $2, $2, $2, 100, 100) RETURNING id",
+            )
+            .bind(id)
+            .bind(format!("p{id}"))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        }
+        // A sale of product 1 from 2000 to 3000; nothing of product 2.
+        db::query_scalar::<i64>(
+            "INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (1, 's', 2000, 3000) RETURNING id",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        db::query_scalar::<i64>(
+            "INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES (1, 1, 30) RETURNING id",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let next = |k: Vec<String>, now: i64| {
+            let pool = pool.clone();
+            async move { next_change_for(&pool, now, &k).await.unwrap() }
+        };
+        // Product 2's page (its frame's keys too) outlives the sale's boundaries.
+        assert_eq!(
+            next(keys(&["product:2", "category:3", "menu", "setting"]), 1000).await,
+            None
+        );
+        // A page showing product 1 expires at its start, then at its end.
+        assert_eq!(
+            next(keys(&["product:2", "product:1", "menu"]), 1000).await,
+            Some(2000)
+        );
+        assert_eq!(next(keys(&["product:1"]), 2000).await, Some(3000));
+        // A list, the flash sales, the home page: at any boundary.
+        assert_eq!(
+            next(keys(&["products", "product:2"]), 1000).await,
+            Some(2000)
+        );
+        assert_eq!(next(keys(&["flash"]), 1000).await, Some(2000));
+        assert_eq!(next(keys(&["home"]), 1000).await, Some(2000));
+        assert_eq!(next(keys(&[]), 1000).await, Some(2000));
     }
 
     #[test]
