@@ -178,6 +178,31 @@ fn client_headers(
     Ok(())
 }
 
+/// Placeholder names [`make_room`] inserts and removes again.
+const ROOM: [&str; 4] = [
+    "x-edge-room-1",
+    "x-edge-room-2",
+    "x-edge-room-3",
+    "x-edge-room-4",
+];
+
+/// Give a fresh hit's prepared header spare room in its maps for the fields each hit
+/// inserts (`Age`, `X-Cache`, `Cache-Status`, `X-Request-Id` replaced; `Connection` and,
+/// over TLS, `Strict-Transport-Security` added). `HeaderMap` reserves room for one more
+/// field before every insert, a replacement too, and a clone keeps the original's table
+/// size: a prepared header that sat exactly at its load limit made every hit's clone grow
+/// and rehash its maps (and allocate) on its first insert. Inserting these names and
+/// removing them again leaves the tables grown with the fields unchanged.
+fn make_room(resp: &mut ResponseHeader) -> Result<()> {
+    for name in ROOM {
+        resp.insert_header(name, "")?;
+    }
+    for name in ROOM {
+        resp.remove_header(name);
+    }
+    Ok(())
+}
+
 /// Fields a `304` does not update in the stored header (RFC 9111 §3.2): the stored body's
 /// length and framing, and `Vary`, because the object stays filed under its old variance
 /// (Pingora keeps it over a `304`). Hop-by-hop fields are gone already.
@@ -489,6 +514,7 @@ impl Edge {
                 // in on each hit replaces values instead of growing the header's maps (a
                 // clone has no spare room).
                 client_headers(&mut prepared, CacheOutcome::Hit, Some(0), ctx)?;
+                make_room(&mut prepared)?;
                 hit.set_hit_header(prepared.clone());
                 prepared
             }
@@ -1082,6 +1108,25 @@ mod tests {
         assert!(req("GET", false) && req("HEAD", false) && req("OPTIONS", false));
         assert!(req("POST", true));
         assert!(!req("POST", false) && !req("PUT", false) && !req("DELETE", true));
+    }
+
+    #[test]
+    fn a_prepared_hit_header_has_room_and_keeps_its_fields_in_order() {
+        // 12 fields fill a 16-slot table to its load limit: without room, every clone's
+        // first insert (even a replacement) grew and rehashed it.
+        let mut header = ResponseHeader::build(200, None).unwrap();
+        for i in 0..12 {
+            header.insert_header(format!("x-field-{i}"), i).unwrap();
+        }
+        let before: Vec<String> = header.headers.keys().map(|k| k.to_string()).collect();
+        make_room(&mut header).unwrap();
+        let after: Vec<String> = header.headers.keys().map(|k| k.to_string()).collect();
+        assert_eq!(before, after);
+        let copy = header.clone();
+        assert!(copy.headers.capacity() >= copy.headers.len() + ROOM.len());
+        let mut wire = Vec::new();
+        copy.header_to_h1_wire(&mut wire);
+        assert!(!String::from_utf8_lossy(&wire).contains("x-edge-room"));
     }
 
     #[test]
