@@ -5,15 +5,15 @@
 # JSON to $WORK/fault.json.
 
 # flash: a sale on 20 products, written while the shop runs (as staff would),
-# starting mid-hold: ramp 10 s + 20 s (smoke 5 + 8 s) from about when k6
-# starts (the warm-up takes a second or two). generator watch (the pages) and
+# starting mid-hold: 40 s after it is written (smoke 15 s), about 30 s into
+# k6's run (ramp 10 s + 20 s; the warm-up and k6's start take some seconds). generator watch (the pages) and
 # the origin (its API answers) stage what the boundary changes at the edge
 # STAGE_LEAD_SECONDS before it: 15 s here (300 in production), so that the
 # staging renders run under the full load, where k6 measures them (its
 # window=staging tag), not in the warm-up. STAGE_LEAD_SECONDS=0: nothing
 # staged, every edge answer that changes is fetched again after the boundary.
 ready_flash() {
-  local lead=$((SMOKE == 1 ? 15 : 32))
+  local lead=$((SMOKE == 1 ? 15 : 40))
   "${TOOL[@]}" flash-setup "$DB" $(($(date +%s) + lead)) "$WORK/flash.json"
 }
 prepare_flash() {
