@@ -219,6 +219,69 @@ async fn a_query_no_product_fully_matches_is_relaxed_and_says_so() {
 }
 
 #[tokio::test]
+async fn the_api_and_the_results_page_say_which_words_a_relaxed_query_matched() {
+    let shop = TestShop::with_site().await;
+    let get = |uri: String| {
+        let shop = &shop;
+        async move {
+            let (status, _, body) = shop.get(&uri).await;
+            assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+            body
+        }
+    };
+    // Suggestions: every word matches, not relaxed.
+    let body = get("/api/common/main-search-product?keyword=dining%20chair".into()).await;
+    assert_eq!(body["relaxed"], false);
+    assert!(body.get("relaxed_query").is_none(), "{body}");
+    // A word that matches nothing is left out, and the answer says so with
+    // the words kept, as typed.
+    let body = get("/api/common/main-search-product?keyword=Sofas%20qqxxzz".into()).await;
+    assert_eq!(body["relaxed"], true, "{body}");
+    assert_eq!(body["relaxed_query"], "Sofas");
+    assert!(!body["search"].as_array().unwrap().is_empty());
+    // Stop words are not named.
+    let body = get("/api/common/main-search-product?keyword=khat%20for%20zzqq".into()).await;
+    assert_eq!(body["relaxed_query"], "khat");
+    // Words that each match but never together: any of them.
+    let body = get("/api/common/main-search-product?keyword=wardrobe%20lamp".into()).await;
+    assert_eq!(body["relaxed"], true);
+    assert_eq!(body["relaxed_query"], "wardrobe or lamp");
+    // Nothing at all: empty and not relaxed.
+    let body = get("/api/common/main-search-product?keyword=qqxxzz".into()).await;
+    assert_eq!(body["relaxed"], false);
+    assert!(body["search"].as_array().unwrap().is_empty());
+
+    // The keyword listing of the API.
+    let body = get("/api/category/products?seo_url=products&keyword=sofa%20qqxxzz".into()).await;
+    assert_eq!(body["relaxed"], true, "{body}");
+    assert_eq!(body["relaxed_query"], "sofa");
+    assert!(body["products"]["total"].as_i64().unwrap() > 0);
+    let body = get("/api/category/products?seo_url=products&keyword=sofa".into()).await;
+    assert_eq!(body["relaxed"], false);
+    assert!(body.get("relaxed_query").is_none());
+    let body = get("/api/category/products?seo_url=beds".into()).await;
+    assert_eq!(body["relaxed"], false);
+
+    // The no-JavaScript results page, rendered by the origin.
+    let page = |uri: &'static str| {
+        let shop = &shop;
+        async move {
+            let (status, _, body) = shop.fetch("GET", uri, &[]).await;
+            assert_eq!(status, StatusCode::OK, "{uri}");
+            String::from_utf8(body.to_vec()).unwrap()
+        }
+    };
+    let html = page("/c/products?keyword=sofa%20qqxxzz").await;
+    assert!(
+        html.contains("Showing results for “sofa”."),
+        "the relaxed notice: {html}"
+    );
+    assert!(html.contains("<li class=\"card\">"), "with the cards");
+    let html = page("/c/products?keyword=sofa").await;
+    assert!(!html.contains("Showing results for"));
+}
+
+#[tokio::test]
 async fn stop_words_are_left_out_and_exact_words_rank_above_phonetic_ones() {
     let shop = TestShop::open().await;
     let search = &shop.state.search;

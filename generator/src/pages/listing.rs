@@ -51,6 +51,8 @@ struct NavLink {
 struct ListingTemplate<'a> {
     crumbs: &'a str,
     h1: &'a str,
+    /// "Showing results for …" of a relaxed search.
+    relaxed: Option<&'a str>,
     description: &'a str,
     subs: Vec<(String, String)>,
     filters: &'a str,
@@ -129,6 +131,9 @@ pub struct Variant<'a> {
     pub query: Vec<(String, String)>,
     /// The searched words, shown in the heading of a search result page.
     pub keyword: Option<String>,
+    /// When no product has every searched word: the words the cards match
+    /// ("Showing results for …").
+    pub relaxed: Option<String>,
     /// The filter panel: value counts and price bounds.
     pub panel: FilterPanel,
 }
@@ -173,6 +178,7 @@ pub fn render(
         per_page: LISTING_PAGE,
         query: Vec::new(),
         keyword: None,
+        relaxed: None,
         panel: FilterPanel::of(catalogue, shared, all),
     };
     render_variant(site, catalogue, shared, c, &variant)
@@ -441,6 +447,7 @@ pub fn render_variant(
     let main = ListingTemplate {
         crumbs: &crumbs,
         h1: &h1,
+        relaxed: v.relaxed.as_deref(),
         description: c.description.as_deref().unwrap_or(""),
         subs: catalogue
             .children(c.id)
@@ -646,6 +653,7 @@ mod tests {
             per_page: LISTING_PAGE,
             query: Vec::new(),
             keyword: None,
+            relaxed: None,
             panel,
         };
         let html = filters_html(&shared, &node, "/c/beds", &v).unwrap();

@@ -1,18 +1,36 @@
-//! Search benchmark: builds the index over a seeded catalogue, then times the
-//! suggestion queries that shoppers type (inside the origin: index lookup for
-//! products and categories) and the same queries answered the original
-//! shop's way, SQL `LIKE '%kw%'`, and prints p50/p99 of each.
+//! Search benchmark over a seeded catalogue, in two parts.
+//!
+//! **Relevance** (issue 20): the evaluation set `origin/bench/search-eval.tsv`
+//! (queries as shoppers type them, each with what the shopper means) is put
+//! to three searches: this engine, the engine before issue 20
+//! (`origin/bench/search-before/`, built over the same database) and the
+//! original shop's SQL `LIKE '%kw%'`. Per kind of query it prints hit@1 (the
+//! first product is one meant), hit@8 (one of the first eight is) and the
+//! share of empty answers, for the queries kept aside (`held`), those looked
+//! at while tuning (`tune`) and all.
+//!
+//! **Speed**: the suggestion queries that shoppers type (inside the origin:
+//! index lookup for products and categories), timed for this engine and the
+//! one before it in the same rounds (the machine's load is printed beside),
+//! and the same queries answered by SQL `LIKE`; p50/p99 of each.
 //!
 //! `cargo run --release -p origin --bin search-bench -- [--products 100000]
-//! [--database sqlite:/tmp/search-bench-100000.db] [--rounds 20]`. The
-//! database is seeded when it has no products.
+//! [--database sqlite:/tmp/search-bench-100000.db] [--rounds 20]
+//! [--eval origin/bench/search-eval.tsv] [--only eval|speed] [--misses]`.
+//! The database is seeded when it has no products.
 
 use catalog::db;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::Parser;
+
+/// The engine before issue 20, to compare against in the same run.
+#[allow(dead_code)]
+#[path = "../../bench/search-before/mod.rs"]
+mod before;
 
 /// What shoppers type, letter by letter, as the box sends it after 500 ms.
 const QUERIES: &[&str] = &[
@@ -96,6 +114,20 @@ struct Args {
     /// Times each query runs.
     #[arg(long, default_value_t = 20)]
     rounds: usize,
+    /// The evaluation set.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/search-eval.tsv"))]
+    eval: PathBuf,
+    /// Only one part: `eval` or `speed`.
+    #[arg(long)]
+    only: Option<String>,
+    /// List the evaluation queries looked at while tuning (`tune`) that
+    /// this engine misses (not first, or not in its top 8), with what it
+    /// answered; the held-aside ones are never listed.
+    #[arg(long)]
+    misses: bool,
+    /// Only print what each search answers for these queries.
+    #[arg(long)]
+    query: Vec<String>,
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -109,12 +141,347 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn summary(name: &str, mut ms: Vec<f64>) {
     ms.sort_by(f64::total_cmp);
     println!(
-        "{name:<28} p50 {:>8.3} ms   p99 {:>8.3} ms   max {:>8.3} ms   ({} queries)",
+        "{name:<34} p50 {:>8.3} ms   p99 {:>8.3} ms   max {:>8.3} ms   ({} queries)",
         percentile(&ms, 0.5),
         percentile(&ms, 0.99),
         ms.last().copied().unwrap_or_default(),
         ms.len()
     );
+}
+
+/// The machine's load averages (1, 5, 15 minutes), as `uptime` says them.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// One query of the evaluation set.
+struct Case {
+    kind: String,
+    held: bool,
+    query: String,
+    expected: Vec<Expected>,
+}
+
+/// One thing a shopper may mean.
+enum Expected {
+    /// A product in this category (by slug) whose title or sub-title
+    /// contains these words (none: any product of it).
+    Category { slug: String, words: String },
+    /// The product (or a variation) with this code.
+    Code(String),
+}
+
+fn read_eval(path: &PathBuf) -> anyhow::Result<Vec<Case>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [kind, set, query, expected] = cols.as_slice() else {
+            anyhow::bail!("{}:{}: four tab-separated columns", path.display(), n + 1);
+        };
+        let expected = expected
+            .split('|')
+            .map(|e| match e.strip_prefix("code:") {
+                Some(code) => Expected::Code(code.to_lowercase()),
+                None => {
+                    let (slug, words) = e.split_once(':').unwrap_or((e, ""));
+                    Expected::Category {
+                        slug: slug.to_string(),
+                        words: words.to_lowercase(),
+                    }
+                }
+            })
+            .collect();
+        cases.push(Case {
+            kind: kind.to_string(),
+            held: match *set {
+                "held" => true,
+                "tune" => false,
+                other => anyhow::bail!("{}:{}: set {other:?}", path.display(), n + 1),
+            },
+            query: query.to_string(),
+            expected,
+        });
+    }
+    Ok(cases)
+}
+
+/// What the evaluation needs to know of a product.
+#[derive(Default)]
+struct Known {
+    categories: HashSet<String>,
+    text: String,
+    codes: HashSet<String>,
+}
+
+async fn known_products(pool: &db::Pool) -> anyhow::Result<HashMap<i64, Known>> {
+    let mut known: HashMap<i64, Known> = HashMap::new();
+    let rows: Vec<(i64, String, String, String)> =
+        db::query_as("SELECT id, title, sub_title, product_code FROM product WHERE is_active")
+            .fetch_all(pool)
+            .await?;
+    for (id, title, sub_title, code) in rows {
+        let k = known.entry(id).or_default();
+        k.text = format!("{title} {sub_title}").to_lowercase();
+        k.codes.insert(code.to_lowercase());
+    }
+    let rows: Vec<(i64, String)> =
+        db::query_as("SELECT product_id, product_code FROM product_variation")
+            .fetch_all(pool)
+            .await?;
+    for (id, code) in rows {
+        if let Some(k) = known.get_mut(&id) {
+            k.codes.insert(code.to_lowercase());
+        }
+    }
+    let rows: Vec<(i64, String)> = db::query_as(
+        "SELECT pc.product_id, c.seo_url FROM product_category pc JOIN category c ON c.id = pc.category_id",
+    )
+    .fetch_all(pool)
+    .await?;
+    for (id, slug) in rows {
+        if let Some(k) = known.get_mut(&id) {
+            k.categories.insert(slug);
+        }
+    }
+    Ok(known)
+}
+
+impl Case {
+    fn fits(&self, known: &HashMap<i64, Known>, id: i64) -> bool {
+        let Some(k) = known.get(&id) else {
+            return false;
+        };
+        self.expected.iter().any(|e| match e {
+            Expected::Code(code) => k.codes.contains(code),
+            Expected::Category { slug, words } => {
+                k.categories.contains(slug) && (words.is_empty() || k.text.contains(words.as_str()))
+            }
+        })
+    }
+}
+
+/// Hits of one search over a group of cases.
+#[derive(Default, Clone, Copy)]
+struct Score {
+    cases: usize,
+    at1: usize,
+    at8: usize,
+    empty: usize,
+}
+
+impl Score {
+    fn add(&mut self, case: &Case, known: &HashMap<i64, Known>, ids: &[i64]) {
+        self.cases += 1;
+        self.empty += usize::from(ids.is_empty());
+        self.at1 += usize::from(ids.first().is_some_and(|id| case.fits(known, *id)));
+        self.at8 += usize::from(ids.iter().take(8).any(|id| case.fits(known, *id)));
+    }
+
+    fn cells(&self) -> String {
+        let pct = |n: usize| 100.0 * n as f64 / self.cases.max(1) as f64;
+        format!(
+            "{:>5.1} {:>5.1} {:>5.1}",
+            pct(self.at1),
+            pct(self.at8),
+            pct(self.empty)
+        )
+    }
+}
+
+async fn evaluate(
+    args: &Args,
+    pool: &db::Pool,
+    search: &origin::domain::search::Search,
+    old: &before::Search,
+) -> anyhow::Result<()> {
+    let cases = read_eval(&args.eval)?;
+    let known = known_products(pool).await?;
+    // (kind, set) → [this engine, before, LIKE].
+    let mut table: BTreeMap<(String, &str), [Score; 3]> = BTreeMap::new();
+    let mut kinds: Vec<String> = Vec::new();
+    let mut misses = Vec::new();
+    for case in &cases {
+        if !kinds.contains(&case.kind) {
+            kinds.push(case.kind.clone());
+        }
+        let now = search.products(&case.query, 8)?;
+        let then = old.products(&case.query, 8)?;
+        let (like, _) = catalog::read::content::search_like(pool, &case.query).await?;
+        let like: Vec<i64> = like.iter().map(|h| h.id).take(8).collect();
+        let set = if case.held { "held" } else { "tune" };
+        for key in [(case.kind.clone(), set), (case.kind.clone(), "all")] {
+            let row = table.entry(key).or_default();
+            row[0].add(case, &known, &now);
+            row[1].add(case, &known, &then);
+            row[2].add(case, &known, &like);
+        }
+        for key in [("all".to_string(), set), ("all".to_string(), "all")] {
+            let row = table.entry(key).or_default();
+            row[0].add(case, &known, &now);
+            row[1].add(case, &known, &then);
+            row[2].add(case, &known, &like);
+        }
+        if args.misses && !case.held && !now.first().is_some_and(|id| case.fits(&known, *id)) {
+            let first: Vec<String> = now
+                .iter()
+                .take(3)
+                .map(|id| {
+                    known
+                        .get(id)
+                        .map_or(String::from("?"), |k| k.text.chars().take(40).collect())
+                })
+                .collect();
+            let in8 = now.iter().take(8).any(|id| case.fits(&known, *id));
+            misses.push(format!(
+                "  {:<8} {:<4} {:<30} {} → {}",
+                case.kind,
+                if case.held { "held" } else { "tune" },
+                case.query,
+                if in8 { "in 8" } else { "MISS" },
+                first.join(" / ")
+            ));
+        }
+    }
+    kinds.push("all".into());
+    println!(
+        "\nrelevance: {} queries of {} ({} held aside); hit@1, hit@8 and empty answers in %",
+        cases.len(),
+        args.eval.display(),
+        cases.iter().filter(|c| c.held).count()
+    );
+    println!(
+        "{:<9} {:<4} {:>4} | {:^17} | {:^17} | {:^17}",
+        "kind", "set", "n", "this engine", "before issue 20", "SQL LIKE"
+    );
+    println!(
+        "{:<9} {:<4} {:>4} | {:>5} {:>5} {:>5} | {:>5} {:>5} {:>5} | {:>5} {:>5} {:>5}",
+        "", "", "", "@1", "@8", "empty", "@1", "@8", "empty", "@1", "@8", "empty"
+    );
+    for set in ["held", "tune", "all"] {
+        for kind in &kinds {
+            if let Some(row) = table.get(&(kind.clone(), set)) {
+                println!(
+                    "{:<9} {:<4} {:>4} | {} | {} | {}",
+                    kind,
+                    set,
+                    row[0].cases,
+                    row[0].cells(),
+                    row[1].cells(),
+                    row[2].cells()
+                );
+            }
+        }
+    }
+    if args.misses {
+        println!("\nnot first for this engine (first three answers):");
+        for m in misses {
+            println!("{m}");
+        }
+    }
+    Ok(())
+}
+
+async fn speed(
+    args: &Args,
+    pool: &db::Pool,
+    search: &origin::domain::search::Search,
+    old: &before::Search,
+) -> anyhow::Result<()> {
+    println!("\nspeed: load average {} (1, 5, 15 min) at start", load());
+    let mut index_ms = Vec::new();
+    let mut old_ms = Vec::new();
+    let mut by_query: Vec<Vec<f64>> = vec![Vec::new(); QUERIES.len()];
+    let mut old_by_query: Vec<Vec<f64>> = vec![Vec::new(); QUERIES.len()];
+    let mut like_ms = Vec::new();
+    let mut found = 0usize;
+    // Both engines in the same rounds, one query after the other: the
+    // machine's load falls on both alike.
+    for _ in 0..args.rounds {
+        for (i, q) in QUERIES.iter().enumerate() {
+            let t = Instant::now();
+            // All that main-search-product asks of the index.
+            let hits = search.suggest_relaxed(q, 10)?;
+            let terms = search.categories(q, 8);
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            index_ms.push(ms);
+            by_query[i].push(ms);
+            found += hits.0.len() + terms.len();
+
+            let t = Instant::now();
+            let hits = old.suggest(q, 10)?;
+            let terms = old.categories(q, 8);
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            old_ms.push(ms);
+            old_by_query[i].push(ms);
+            found += hits.len() + terms.len();
+        }
+    }
+    let mut shopper_ms = Vec::new();
+    let mut empty = 0usize;
+    let mut relaxed = 0usize;
+    for round in 0..args.rounds {
+        for q in SHOPPER_QUERIES {
+            let t = Instant::now();
+            let (hits, was_relaxed) = search.suggest_relaxed(q, 10)?;
+            let terms = search.categories(q, 8);
+            shopper_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            if round == 0 {
+                empty += usize::from(hits.is_empty());
+                relaxed += usize::from(was_relaxed.is_some());
+            }
+            found += hits.len() + terms.len();
+        }
+    }
+    // LIKE is slow: fewer rounds are enough to see it.
+    for _ in 0..args.rounds.div_ceil(5) {
+        for q in QUERIES {
+            let t = Instant::now();
+            let (hits, terms) = catalog::read::content::search_like(pool, q).await?;
+            like_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            found += hits.len() + terms.len();
+        }
+    }
+    println!(
+        "{} distinct queries; {} results in all",
+        QUERIES.len(),
+        found
+    );
+    summary("suggestions (this engine)", index_ms);
+    summary("suggestions (before issue 20)", old_ms);
+    summary("shoppers' queries (this engine)", shopper_ms);
+    println!(
+        "shoppers' queries: {} distinct, {empty} with no product, {relaxed} relaxed",
+        SHOPPER_QUERIES.len()
+    );
+    summary("SQL LIKE '%kw%'", like_ms);
+    // The slowest queries by their median, to see what costs.
+    for (name, per_query) in [("this engine", by_query), ("before", old_by_query)] {
+        let mut medians: Vec<(f64, f64, &str)> = per_query
+            .into_iter()
+            .zip(QUERIES)
+            .map(|(mut ms, q)| {
+                ms.sort_by(f64::total_cmp);
+                (percentile(&ms, 0.5), ms.last().copied().unwrap_or(0.0), *q)
+            })
+            .collect();
+        medians.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let slowest: Vec<String> = medians
+            .iter()
+            .take(5)
+            .map(|(ms, max, q)| format!("{q:?} {ms:.3} ms (max {max:.3})"))
+            .collect();
+        println!("slowest by median, {name}: {}", slowest.join(", "));
+    }
+    println!("load average {} at end", load());
+    Ok(())
 }
 
 #[tokio::main]
@@ -156,78 +523,48 @@ async fn main() -> anyhow::Result<()> {
 
     let (search, stats) = origin::domain::search::Search::build(&pool).await?;
     println!(
-        "index built: {} products in {:.2} s ({} active in the database)",
-        stats.products, stats.seconds, products
+        "index built: {} products in {:.2} s ({} active in the database); load average {}",
+        stats.products,
+        stats.seconds,
+        products,
+        load()
     );
-
-    let mut index_ms = Vec::new();
-    let mut by_query: Vec<Vec<f64>> = vec![Vec::new(); QUERIES.len()];
-    let mut like_ms = Vec::new();
-    let mut found = 0usize;
-    for _ in 0..args.rounds {
-        for (i, q) in QUERIES.iter().enumerate() {
-            let t = Instant::now();
-            // All that main-search-product asks of the index.
-            let hits = search.suggest(q, 10)?;
-            let terms = search.categories(q, 8);
-            let ms = t.elapsed().as_secs_f64() * 1000.0;
-            index_ms.push(ms);
-            by_query[i].push(ms);
-            found += hits.len() + terms.len();
-        }
-    }
-    let mut shopper_ms = Vec::new();
-    let mut empty = 0usize;
-    let mut relaxed = 0usize;
-    for round in 0..args.rounds {
-        for q in SHOPPER_QUERIES {
-            let t = Instant::now();
-            let (hits, was_relaxed) = search.suggest_relaxed(q, 10)?;
-            let terms = search.categories(q, 8);
-            shopper_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-            if round == 0 {
-                empty += usize::from(hits.is_empty());
-                relaxed += usize::from(was_relaxed);
+    let (old, old_stats) = before::Search::build(&pool).await?;
+    println!(
+        "index before issue 20 built: {} products in {:.2} s",
+        old_stats.products, old_stats.seconds
+    );
+    if !args.query.is_empty() {
+        let known = known_products(&pool).await?;
+        let show = |ids: &[i64]| -> Vec<String> {
+            ids.iter()
+                .map(|id| {
+                    known.get(id).map_or(String::from("?"), |k| {
+                        let mut cats: Vec<&String> = k.categories.iter().collect();
+                        cats.sort();
+                        format!("{} [{:?}]", k.text, cats)
+                    })
+                })
+                .collect()
+        };
+        for q in &args.query {
+            let found = search.found(q, 8)?;
+            println!("{q:?}: relaxed {:?}", found.relaxed);
+            for line in show(&found.ids) {
+                println!("    {line}");
             }
-            found += hits.len() + terms.len();
+            println!("  before issue 20:");
+            for line in show(&old.products(q, 8)?) {
+                println!("    {line}");
+            }
         }
+        return Ok(());
     }
-    // LIKE is slow: fewer rounds are enough to see it.
-    for _ in 0..args.rounds.div_ceil(5) {
-        for q in QUERIES {
-            let t = Instant::now();
-            let (hits, terms) = catalog::read::content::search_like(&pool, q).await?;
-            like_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-            found += hits.len() + terms.len();
-        }
+    if args.only.as_deref() != Some("speed") {
+        evaluate(&args, &pool, &search, &old).await?;
     }
-    println!(
-        "{} distinct queries; {} results in all",
-        QUERIES.len(),
-        found
-    );
-    summary("suggestions (index)", index_ms);
-    summary("shoppers' queries (index)", shopper_ms);
-    println!(
-        "shoppers' queries: {} distinct, {empty} with no product, {relaxed} relaxed",
-        SHOPPER_QUERIES.len()
-    );
-    summary("SQL LIKE '%kw%'", like_ms);
-    // The slowest queries by their median, to see what costs.
-    let mut medians: Vec<(f64, &str)> = by_query
-        .into_iter()
-        .zip(QUERIES)
-        .map(|(mut ms, q)| {
-            ms.sort_by(f64::total_cmp);
-            (percentile(&ms, 0.5), *q)
-        })
-        .collect();
-    medians.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let slowest: Vec<String> = medians
-        .iter()
-        .take(5)
-        .map(|(ms, q)| format!("{q:?} {ms:.3} ms"))
-        .collect();
-    println!("slowest (median): {}", slowest.join(", "));
+    if args.only.as_deref() != Some("eval") {
+        speed(&args, &pool, &search, &old).await?;
+    }
     Ok(())
 }

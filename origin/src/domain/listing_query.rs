@@ -263,6 +263,9 @@ pub struct Resolved {
     /// `keyword`, `sort_by`, `price_min`, `price_max`, then the filters in
     /// their order.
     pub kept: Vec<(String, String)>,
+    /// When no product has every word of the keyword: the words the
+    /// products match, as typed (`search::Found::relaxed`).
+    pub relaxed: Option<String>,
 }
 
 impl Resolved {
@@ -381,7 +384,9 @@ impl ListingParams {
         let lookup = Lookup::load(pool, category_id, self).await?;
         let mut resolved = self.resolve_with(category_id, category_url, &lookup);
         if let Some(keyword) = &self.keyword {
-            resolved.query.only = Some(search.products(keyword, KEYWORD_MATCHES)?);
+            let found = search.found(keyword, KEYWORD_MATCHES)?;
+            resolved.query.only = Some(found.ids);
+            resolved.relaxed = found.relaxed;
         }
         Ok(resolved)
     }
@@ -477,6 +482,7 @@ impl ListingParams {
             },
             problems,
             kept,
+            relaxed: None,
         }
     }
 }

@@ -657,7 +657,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Its products, filtered and sorted: {products: paginator}; with a keyword also {facets} */
+        /** Its products, filtered and sorted: {products: paginator, relaxed}; with a keyword also {facets} and, when no product has every word, relaxed: true and {relaxed_query} */
         get: operations["get_category_products"];
         put?: never;
         post?: never;
@@ -2386,6 +2386,17 @@ export interface components {
             search: components["schemas"]["SearchHit"][];
             /** @description At most 8 matching categories. */
             terms: components["schemas"]["SearchTerm"][];
+            /**
+             * @description True when no product has every word of the keyword and the products
+             *      are those of fewer words (the panel says "Showing results for …").
+             */
+            relaxed: boolean;
+            /**
+             * @description When `relaxed`: the words the products match, as typed ("sofa" for
+             *      "sofa qqxxzz"; "wardrobe or lamp" when no product has both and each
+             *      has one). Absent otherwise.
+             */
+            relaxed_query?: string | null;
         };
         /** @description A product found by the search box. */
         SearchHit: {
@@ -2860,6 +2871,17 @@ export interface components {
              *      would leave; absent otherwise.
              */
             facets?: components["schemas"]["Facets"] | null;
+            /**
+             * @description True when no product has every word of `keyword` and the products
+             *      are those of fewer words (a page says "Showing results for …").
+             */
+            relaxed: boolean;
+            /**
+             * @description When `relaxed`: the words the products match, as typed ("sofa" for
+             *      "sofa qqxxzz"; "wardrobe or lamp" when no product has both and each
+             *      has one). Absent otherwise.
+             */
+            relaxed_query?: string | null;
         };
         /** @description One page of `T` with Laravel's paginator fields. */
         Paginator_for_ProductCard: {

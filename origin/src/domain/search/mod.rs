@@ -14,8 +14,12 @@
 //! bookshelf).
 //!
 //! Every query word must match (AND). When no product has them all, the
-//! query is relaxed and says so ([`Search::find`]): first without the words
-//! that match nothing, then any word, products with more words first.
+//! query is relaxed and says which words its products match
+//! ([`Found::relaxed`]): first without the words that match nothing; then,
+//! of three words or more, without the least informative one (the one most
+//! products have) that leaves something; then any word, products with more
+//! words first. A one-word query of one or two letters is answered from
+//! memory after its first time in an index generation ([`Search::ranked`]).
 //!
 //! Ranking: a product's score is, per query word, its best match (class,
 //! then title over the rest), plus a bonus for query words next to each
@@ -57,6 +61,11 @@ use words::{alternatives, is_bangla, key, matches, max_typos, normalized, stems,
 const MAX_EXPANSIONS: usize = 40;
 /// Most parts a joined query word is split into ("sofacumbed").
 const MAX_PARTS: usize = 3;
+/// A one-word query of at most this many letters is answered from memory
+/// after its first time in an index generation ([`Search::ranked`]).
+const SHORT_QUERY: usize = 2;
+/// Most short answers kept (any two letters may be typed).
+const SHORT_ANSWERS: usize = 2048;
 
 /// How a vocabulary word matches a query word, best last; the value is the
 /// score of such a match in tenths of [`CLASS_SCORE`].
@@ -114,6 +123,33 @@ pub struct Search {
     categories: RwLock<Vec<CategoryTerm>>,
     /// The last `change_log` id applied.
     applied: Mutex<i64>,
+    /// Answers of short queries ([`Search::ranked`]).
+    short: Mutex<ShortAnswers>,
+}
+
+/// Products best first with their addresses, and the words a relaxed query
+/// matched ([`Found::relaxed`]).
+type Ranked = (Vec<(i64, DocAddress)>, Option<String>);
+
+/// Answers of one-word queries of at most [`SHORT_QUERY`] letters, for one
+/// index generation (addresses change with it).
+#[derive(Default)]
+struct ShortAnswers {
+    generation: u64,
+    answers: HashMap<(String, usize), Ranked>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Product ids, best first.
+    pub ids: Vec<i64>,
+    /// When no product has every word and the query was relaxed: the words
+    /// the products match, as typed, for "Showing results for …": the
+    /// words that match something ("sofa" for "sofa qqxxzz"), or, when no
+    /// product has them all, the words joined by "or" ("wardrobe or lamp":
+    /// each product has some of them, those with more first).
+    pub relaxed: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -297,6 +333,7 @@ impl Search {
             vocabulary: RwLock::new(Vocabulary::default()),
             categories: RwLock::new(Vec::new()),
             applied: Mutex::new(applied),
+            short: Mutex::new(ShortAnswers::default()),
         };
         let products = search.reindex(pool, None).await?;
         search.merge_all()?;
@@ -512,7 +549,7 @@ impl Search {
 
     /// What the query word `word` matches in `vocabulary`; `typing` when it
     /// is the last word, perhaps not finished.
-    fn expand(vocabulary: &Vocabulary, word: &str, typing: bool) -> Widened {
+    fn expand(vocabulary: &Vocabulary, word: &str, typed: &str, typing: bool) -> Widened {
         let mut out = Widened::default();
         let alts = alternatives(word);
         let exact = vocabulary.all.contains(word);
@@ -535,6 +572,11 @@ impl Search {
                     _ => (a.clone(), Class::Synonym, Class::Related),
                 })
                 .collect();
+            // The word as typed, when folding an English plural changed it:
+            // a Banglish word ending in s is seldom a plural ("shokes").
+            if typed != word && typed.chars().all(|c| c.is_ascii_alphabetic()) {
+                forms.push((typed.to_string(), Class::Phonetic, Class::Phonetic));
+            }
             for stem in stems(word) {
                 for (i, alt) in alternatives(&stem).into_iter().enumerate() {
                     let by_key = if i == 0 { Class::Stem } else { Class::Related };
@@ -684,16 +726,27 @@ impl Search {
 
     /// Product ids matching `keyword`, best first, at most `limit`.
     pub fn products(&self, keyword: &str, limit: usize) -> anyhow::Result<Vec<i64>> {
-        Ok(self.find(keyword, limit)?.0)
+        Ok(self.found(keyword, limit)?.ids)
     }
 
     /// Product ids matching `keyword`, best first, at most `limit`, and
     /// whether the query was relaxed to find them (no product has every
     /// word: "Showing results for …").
     pub fn find(&self, keyword: &str, limit: usize) -> anyhow::Result<(Vec<i64>, bool)> {
+        let found = self.found(keyword, limit)?;
+        let relaxed = found.relaxed.is_some();
+        Ok((found.ids, relaxed))
+    }
+
+    /// Product ids matching `keyword`, best first, at most `limit`, and the
+    /// words a relaxed query matched ([`Found::relaxed`]).
+    pub fn found(&self, keyword: &str, limit: usize) -> anyhow::Result<Found> {
         let searcher = self.reader.searcher();
         let (ranked, relaxed) = self.ranked(&searcher, keyword, limit)?;
-        Ok((ranked.into_iter().map(|(id, _)| id).collect(), relaxed))
+        Ok(Found {
+            ids: ranked.into_iter().map(|(id, _)| id).collect(),
+            relaxed,
+        })
     }
 
     /// The suggestion panel's products for `keyword`, best first, at most
@@ -702,12 +755,13 @@ impl Search {
         Ok(self.suggest_relaxed(keyword, limit)?.0)
     }
 
-    /// [`Search::suggest`], and whether the query was relaxed.
+    /// [`Search::suggest`], and the words a relaxed query matched
+    /// ([`Found::relaxed`]).
     pub fn suggest_relaxed(
         &self,
         keyword: &str,
         limit: usize,
-    ) -> anyhow::Result<(Vec<SearchHit>, bool)> {
+    ) -> anyhow::Result<(Vec<SearchHit>, Option<String>)> {
         let searcher = self.reader.searcher();
         let text = |doc: &TantivyDocument, field: Field| {
             doc.get_first(field)
@@ -765,14 +819,53 @@ impl Search {
     }
 
     /// Ids and addresses of the products matching `keyword`, best first,
-    /// and whether the query was relaxed.
-    fn ranked(
+    /// and the words a relaxed query matched. A one-word query of at most
+    /// [`SHORT_QUERY`] letters ("s", "so", "খ": the first letters typed,
+    /// whose prefixes match much of the shop) is answered once per index
+    /// generation and then from memory.
+    fn ranked(&self, searcher: &Searcher, keyword: &str, limit: usize) -> anyhow::Result<Ranked> {
+        let keyword = keyword.trim();
+        let typed = words::typed_words(keyword);
+        let short = match typed.as_slice() {
+            [(_, w)] if w.chars().count() <= SHORT_QUERY => Some((w.clone(), limit)),
+            _ => None,
+        };
+        let generation = searcher.generation().generation_id();
+        if let Some(key) = &short {
+            let cache = self
+                .short
+                .lock()
+                .map_err(|_| anyhow::anyhow!("short answers poisoned"))?;
+            if cache.generation == generation {
+                if let Some(answer) = cache.answers.get(key) {
+                    return Ok(answer.clone());
+                }
+            }
+        }
+        let answer = self.ranked_uncached(searcher, keyword, &typed, limit)?;
+        if let Some(key) = short {
+            let mut cache = self
+                .short
+                .lock()
+                .map_err(|_| anyhow::anyhow!("short answers poisoned"))?;
+            if cache.generation != generation || cache.answers.len() >= SHORT_ANSWERS {
+                cache.answers.clear();
+                cache.generation = generation;
+            }
+            cache.answers.insert(key, answer.clone());
+        }
+        Ok(answer)
+    }
+
+    /// [`Search::ranked`] without the memory of short queries; `typed` are
+    /// `keyword`'s query words ([`words::typed_words`]).
+    fn ranked_uncached(
         &self,
         searcher: &Searcher,
         keyword: &str,
+        typed: &[(String, String)],
         limit: usize,
-    ) -> anyhow::Result<(Vec<(i64, DocAddress)>, bool)> {
-        let keyword = keyword.trim();
+    ) -> anyhow::Result<Ranked> {
         let mut ids: Vec<(i64, DocAddress)> = Vec::new();
         // An exact code or SKU first.
         let code = keyword.to_lowercase();
@@ -788,14 +881,14 @@ impl Search {
                 }
             }
         }
-        let query_words = words::query_words(keyword);
+        let query_words: Vec<String> = typed.iter().map(|w| w.1.clone()).collect();
         if query_words.is_empty() {
-            return Ok((ids, false));
+            return Ok((ids, None));
         }
         let last = query_words.len() - 1;
         // Each group is one query word, or two the index has as one word;
-        // with whether it matches anything.
-        let mut groups: Vec<(Box<dyn Query>, bool)> = Vec::new();
+        // with whether it matches anything and the words as typed.
+        let mut groups: Vec<(Box<dyn Query>, bool, String)> = Vec::new();
         let mut nearby: Vec<Box<dyn Query>> = Vec::new();
         {
             let vocabulary = self
@@ -805,14 +898,13 @@ impl Search {
             let widened: Vec<Widened> = query_words
                 .iter()
                 .enumerate()
-                .map(|(i, w)| Self::expand(&vocabulary, w, i == last))
+                .map(|(i, w)| Self::expand(&vocabulary, w, &typed[i].0.to_lowercase(), i == last))
                 .collect();
             let mut i = 0;
             while i < widened.len() {
-                let joined = query_words
-                    .get(i + 1)
-                    .map(|next| format!("{}{next}", query_words[i]))
-                    .filter(|j| vocabulary.has_letters_word(j));
+                let joined = query_words.get(i + 1).and_then(|next| {
+                    joined_word(&vocabulary, (&query_words[i], next), i + 1 == last)
+                });
                 match joined {
                     Some(j) => {
                         let apart: Vec<(Occur, Box<dyn Query>)> = vec![
@@ -834,11 +926,16 @@ impl Search {
                                 Box::new(together),
                             ])),
                             true,
+                            format!("{} {}", typed[i].0, typed[i + 1].0),
                         ));
                         i += 2;
                     }
                     None => {
-                        groups.push((self.word_query(&widened[i]), !widened[i].is_empty()));
+                        groups.push((
+                            self.word_query(&widened[i]),
+                            !widened[i].is_empty(),
+                            typed[i].0.clone(),
+                        ));
                         i += 1;
                     }
                 }
@@ -867,33 +964,67 @@ impl Search {
             .filter(|g| g.1)
             .map(|g| g.0.as_ref())
             .collect();
+        let known_words: Vec<&str> = groups
+            .iter()
+            .filter(|g| g.1)
+            .map(|g| g.2.as_str())
+            .collect();
         // 1. Every word.
         if all_known {
             let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
             if !found.is_empty() || !ids.is_empty() {
                 add(&mut ids, found);
-                return Ok((ids, false));
+                return Ok((ids, None));
             }
         }
         if !ids.is_empty() || known.is_empty() {
-            return Ok((ids, false));
+            return Ok((ids, None));
         }
         // 2. Without the words that match nothing.
         if !all_known {
             let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
             if !found.is_empty() {
                 add(&mut ids, found);
-                return Ok((ids, true));
+                return Ok((ids, Some(known_words.join(" "))));
             }
         }
-        // 3. Any word, products with more of them first.
+        // 3. Of three words or more, without the least informative one (the
+        // one most products have) that leaves something ("oak wood dressing
+        // table": oak dressing table).
+        if known.len() >= 3 {
+            let mut by_count: Vec<(usize, usize)> = Vec::with_capacity(known.len());
+            for (i, q) in known.iter().enumerate() {
+                by_count.push((searcher.search(*q, &tantivy::collector::Count)?, i));
+            }
+            by_count.sort_unstable_by(|a, b| b.cmp(a));
+            for (_, dropped) in by_count {
+                let kept: Vec<&dyn Query> = known
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != dropped)
+                    .map(|(_, q)| *q)
+                    .collect();
+                let found = self.run(searcher, &with_nearby(Occur::Must, &kept), limit)?;
+                if !found.is_empty() {
+                    add(&mut ids, found);
+                    let words: Vec<&str> = known_words
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != dropped)
+                        .map(|(_, w)| *w)
+                        .collect();
+                    return Ok((ids, Some(words.join(" "))));
+                }
+            }
+        }
+        // 4. Any word, products with more of them first.
         if known.len() > 1 {
             let found = self.run(searcher, &with_nearby(Occur::Should, &known), limit)?;
             add(&mut ids, found);
-            let relaxed = !ids.is_empty();
+            let relaxed = (!ids.is_empty()).then(|| known_words.join(" or "));
             return Ok((ids, relaxed));
         }
-        Ok((ids, false))
+        Ok((ids, None))
     }
 
     /// Categories whose names match every word of `keyword`, at most `limit`.
@@ -976,6 +1107,52 @@ impl Widened {
     }
 }
 
+/// The indexed word two query words make when joined ("book shelf" →
+/// bookshelf, "sho kes" → showcase, "bed sied" → bedside): the word itself,
+/// else one with the same sounds (three or more), else one within the typos
+/// the joined length allows. Words of letters only.
+fn joined_word(
+    vocabulary: &Vocabulary,
+    (first, second): (&str, &str),
+    typing: bool,
+) -> Option<String> {
+    let joined = format!("{first}{second}");
+    if vocabulary.has_letters_word(&joined) {
+        return Some(joined);
+    }
+    if !joined.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let typos = usize::from(max_typos(&joined));
+    // Not one of the two words alone, spelled otherwise ("tv cabinet" is
+    // not "cabinet" with two typos).
+    let other = |w: &str| {
+        [first, second]
+            .iter()
+            .all(|p| key(p) != key(w) && words::distance(p, w, typos) > typos)
+    };
+    let k = key(&joined);
+    if k.chars().count() >= 3 {
+        if let Some(w) = vocabulary
+            .by_key
+            .get(&k)
+            .and_then(|l| l.iter().find(|w| !is_bangla(w) && other(w)))
+        {
+            return Some(w.clone());
+        }
+    }
+    if typos == 0 {
+        return None;
+    }
+    vocabulary
+        .letters
+        .iter()
+        .filter(|w| other(w))
+        .filter_map(|w| typos_between(&joined, w, typos, typing).map(|d| (d, w)))
+        .min_by_key(|(d, w)| (*d, w.len()))
+        .map(|(_, w)| w.clone())
+}
+
 /// `word` split into two or three indexed words ("nightstand" → night
 /// stand, "sofacumbed" → sofa cum bed), fewest parts first, then the
 /// longest first part; a typed last part may be the start of a word.
@@ -983,6 +1160,17 @@ fn split(vocabulary: &Vocabulary, word: &str, typing: bool) -> Option<Vec<Vec<St
     fn whole_or_begun(vocabulary: &Vocabulary, rest: &str, typing: bool) -> Option<Vec<String>> {
         if vocabulary.has_letters_word(rest) {
             return Some(vec![rest.to_string()]);
+        }
+        // Or the same sounds spelled otherwise ("nightstnd": night stand),
+        // when they are three or more.
+        let k = key(rest);
+        if k.chars().count() >= 3 {
+            if let Some(list) = vocabulary.by_key.get(&k) {
+                let same: Vec<String> = list.iter().filter(|w| !is_bangla(w)).cloned().collect();
+                if !same.is_empty() {
+                    return Some(same);
+                }
+            }
         }
         if typing && rest.len() >= 2 {
             let begun: Vec<String> = vocabulary

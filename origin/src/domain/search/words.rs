@@ -21,17 +21,34 @@
 /// finds the others. Only different words: each is matched through its
 /// phonetic [`key`] too, so one spelling (Latin or Bangla) is enough.
 pub const SYNONYMS: &[&[&str]] = &[
-    &["bed", "khat", "palong"],
-    &["wardrobe", "almari", "closet"],
+    &["bed", "khat", "palong", "choki"],
+    &["wardrobe", "almari", "closet", "cupboard"],
     &["sofa", "couch", "settee"],
     &["chair", "kedara"],
     &["table", "desk"],
     &["shoe", "juta"],
     &["lamp", "light", "bati"],
     &["rug", "carpet"],
-    &["kid", "child", "children", "shishu", "baccha", "বাচ্চা"],
+    &[
+        "kid",
+        "child",
+        "children",
+        "baby",
+        "shishu",
+        "baccha",
+        "বাচ্চা",
+    ],
     &["mirror", "ayna"],
     &["teak", "segun"],
+    &["wood", "wooden"],
+    &["metal", "loha"],
+    &["glass", "kach"],
+    &["leather", "chamra"],
+    &["tea", "cha"],
+    &["swivel", "revolving"],
+    &["study", "pora"],
+    // A drawing room is what Bangladesh calls a living room (বসার ঘর).
+    &["living", "drawing", "bosar"],
 ];
 
 /// Words that say nothing about the product: dropped from a query (unless it
@@ -61,6 +78,11 @@ const STOP_WORDS: &[&str] = &[
     "er",
     "diye",
     "shoho",
+    "der",
+    "price",
+    "dam",
+    "daam",
+    "দাম",
     "ও",
     "এবং",
     "আর",
@@ -117,15 +139,53 @@ pub fn words(text: &str) -> Vec<String> {
                 .replace("\u{09AF}\u{09BC}", "\u{09DF}")
         })
         .filter(|w| !w.is_empty())
+        .flat_map(|w| letters_and_digits(&w))
         .map(|w| fold(&w.to_lowercase()))
         .collect()
+}
+
+/// `word` cut where letters meet digits: a code typed without its hyphen
+/// ("bdh120", "Dnt800") is the words of the code as written ("BDH-120").
+fn letters_and_digits(word: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut last: Option<bool> = None;
+    for c in word.chars() {
+        let digit = c.is_numeric();
+        match out.last_mut() {
+            Some(part) if last == Some(digit) => part.push(c),
+            _ => out.push(c.to_string()),
+        }
+        last = Some(digit);
+    }
+    out
 }
 
 /// The words of what a shopper typed, without stop words (all of them kept
 /// when the query has nothing else).
 pub fn query_words(text: &str) -> Vec<String> {
-    let all = words(text);
-    let kept: Vec<String> = all.iter().filter(|w| !is_stop_word(w)).cloned().collect();
+    typed_words(text).into_iter().map(|w| w.1).collect()
+}
+
+/// [`query_words`], each with its spelling as typed (`("Sofas", "sofa")`),
+/// for saying which words a relaxed answer matched.
+pub fn typed_words(text: &str) -> Vec<(String, String)> {
+    let all: Vec<(String, String)> = text
+        .split(|c: char| !word_char(c))
+        .flat_map(|raw| {
+            let shown = raw.replace(['\u{200C}', '\u{200D}'], "");
+            let words = words(raw);
+            // A piece that is several words ("bdh120") shows each as folded.
+            let one = words.len() == 1;
+            words
+                .into_iter()
+                .map(move |w| (if one { shown.clone() } else { w.clone() }, w))
+        })
+        .collect();
+    let kept: Vec<(String, String)> = all
+        .iter()
+        .filter(|w| !is_stop_word(&w.1))
+        .cloned()
+        .collect();
     if kept.is_empty() {
         all
     } else {
@@ -266,6 +326,10 @@ fn bangla_key(word: &str) -> String {
             out.push('r');
             continue;
         }
+        if c == 'গ' && i >= 2 && chars[i - 2] == 'ঙ' && prev == Some('্') {
+            // ঙ্গ is "ng", one sound as in Latin letters (সিঙ্গেল, single).
+            continue;
+        }
         if c == 'য' && prev == Some('্') {
             // য-ফলা (ক্যা) lengthens the vowel; it is no consonant.
             continue;
@@ -302,6 +366,8 @@ fn latin_key(word: &str) -> String {
             b'y' | b'w' => ("", 1),
             b'k' if next == b'h' => ("k", 2),
             b'g' if next == b'h' => ("g", 2),
+            // A final "ge" sounds j ("storage", স্টোরেজ; "beige").
+            b'g' if next == b'e' && at(i + 2) == 0 => ("j", 1),
             b'c' if next == b'h' => ("c", 2),
             b'c' if next == b'c' && at(i + 2) == b'h' => ("", 1),
             b'c' if next == b'c' => ("c", 2),

@@ -127,7 +127,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/products",
             get_products,
-            Doc::public("Its products, filtered and sorted: {products: paginator}; with a keyword also {facets}")
+            Doc::public("Its products, filtered and sorted: {products: paginator, relaxed}; with a keyword also {facets} and, when no product has every word, relaxed: true and {relaxed_query}")
                 .answers(
                     404,
                     "No published category has this seo_url, or a filter names a category outside it or an attribute or value that does not exist",
@@ -317,6 +317,14 @@ pub struct CategoryProductsResponse {
     /// would leave; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub facets: Option<listing::Facets>,
+    /// True when no product has every word of `keyword` and the products
+    /// are those of fewer words (a page says "Showing results for …").
+    pub relaxed: bool,
+    /// When `relaxed`: the words the products match, as typed ("sofa" for
+    /// "sofa qqxxzz"; "wardrobe or lamp" when no product has both and each
+    /// has one). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relaxed_query: Option<String>,
 }
 
 /// `GET /api/category/recommended?seo_url=&page=`: `{products: paginator}`
@@ -339,6 +347,8 @@ async fn get_recommended(
         CategoryProductsResponse {
             products: paginator,
             facets: None,
+            relaxed: false,
+            relaxed_query: None,
         },
         keys,
     ))
@@ -553,6 +563,7 @@ async fn get_products(
     if let Some(problem) = resolved.refusal() {
         return Err(problem.clone().into());
     }
+    let relaxed_query = resolved.relaxed;
     let query = resolved.query;
     let paginator = list_page(
         &state,
@@ -572,6 +583,8 @@ async fn get_products(
         CategoryProductsResponse {
             products: paginator,
             facets,
+            relaxed: relaxed_query.is_some(),
+            relaxed_query,
         },
         keys,
     ))

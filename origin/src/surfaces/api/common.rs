@@ -137,6 +137,14 @@ pub struct SearchResponse {
     pub search: Vec<content::SearchHit>,
     /// At most 8 matching categories.
     pub terms: Vec<content::SearchTerm>,
+    /// True when no product has every word of the keyword and the products
+    /// are those of fewer words (the panel says "Showing results for …").
+    pub relaxed: bool,
+    /// When `relaxed`: the words the products match, as typed ("sofa" for
+    /// "sofa qqxxzz"; "wardrobe or lamp" when no product has both and each
+    /// has one). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relaxed_query: Option<String>,
 }
 
 /// The parameter of `GET /api/common/main-search-product`.
@@ -147,18 +155,20 @@ struct SearchQuery {
     keyword: OptText,
 }
 
-/// `GET /api/common/main-search-product?keyword=`: `{search, terms}`:
-/// matching products (`url` = `/product/<seo_url>`) and at most 8 matching
-/// categories. An empty keyword answers two empty lists.
+/// `GET /api/common/main-search-product?keyword=`: `{search, terms,
+/// relaxed, relaxed_query?}`: matching products (`url` =
+/// `/product/<seo_url>`), at most 8 matching categories, and whether the
+/// products are those of a relaxed query (no product has every word). An
+/// empty keyword answers two empty lists.
 async fn get_search(
     State(state): State<AppState>,
     Query(query): Query<SearchQuery>,
 ) -> ApiResult<Shared<SearchResponse>> {
     let keyword = query.keyword.as_deref().unwrap_or("");
     // Answered from the search index alone (titles are stored in it).
-    let search = state
+    let (search, relaxed_query) = state
         .search
-        .suggest(keyword, content::SEARCH_PRODUCTS_LIMIT as usize)?;
+        .suggest_relaxed(keyword, content::SEARCH_PRODUCTS_LIMIT as usize)?;
     let terms = state
         .search
         .categories(keyword, content::SEARCH_TERMS_LIMIT as usize);
@@ -166,7 +176,15 @@ async fn get_search(
         &[SurrogateKey::Products, SurrogateKey::Categories],
         search.iter().map(|h| h.id),
     );
-    Ok(Shared::new(SearchResponse { search, terms }, keys))
+    Ok(Shared::new(
+        SearchResponse {
+            search,
+            terms,
+            relaxed: relaxed_query.is_some(),
+            relaxed_query,
+        },
+        keys,
+    ))
 }
 
 /// The answer of `GET /api/common/header`: catalog's header data as it is.

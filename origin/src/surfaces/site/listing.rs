@@ -263,7 +263,7 @@ impl ListingPages {
         else {
             return Ok(Answer::NotFound);
         };
-        let (query, kept) = self.product_query(category, &wanted).await?;
+        let (query, kept, relaxed) = self.product_query(category, &wanted).await?;
         let now = catalog::clock::now_unix();
         let (ids, total) = listing::product_ids(
             &self.state.pool,
@@ -287,6 +287,7 @@ impl ListingPages {
             per_page: LISTING_PAGE,
             query: kept,
             keyword: wanted.keyword.clone(),
+            relaxed,
             panel,
         };
         let page = generator::serve::render_variant(
@@ -305,15 +306,18 @@ impl ListingPages {
     }
 
     /// The product query of `wanted` in `category` (resolved as for
-    /// `category/products`, its problems left out) and the parameters the
-    /// page's links keep.
+    /// `category/products`, its problems left out), the parameters the
+    /// page's links keep, and the words a relaxed search matched.
     async fn product_query(
         &self,
         category: &CategoryNode,
         wanted: &Wanted,
-    ) -> anyhow::Result<(ProductQuery, Vec<(String, String)>)> {
+    ) -> anyhow::Result<(ProductQuery, Vec<(String, String)>, Option<String>)> {
         let Resolved {
-            mut query, kept, ..
+            mut query,
+            kept,
+            relaxed,
+            ..
         } = wanted
             .params()
             .resolve(
@@ -328,7 +332,7 @@ impl ListingPages {
         if wanted.sort.is_none() && query.only.is_none() {
             query.sort = Sort::Popularity;
         }
-        Ok((query, kept))
+        Ok((query, kept, relaxed))
     }
 }
 

@@ -142,6 +142,17 @@ describe('search-box', () => {
     expect(screen.getByText('Search is busy, try again')).toBeTruthy();
   });
 
+  it('says which words a relaxed answer matched, and nothing of the kind otherwise', async () => {
+    await typed('bed');
+    expect(screen.queryByText(/Showing results for/)).toBeNull();
+    const relaxed = { ...answer, terms: [], relaxed: true, relaxed_query: 'sofa' };
+    mockFetch({ '/api/common/main-search-product': { body: relaxed } });
+    fireEvent.change(input(), { target: { value: 'sofa qqxxzz' } });
+    await wait(500);
+    expect(screen.getByRole('status').textContent).toBe('No product has every word. Showing results for “sofa”.');
+    expect(screen.getAllByRole('option')).toHaveLength(2);
+  });
+
   it('starts from the typed text and focus adopted from the fallback', async () => {
     const fetch = mockFetch({ '/api/common/main-search-product': { body: answer } });
     render(<SearchBox initial="sofa" focused />);

@@ -5,7 +5,9 @@
 // clears it and closes the panel (the browser's own clear button of a search
 // field is hidden, so there are never two); a click or focus outside, or
 // Escape, closes the panel and keeps the text; arrow keys move through the
-// suggestions. Submitting goes to /c/products?keyword=…&time=<timestamp>.
+// suggestions. When no product has every word, the API relaxes the query
+// and the panel says which words its products match ("Showing results for
+// …"). Submitting goes to /c/products?keyword=…&time=<timestamp>.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
@@ -37,7 +39,7 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
   const id = useId();
   const [keyword, setKeyword] = useState(initial);
   const [open, setOpen] = useState(focused);
-  const [data, setData] = useState<{ terms: Suggestion[]; products: Suggestion[]; for: string } | null>(null);
+  const [data, setData] = useState<{ terms: Suggestion[]; products: Suggestion[]; for: string; relaxed?: string } | null>(null);
   const [error, setError] = useState('');
   const [active, setActive] = useState(-1);
   const wrap = useRef<HTMLDivElement>(null);
@@ -59,6 +61,7 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
             for: q,
             terms: (r.terms ?? []).slice(0, MAX_TERMS).map((t) => ({ href: `/c/${t.url}`, title: t.name })),
             products: (r.search ?? []).map((p) => ({ href: productHref(p.url), title: p.title, sub: p.sub_title ?? undefined })),
+            relaxed: r.relaxed ? (r.relaxed_query ?? undefined) : undefined,
           });
           setError('');
           setActive(-1);
@@ -177,6 +180,11 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
       <div id={`${id}-panel`} className={styles.panel} hidden={!showPanel}>
         {error && <p className={styles.note}>{error}</p>}
         {data && !items.length && <p className={styles.note}>Nothing found for “{data.for}”.</p>}
+        {data?.relaxed && data.products.length > 0 && (
+          <p className={styles.note} role="status">
+            No product has every word. Showing results for “{data.relaxed}”.
+          </p>
+        )}
         <ul role="listbox" aria-label="Suggestions">
           {data?.terms.length ? (
             <li role="presentation" className={styles.head}>
