@@ -593,6 +593,39 @@ mod tests {
     }
 
     #[test]
+    fn codes_typed_without_their_hyphen_are_the_code_s_words() {
+        assert_eq!(words("bdh120"), words("BDH-120"));
+        assert_eq!(words("Dnt800"), vec!["dnt", "800"]);
+        assert_eq!(words("BDH–120"), vec!["bdh", "120"]);
+        assert_eq!(words("3+2+1"), vec!["3", "2", "1"]);
+    }
+
+    #[test]
+    fn query_words_keep_their_spelling_as_typed() {
+        assert_eq!(
+            typed_words("Sofas for qqxx"),
+            vec![
+                ("Sofas".to_string(), "sofa".to_string()),
+                ("qqxx".to_string(), "qqxx".to_string())
+            ]
+        );
+        assert_eq!(
+            typed_words("bdh120"),
+            vec![
+                ("bdh".to_string(), "bdh".to_string()),
+                ("120".to_string(), "120".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn bangla_ng_and_a_final_ge_sound_as_in_latin_letters() {
+        assert_eq!(key("সিঙ্গেল"), key("single"));
+        assert_eq!(key("স্টোরেজ"), key("storage"));
+        assert_ne!(key("gear"), key("jeer"), "only a final ge");
+    }
+
+    #[test]
     fn typos_are_forgiven_by_word_length() {
         let none = |w: &str| usize::from(max_typos(w));
         assert_eq!(
