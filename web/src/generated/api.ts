@@ -4417,6 +4417,11 @@ export interface components {
             order_date: string;
             customer_name: string;
             order_status: string;
+            /**
+             * @description How the shopper pays: `cash_on_delivery`, `debitcredit`, `mobilebanking`,
+             *      `bkash` or `nagad`.
+             */
+            payment_method: string;
             payment_term_status: string;
             /**
              * Format: int64
@@ -9825,6 +9830,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many wrong passwords for this account or from this client: wait Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Server error */
             500: {
                 headers: {
@@ -9865,15 +9879,6 @@ export interface operations {
             };
             /** @description Not signed in, or the Bearer token is unknown or expired */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many wrong passwords for this account or from this client: wait Retry-After seconds */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };
