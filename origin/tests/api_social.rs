@@ -463,7 +463,10 @@ async fn only_a_verified_email_links_an_existing_account() {
     assert_eq!(shop.scalar_i64(linked).await, 1);
     let (status, headers, body) = link(&ticket, "a-good-password").await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
-    assert!(body["errors"]["ticket"].is_array(), "a ticket works once: {body}");
+    assert!(
+        body["errors"]["ticket"].is_array(),
+        "a ticket works once: {body}"
+    );
     // From then on Google signs Karim in directly, and the password still works.
     let Ended::Token(token) = sign_in(&shop, "google", "karim-g").await else {
         panic!("a linked Google account did not sign in");

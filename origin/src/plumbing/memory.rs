@@ -49,6 +49,8 @@ pub fn tune_allocator() {
             .env("MALLOC_ARENA_MAX", ARENA_MAX)
             .env("MALLOC_MMAP_THRESHOLD_", MMAP_THRESHOLD)
             .exec();
-        eprintln!("origin: could not restart with the allocator settings ({err}); going on without them");
+        eprintln!(
+            "origin: could not restart with the allocator settings ({err}); going on without them"
+        );
     }
 }
