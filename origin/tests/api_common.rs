@@ -80,11 +80,11 @@ async fn search_by_product_code_and_empty_keywords() {
         "?keyword=%0A%09",
     ] {
         let (_, body) = ok(&shop, &format!("/api/common/main-search-product{q}")).await;
-        assert_eq!(body, json!({ "search": [], "terms": [] }));
+        assert_eq!(body, json!({ "search": [], "terms": [], "relaxed": false }));
     }
     // Wildcards are literal characters.
     let (_, body) = ok(&shop, "/api/common/main-search-product?keyword=%25%25_").await;
-    assert_eq!(body, json!({ "search": [], "terms": [] }));
+    assert_eq!(body, json!({ "search": [], "terms": [], "relaxed": false }));
     bad(
         &shop,
         &format!("/api/common/main-search-product?keyword={}", long()),
