@@ -513,7 +513,6 @@ fn cart_money(cart: &cart::Cart, priced: &orders::Priced, zones: Option<String>)
     }
 }
 
-/// "pending_payment" as "Pending payment".
 /// A payment method as shoppers read it (the names the web pages use,
 /// `web/src/lib/order.ts`).
 fn payment_name(method: &str) -> String {
@@ -528,6 +527,7 @@ fn payment_name(method: &str) -> String {
     .to_string()
 }
 
+/// "pending_payment" as "Pending payment".
 fn status_name(status: &str) -> String {
     let text = status.replace(['_', '-'], " ");
     let mut chars = text.chars();
