@@ -39,7 +39,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::gateway::{
-    endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund, RefundState,
+    endpoint, json_answer, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund,
+    RefundState,
 };
 use super::{confirm, Confirmed, Outcome};
 use crate::config::Secret;
@@ -258,18 +259,16 @@ impl Bkash {
         if let Some(refresh_token) = refresh {
             body["refresh_token"] = json!(refresh_token);
         }
-        let response = http
-            .post(self.url(path)?)
-            .header("username", &self.username)
-            .header("password", &self.password.0)
-            .header("Accept", "application/json")
-            .json(&body)
-            .send()
-            .await?;
-        if response.status().is_server_error() {
-            return Err(server_error(response.status()));
-        }
-        let granted: Granted = response.json().await?;
+        let granted: Granted = json_answer(
+            http.post(self.url(path)?)
+                .header("username", &self.username)
+                .header("password", &self.password.0)
+                .header("Accept", "application/json")
+                .json(&body)
+                .send()
+                .await?,
+        )
+        .await?;
         if let Some(error) = granted.status.error() {
             return Err(GatewayError::Refused(error));
         }

@@ -103,6 +103,17 @@ pub fn server_error(status: reqwest::StatusCode) -> GatewayError {
     }
 }
 
+/// Reads a gateway's JSON answer; a 5xx is the gateway down ([`server_error`]).
+/// A 4xx is read into `T` like a 2xx: gateways put their refusals in the body.
+pub async fn json_answer<T: serde::de::DeserializeOwned>(
+    response: reqwest::Response,
+) -> Result<T, GatewayError> {
+    if response.status().is_server_error() {
+        return Err(server_error(response.status()));
+    }
+    Ok(response.json().await?)
+}
+
 /// A payment gateway: card (SSLCommerz's style) or wallet (Nagad's style).
 pub trait Gateway: Sync {
     /// The name stored with each attempt (`payment.gateway`).

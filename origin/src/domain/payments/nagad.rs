@@ -43,7 +43,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use super::gateway::{endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError};
+use super::gateway::{endpoint, json_answer, parse_taka, Checkout, Gateway, GatewayError};
 use super::{confirm, Confirmed, Outcome};
 use crate::plumbing::error::ApiResult;
 
@@ -274,15 +274,6 @@ impl Nagad {
     }
 }
 
-/// Reads a JSON answer; a 5xx means the wallet is down. A 4xx is Nagad's
-/// refusal (`{reason, message}`), read into `T`'s defaults.
-async fn answer<T: DeserializeOwned>(response: reqwest::Response) -> Result<T, GatewayError> {
-    if response.status().is_server_error() {
-        return Err(server_error(response.status()));
-    }
-    Ok(response.json().await?)
-}
-
 fn refused(refusal: &Refusal) -> GatewayError {
     GatewayError::Refused(format!("{} {}", refusal.reason, refusal.message))
 }
@@ -320,7 +311,7 @@ impl Gateway for Nagad {
         if let Some(number) = &self.account_number {
             body["accountNumber"] = json!(number);
         }
-        let sealed: Sealed = answer(
+        let sealed: Sealed = json_answer(
             self.request(http.post(url), &checkout.client_ip)
                 .json(&body)
                 .send()
@@ -354,7 +345,7 @@ impl Gateway for Nagad {
             "merchantCallbackURL": self.callback_url,
             "additionalMerchantInfo": { "order_random": checkout.order_random },
         });
-        let completed: Completed = answer(
+        let completed: Completed = json_answer(
             self.request(http.post(url), &checkout.client_ip)
                 .json(&body)
                 .send()
@@ -389,7 +380,7 @@ impl Gateway for Nagad {
             // An unknown reference: Nagad vouches for nothing.
             return Ok(None);
         }
-        let v: Verified = answer(response).await?;
+        let v: Verified = json_answer(response).await?;
         if v.merchant_id != self.merchant_id
             || v.payment_ref_id != payment_ref_id
             || v.order_id.is_empty()
