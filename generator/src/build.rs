@@ -328,6 +328,7 @@ async fn open(
         url: options.database.clone(),
         max_connections: 4,
         create_if_missing: false,
+        mmap_size: catalog::db::BULK_MMAP_SIZE,
     })
     .await
     .with_context(|| format!("opening {}", options.database))?;

@@ -311,6 +311,7 @@ pub async fn watch(
         url: options.build.database.clone(),
         max_connections: 1,
         create_if_missing: false,
+        mmap_size: catalog::db::BULK_MMAP_SIZE,
     })
     .await
     .with_context(|| format!("opening {}", options.build.database))?;
