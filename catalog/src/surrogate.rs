@@ -33,6 +33,11 @@ pub enum SurrogateKey {
     Interior(i64),
     /// `widget:{id}`.
     Widget(i64),
+    /// `flash_schedule:{id}`: one flash sale, on the pages of its products
+    /// while it runs (their countdown to its end). Not a list of sales: a
+    /// product page changes at its own products' price changes only, which
+    /// their `product:{id}` keys tell, not at every sale's start or end.
+    FlashSchedule(i64),
     /// `products`: any product list.
     Products,
     /// `categories`: the category tree.
@@ -49,7 +54,7 @@ pub enum SurrogateKey {
     Menu,
     /// `setting`: the shop's settings (and SEO content).
     Setting,
-    /// `flash`: the flash sales.
+    /// `flash`: the flash sales (any list of them, or of their products).
     Flash,
     /// `showrooms`.
     Showrooms,
@@ -78,6 +83,7 @@ impl fmt::Display for SurrogateKey {
             Page(id) => return write!(f, "page:{id}"),
             Interior(id) => return write!(f, "interior:{id}"),
             Widget(id) => return write!(f, "widget:{id}"),
+            FlashSchedule(id) => return write!(f, "flash_schedule:{id}"),
             Products => "products",
             Categories => "categories",
             ProductSets => "product_sets",
@@ -122,6 +128,7 @@ impl FromStr for SurrogateKey {
                 "page" => Page(id),
                 "interior" => Interior(id),
                 "widget" => Widget(id),
+                "flash_schedule" => FlashSchedule(id),
                 _ => return Err(unknown()),
             });
         }
@@ -177,7 +184,7 @@ mod tests {
     /// Every key with its text on the wire (a new key goes here too): the
     /// edge's purges, the site manifests already written and the tests of the
     /// origin and the edge name these, so none may change.
-    const WIRE: [(SurrogateKey, &str); 23] = [
+    const WIRE: [(SurrogateKey, &str); 24] = [
         (Product(12), "product:12"),
         (Category(3), "category:3"),
         (ProductSet(7), "product_set:7"),
@@ -185,6 +192,7 @@ mod tests {
         (Page(2), "page:2"),
         (Interior(9), "interior:9"),
         (Widget(22), "widget:22"),
+        (FlashSchedule(5), "flash_schedule:5"),
         (Products, "products"),
         (Categories, "categories"),
         (ProductSets, "product_sets"),

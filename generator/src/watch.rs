@@ -215,7 +215,7 @@ pub fn tags_for(entity: &str, id: i64) -> Vec<String> {
         "page" => &[Page(id)],
         "interior" => &[Interior(id), Interiors],
         "widget" => &[Widget(id)],
-        "flash_schedule" => &[Flash],
+        "flash_schedule" => &[FlashSchedule(id), Flash],
         "showroom" => &[Showrooms],
         "slider" => &[Sliders, Home],
         "tag_gallery" => &[Home, Categories],
@@ -1026,7 +1026,7 @@ mod tests {
     fn changed_rows_name_the_keys_the_origin_tags_with() {
         assert_eq!(tags_for("product", 12), ["product:12"]);
         assert_eq!(tags_for("category", 3), ["category:3", "categories"]);
-        assert_eq!(tags_for("flash_schedule", 1), ["flash"]);
+        assert_eq!(tags_for("flash_schedule", 1), ["flash_schedule:1", "flash"]);
         assert!(tags_for("something_new", 1).is_empty());
     }
 

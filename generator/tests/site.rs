@@ -156,6 +156,17 @@ async fn every_page_type_has_its_key_content() {
         &sofa,
         &["৳63,000<s>৳75,000</s>", r#"data-island="flash-countdown""#],
     );
+    // Its keys name its own sale, not every sale (`flash`): the page
+    // changes at its products' price changes only (issue 17), yet an edit of
+    // the sale purges it.
+    let manifest = Manifest::load(&shop.out()).unwrap();
+    let keys = &manifest.pages["/product/linen-sofa"].keys;
+    assert!(keys.iter().any(|k| k == "flash_schedule:1"), "{keys:?}");
+    assert!(!keys.iter().any(|k| k == "flash"), "{keys:?}");
+    assert!(manifest.pages["/page/flash-sale"]
+        .keys
+        .iter()
+        .any(|k| k == "flash"));
 
     let c = shop.page("/c/beds");
     assert_has(

@@ -154,7 +154,8 @@ pub fn header_values(now: i64, next_price_change: Option<i64>, edge_ttl: i64) ->
 /// The next price change an answer tagged `keys` may show (issue 17): an
 /// answer about products only (its keys `product:N` and keys of what shows no
 /// price: categories, menus, settings, text pages; a product's page or info,
-/// which carry the key of every product they show) changes only when one of
+/// which carry the key of every product they show, and of the one sale whose
+/// end a product page counts down to) changes only when one of
 /// those products' prices does; any other public
 /// answer (a list, which a price may bring a product into, the flash sales,
 /// the home page) at the next start or end of any sale. So at a boundary
@@ -178,6 +179,9 @@ pub async fn next_change_for(
                 | SurrogateKey::Page(_)
                 | SurrogateKey::Post(_)
                 | SurrogateKey::Interior(_)
+                // One sale's countdown on its products' pages: its start and
+                // end are their products' price changes.
+                | SurrogateKey::FlashSchedule(_)
                 | SurrogateKey::Showrooms
                 | SurrogateKey::Districts,
             ) => {}
@@ -316,6 +320,12 @@ mod tests {
         // Product 2's page (its frame's keys too) outlives the sale's boundaries.
         assert_eq!(
             next(keys(&["product:2", "category:3", "menu", "setting"]), 1000).await,
+            None
+        );
+        // ... also while product 2 is in another running sale (its countdown's
+        // key): that sale's page, not product 1's, names it.
+        assert_eq!(
+            next(keys(&["product:2", "flash_schedule:7", "menu"]), 1000).await,
             None
         );
         // A page showing product 1 expires at its start, then at its end.
