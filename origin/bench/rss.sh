@@ -6,7 +6,8 @@
 # random and hostile parameters, keyword listings and suggestions with
 # random words, listing pages with random filters and sorts, product
 # answers, images at random widths, unknown paths. Prints the origin's RSS
-# (VmRSS) every 10 s and at the end, with the requests sent per kind.
+# (VmRSS) every 10 s and at the end, with the requests sent per kind; at the
+# end PSS too (a file page mapped several times counted once).
 #
 #   origin/bench/rss.sh [--debug] [DURATION=120] [PRODUCTS=2000] [CLIENTS=4]
 #
@@ -40,4 +41,5 @@ done
 wait "$fuzz"
 sleep 5
 echo "RSS after the fuzz: $(($(rss_kb "$pid") / 1024)) MB (peak $((peak / 1024)) MB;\
- $(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status"))"
+ $(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status");\
+ $(awk '/^Pss:/ {printf "PSS %d MB", $2 / 1024}' "/proc/$pid/smaps_rollup"))"

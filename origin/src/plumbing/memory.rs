@@ -12,7 +12,10 @@
 //! brought the same run to 93 MB anonymous. mimalloc, which the edge and the
 //! generator use, kept 200 MB here. The live data itself is bounded
 //! elsewhere: the search index by the catalogue, prepared statements by
-//! `STATEMENT_CACHE`, image variants on disk, not in memory.
+//! `STATEMENT_CACHE`, database pages by SQLite's page cache per connection
+//! (the origin maps none of the file: `catalog::db::SERVER_MMAP_SIZE`), the
+//! site's manifest by the site (read by one request at a time:
+//! `SiteFiles::manifest`), image variants on disk, not in memory.
 //!
 //! glibc reads these settings only when the process starts, and the
 //! workspace forbids the `unsafe` that `mallopt` needs, so
