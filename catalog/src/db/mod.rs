@@ -490,6 +490,7 @@ mod tests {
             assert_eq!(mapped(BULK_MMAP_SIZE).await, Some(vec![bulk, bulk]));
         }
     }
+
     #[tokio::test]
     async fn values_of_every_kind_round_trip_and_the_builder_numbers_its_placeholders() {
         let db = TestDatabase::empty().await;
