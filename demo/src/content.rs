@@ -402,7 +402,9 @@ fn page_text(id: i64) -> (String, String, usize) {
                     taka(out_charge),
                     taka(out_free)
                 ),
-                3,
+                // The dressing room: a wardrobe and a dresser, the pieces the
+                // page says the team carries in and assembles (was the office).
+                5,
             )
         }
         5 => (
