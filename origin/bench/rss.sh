@@ -13,7 +13,9 @@
 #
 # Uses the release binaries (--debug: the debug ones) of CARGO_TARGET_DIR,
 # or STACK_BIN; STACK_BUILD=0 skips the build. KINDS=image,keyword sends only
-# those kinds of request (to find what holds the memory).
+# those kinds of request (to find what holds the memory). REWRITE=20 writes
+# the site's manifest.json anew (same content, new time) every 20 s of the
+# fuzz, as generator watch does after each change: the origin reads it again.
 source "$(dirname "$0")/../../scripts/lib.sh"
 source "$ROOT/scripts/stack.sh"
 PROFILE=release
@@ -33,9 +35,15 @@ fuzz=$!
 peak=0
 for ((t = 10; t <= DURATION + 10; t += 10)); do
   sleep 10
+  rewrote=""
+  if [ "${REWRITE:-0}" -gt 0 ] && [ $((t % REWRITE)) -lt 10 ] && [ "$t" -le "$DURATION" ]; then
+    cp "$WORK/site/manifest.json" "$WORK/site/manifest.json.new"
+    mv "$WORK/site/manifest.json.new" "$WORK/site/manifest.json"
+    rewrote=" manifest rewritten"
+  fi
   rss=$(rss_kb "$pid")
   [ "$rss" -gt "$peak" ] && peak=$rss
-  echo "t=${t}s RSS $((rss / 1024)) MB ($(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status"))"
+  echo "t=${t}s RSS $((rss / 1024)) MB ($(awk '/^RssAnon|^RssFile/ {printf "%s %d MB ", $1, $2 / 1024}' "/proc/$pid/status"))$rewrote"
   kill -0 "$fuzz" 2>/dev/null || break
 done
 wait "$fuzz"
