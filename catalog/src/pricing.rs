@@ -104,6 +104,45 @@ pub async fn next_price_change(
     .await
 }
 
+/// The next price change an answer tagged `keys` may show (issue 17): for an
+/// answer about products only ([`crate::surrogate::priced_products`]: a
+/// product's page or info, which carry the key of every product they show,
+/// beside keys of what shows no price), the next start or end of a sale of
+/// one of those products, or none when it shows no price; for any other (a
+/// list, which a price may bring a product into, the flash sales, the home
+/// page) the next start or end of any sale. So at a boundary only what it
+/// reprices expires at the edge, not every product page.
+pub async fn next_change_for(
+    pool: &crate::db::Pool,
+    now: i64,
+    keys: &[String],
+) -> Result<Option<i64>, sqlx::Error> {
+    let Some(products) = crate::surrogate::priced_products(keys) else {
+        return next_price_change(pool, now).await;
+    };
+    if products.is_empty() {
+        return Ok(None);
+    }
+    let list = (0..products.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT MIN(t) FROM (
+             SELECT fs.starts_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
+             WHERE fs.is_active AND fs.starts_at > $1 AND fi.product_id IN ({list})
+             UNION ALL
+             SELECT fs.ends_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
+             WHERE fs.is_active AND fs.ends_at > $1 AND fi.product_id IN ({list})
+         ) boundaries"
+    );
+    let mut query = db::query_scalar::<Option<i64>>(&sql).bind(now);
+    for id in products {
+        query = query.bind(id);
+    }
+    query.fetch_one(pool).await
+}
+
 /// The products whose price changes after `after` and up to `upto`: those
 /// of the active flash sales that start or end in that span.
 pub async fn products_repriced(

@@ -70,6 +70,11 @@ pub enum SurrogateKey {
     Sitemap,
     /// `sw`: the generator's service worker.
     ServiceWorker,
+    /// `shells`: the generator's pages that the browser fills in (cart,
+    /// checkout, account...).
+    Shells,
+    /// `errors`: the generator's error and offline pages.
+    Errors,
 }
 
 impl fmt::Display for SurrogateKey {
@@ -100,6 +105,8 @@ impl fmt::Display for SurrogateKey {
             Favicon => "favicon",
             Sitemap => "sitemap",
             ServiceWorker => "sw",
+            Shells => "shells",
+            Errors => "errors",
         };
         f.write_str(text)
     }
@@ -149,9 +156,65 @@ impl FromStr for SurrogateKey {
             "favicon" => Favicon,
             "sitemap" => Sitemap,
             "sw" => ServiceWorker,
+            "shells" => Shells,
+            "errors" => Errors,
             _ => return Err(unknown()),
         })
     }
+}
+
+/// When an answer carrying a key changes with prices (issue 17: what expires
+/// at a flash-sale boundary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriceDependence {
+    /// The key names what shows no price of its own: a category, a menu, a
+    /// text page, a post, one sale's countdown (its start and end are its
+    /// products' price changes)... Any product shown carries its own key.
+    None,
+    /// `product:{id}`: changes when that product's price does.
+    Product(i64),
+    /// A list a new price can bring a product into or reorder (`products`,
+    /// `home`, `flash`, a product set's price), or a key outside the
+    /// vocabulary: changes at any sale's start or end.
+    Any,
+}
+
+impl SurrogateKey {
+    /// When an answer carrying this key changes with prices.
+    pub fn price_dependence(self) -> PriceDependence {
+        use SurrogateKey::*;
+        match self {
+            Product(id) => PriceDependence::Product(id),
+            Category(_) | Categories | Menu | Setting | Page(_) | Post(_) | Posts | Interior(_)
+            | Interiors | FlashSchedule(_) | Showrooms | Districts | Robots | Favicon | Sitemap
+            | ServiceWorker | Shells | Errors => PriceDependence::None,
+            ProductSet(_) | ProductSets | Widget(_) | Products | Home | Flash | Sliders => {
+                PriceDependence::Any
+            }
+        }
+    }
+}
+
+/// The products whose price changes change an answer tagged `keys` (as
+/// texts), or `None` when any sale's start or end may (a key that says so, a
+/// key outside the vocabulary, or no key at all). The one rule for the
+/// origin's freshness (`catalog::pricing::next_change_for`) and the pages
+/// `generator watch` stages at a boundary.
+pub fn priced_products(keys: &[String]) -> Option<Vec<i64>> {
+    if keys.is_empty() {
+        return None;
+    }
+    let mut products = Vec::new();
+    for key in keys {
+        match key.parse::<SurrogateKey>().ok()?.price_dependence() {
+            PriceDependence::Product(id) => products.push(id),
+            PriceDependence::None => {}
+            PriceDependence::Any => return None,
+        }
+    }
+    products.sort_unstable();
+    products.dedup();
+    Some(products)
 }
 
 /// The texts of `keys` and then `product:{id}` of each of `products`: the
@@ -184,7 +247,7 @@ mod tests {
     /// Every key with its text on the wire (a new key goes here too): the
     /// edge's purges, the site manifests already written and the tests of the
     /// origin and the edge name these, so none may change.
-    const WIRE: [(SurrogateKey, &str); 24] = [
+    const WIRE: [(SurrogateKey, &str); 26] = [
         (Product(12), "product:12"),
         (Category(3), "category:3"),
         (ProductSet(7), "product_set:7"),
@@ -209,6 +272,8 @@ mod tests {
         (Favicon, "favicon"),
         (Sitemap, "sitemap"),
         (ServiceWorker, "sw"),
+        (Shells, "shells"),
+        (Errors, "errors"),
     ];
 
     #[test]
@@ -217,6 +282,41 @@ mod tests {
             assert_eq!(key.to_string(), text);
             assert_eq!(String::from(key), text);
             assert_eq!(text.parse::<SurrogateKey>(), Ok(key), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_changes_with_prices() {
+        let texts = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // A product page: its product, its related cards, its frame, its sale.
+        assert_eq!(
+            priced_products(&texts(&[
+                "product:9",
+                "category:2",
+                "product:3",
+                "flash_schedule:1",
+                "menu",
+                "setting",
+                "product:3"
+            ])),
+            Some(vec![3, 9])
+        );
+        // A blog post, the cart's shell: no price at all.
+        assert_eq!(
+            priced_products(&texts(&["post:4", "posts", "menu"])),
+            Some(vec![])
+        );
+        assert_eq!(priced_products(&texts(&["shells"])), Some(vec![]));
+        // Lists, the sales, the home page, unknown or no keys: any boundary.
+        for keys in [
+            &["products", "product:3"][..],
+            &["flash", "product:3"],
+            &["home"],
+            &["product_set:2"],
+            &["product:3", "something-new"],
+            &[],
+        ] {
+            assert_eq!(priced_products(&texts(keys)), None, "{keys:?}");
         }
     }
 

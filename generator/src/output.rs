@@ -123,6 +123,23 @@ pub struct DryRun {
     /// The threads that render and compress (e.g. a pool at low priority);
     /// none: rayon's global pool, as a build.
     pub threads: Option<std::sync::Arc<rayon::ThreadPool>>,
+    /// Rendering for a boundary that reprices these products: a page whose
+    /// content is unchanged is kept too when its freshness ends at the
+    /// boundary ([`catalog::surrogate::priced_products`]: a list, the flash
+    /// sales, the home page, or a page showing one of them), so its staged
+    /// successor renews it there with no origin request. None: only pages
+    /// whose content changed.
+    pub renew: Option<std::sync::Arc<BTreeSet<i64>>>,
+}
+
+impl DryRun {
+    /// Whether an unchanged page with these keys is kept (see [`DryRun::renew`]).
+    fn renews(&self, keys: &[String]) -> bool {
+        self.renew.as_ref().is_some_and(|repriced| {
+            catalog::surrogate::priced_products(keys)
+                .is_none_or(|ids| ids.iter().any(|id| repriced.contains(id)))
+        })
+    }
 }
 
 /// What a write of pages changed.
@@ -158,18 +175,19 @@ pub enum PageOutcome {
 }
 
 /// A dry run's version of [`write_page`]: the page and its compressed copies
-/// in memory, unless `old` has the same content.
+/// in memory, unless `old` has the same content (and `dry` does not renew it).
 fn render_page(
     page: &Page,
     old: Option<&Entry>,
     compression: Compression,
     shared: &SharedParts,
+    dry: &DryRun,
 ) -> anyhow::Result<(Entry, PageOutcome)> {
     let entry = Entry {
         hash: hash(&page.body),
         keys: page.keys.clone(),
     };
-    if old.is_some_and(|o| o.hash == entry.hash) {
+    if old.is_some_and(|o| o.hash == entry.hash) && !dry.renews(&page.keys) {
         return Ok((entry, PageOutcome::Unchanged));
     }
     file_for(&page.path)?;
@@ -395,7 +413,7 @@ impl SiteWriter {
                     let page = page.borrow();
                     let old = manifest.pages.get(&page.path);
                     let (entry, outcome) = match dry {
-                        Some(_) => render_page(page, old, compression, shared)?,
+                        Some(dry) => render_page(page, old, compression, shared, dry)?,
                         None => write_page(dir, page, old, compression, shared)?,
                     };
                     Ok((page.path.clone(), entry, outcome))

@@ -134,8 +134,10 @@ fn ms(at: i64) -> i64 {
 
 /// Renders, with `at` as now, the pages whose content differs at `at` from
 /// the site directory (the product pages of the products repriced between
-/// `built_at` and `at`, and every other page), and prepares their staging.
-/// Nothing is written; a render not done by `at` fails.
+/// `built_at` and `at`, and every other page), and those whose freshness
+/// ends at `at` though their content does not change (a list, the flash
+/// sales: [`DryRun::renew`]), and prepares their staging. Nothing is
+/// written; a render not done by `at` fails.
 pub async fn render(
     options: &BuildOptions,
     pool: &catalog::db::Pool,
@@ -143,11 +145,10 @@ pub async fn render(
     at: i64,
 ) -> anyhow::Result<Staging> {
     let repriced = catalog::pricing::products_repriced(pool, built_at, at).await?;
-    let next = catalog::pricing::next_price_change(pool, at).await?;
     let products = Products::Changed(
         repriced
-            .into_iter()
-            .map(|id| SurrogateKey::Product(id).to_string())
+            .iter()
+            .map(|id| SurrogateKey::Product(*id).to_string())
             .collect(),
     );
     let report = build_dry(
@@ -160,12 +161,18 @@ pub async fn render(
         DryRun {
             deadline: Some(UNIX_EPOCH + Duration::from_millis(ms(at).max(0) as u64)),
             threads: Some(low_priority_threads()?),
+            renew: Some(Arc::new(repriced.into_iter().collect())),
         },
     )
     .await?;
     let threads = low_priority_threads()?;
     let rendered = report.write.rendered;
-    let built = tokio::task::block_in_place(|| threads.install(|| chunks(&rendered, at, next)))?;
+    // Each page's freshness from `at` on, by the origin's rule.
+    let mut next = Vec::with_capacity(rendered.len());
+    for page in &rendered {
+        next.push(catalog::pricing::next_change_for(pool, at, &page.keys).await?);
+    }
+    let built = tokio::task::block_in_place(|| threads.install(|| chunks(&rendered, at, &next)))?;
     Ok(Staging {
         at,
         pages: rendered
@@ -209,8 +216,9 @@ fn responses(page: &Rendered, at: i64, next: Option<i64>) -> Vec<StagedResponse>
     .collect()
 }
 
-/// The `POST /stage` bodies for `pages`, within the edge's limits.
-fn chunks(pages: &[Rendered], at: i64, next: Option<i64>) -> anyhow::Result<Vec<Chunk>> {
+/// The `POST /stage` bodies for `pages` (each with the next price change it
+/// may show after `at`, `next[i]`), within the edge's limits.
+fn chunks(pages: &[Rendered], at: i64, next: &[Option<i64>]) -> anyhow::Result<Vec<Chunk>> {
     let mut out = Vec::new();
     let mut batch: Vec<StagedResponse> = Vec::new();
     let mut names = BTreeMap::new();
@@ -234,7 +242,7 @@ fn chunks(pages: &[Rendered], at: i64, next: Option<i64>) -> anyhow::Result<Vec<
         batch.clear();
         Ok(())
     };
-    for page in pages {
+    for (page, next) in pages.iter().zip(next) {
         let size = page.body.len() + (page.br.len() + page.gz.len()) * 4 / 3 + 2048;
         if !batch.is_empty()
             && (batch.len() + 3 > RESPONSES_PER_REQUEST || bytes + size > BYTES_PER_REQUEST)
@@ -242,7 +250,7 @@ fn chunks(pages: &[Rendered], at: i64, next: Option<i64>) -> anyhow::Result<Vec<
             flush(&mut batch, &mut names, &mut out)?;
             bytes = 0;
         }
-        batch.extend(responses(page, at, next));
+        batch.extend(responses(page, at, *next));
         names.insert(page.path.clone(), page.keys.clone());
         bytes += size;
     }
@@ -272,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_page_is_staged_in_three_codings_with_the_origins_fields_at_the_boundary() {
-        let chunks = chunks(&[page("/product/sofa", "<p>sale</p>")], 1000, Some(4600)).unwrap();
+        let chunks = chunks(&[page("/product/sofa", "<p>sale</p>")], 1000, &[Some(4600)]).unwrap();
         assert_eq!(chunks.len(), 1);
         let body: serde_json::Value = serde_json::from_slice(&chunks[0].body).unwrap();
         assert_eq!(body["at_ms"], 1_000_000);
@@ -313,7 +321,7 @@ mod tests {
         let pages: Vec<Rendered> = (0..RESPONSES_PER_REQUEST)
             .map(|i| page(&format!("/p/{i}"), "x"))
             .collect();
-        let chunks = chunks(&pages, 1000, None).unwrap();
+        let chunks = chunks(&pages, 1000, &vec![None; pages.len()]).unwrap();
         assert_eq!(chunks.len(), 3);
         assert_eq!(
             chunks.iter().map(|c| c.pages.len()).sum::<usize>(),

@@ -4,6 +4,7 @@
 //! (web/src/sw) keeps and shows for a page it cannot fetch nor has kept.
 
 use askama::Template;
+use catalog::surrogate::SurrogateKey;
 
 use crate::output::Page;
 use crate::render::{Meta, Site};
@@ -44,7 +45,7 @@ pub fn pages(site: &Site, links: &[(String, String)]) -> anyhow::Result<Vec<Page
             noindex: true,
             ..Meta::default()
         };
-        out.push(site.page(&meta, &main, vec!["errors".into()])?);
+        out.push(site.page(&meta, &main, vec![SurrogateKey::Errors.to_string()])?);
     }
     Ok(out)
 }

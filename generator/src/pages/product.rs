@@ -551,7 +551,7 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
     }
     // The sale it is in, not `flash` (every sale): the page changes at its
     // own products' price changes, which their keys already say
-    // (origin::plumbing::cache::next_change_for), not at another sale's.
+    // (catalog::pricing::next_change_for), not at another sale's.
     keys.extend(
         d.flash_sales
             .iter()

@@ -4,6 +4,7 @@
 //! personal arrives through the API.
 
 use askama::Template;
+use catalog::surrogate::SurrogateKey;
 
 use crate::output::Page;
 use crate::render::{Meta, Site};
@@ -198,7 +199,7 @@ pub fn pages(site: &Site) -> anyhow::Result<Vec<Page>> {
                 noindex: true,
                 ..Meta::default()
             };
-            site.page(&meta, &main, vec!["shells".into()])
+            site.page(&meta, &main, vec![SurrogateKey::Shells.to_string()])
         })
         .collect()
 }

@@ -151,67 +151,9 @@ pub fn header_values(now: i64, next_price_change: Option<i64>, edge_ttl: i64) ->
     generator::serve::cache_header_values(now, next_price_change, edge_ttl)
 }
 
-/// The next price change an answer tagged `keys` may show (issue 17): an
-/// answer about products only (its keys `product:N` and keys of what shows no
-/// price: categories, menus, settings, text pages; a product's page or info,
-/// which carry the key of every product they show, and of the one sale whose
-/// end a product page counts down to) changes only when one of
-/// those products' prices does; any other public
-/// answer (a list, which a price may bring a product into, the flash sales,
-/// the home page) at the next start or end of any sale. So at a boundary
-/// only what it reprices expires at the edge, not every product page.
-pub async fn next_change_for(
-    pool: &catalog::db::Pool,
-    now: i64,
-    keys: &[String],
-) -> Result<Option<i64>, sqlx::Error> {
-    use catalog::surrogate::SurrogateKey;
-    let mut products = Vec::new();
-    for key in keys {
-        match key.parse::<SurrogateKey>() {
-            Ok(SurrogateKey::Product(id)) => products.push(id),
-            // What a page's frame and text show: no price.
-            Ok(
-                SurrogateKey::Category(_)
-                | SurrogateKey::Categories
-                | SurrogateKey::Menu
-                | SurrogateKey::Setting
-                | SurrogateKey::Page(_)
-                | SurrogateKey::Post(_)
-                | SurrogateKey::Interior(_)
-                // One sale's countdown on its products' pages: its start and
-                // end are their products' price changes.
-                | SurrogateKey::FlashSchedule(_)
-                | SurrogateKey::Showrooms
-                | SurrogateKey::Districts,
-            ) => {}
-            _ => return catalog::pricing::next_price_change(pool, now).await,
-        }
-    }
-    if products.is_empty() {
-        return catalog::pricing::next_price_change(pool, now).await;
-    }
-    products.sort_unstable();
-    products.dedup();
-    let list = (0..products.len())
-        .map(|i| format!("${}", i + 2))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sql = format!(
-        "SELECT MIN(t) FROM (
-             SELECT fs.starts_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
-             WHERE fs.is_active AND fs.starts_at > $1 AND fi.product_id IN ({list})
-             UNION ALL
-             SELECT fs.ends_at AS t FROM flash_schedule fs JOIN flash_item fi ON fi.schedule_id = fs.id
-             WHERE fs.is_active AND fs.ends_at > $1 AND fi.product_id IN ({list})
-         ) boundaries"
-    );
-    let mut query = catalog::db::query_scalar::<Option<i64>>(&sql).bind(now);
-    for id in products {
-        query = query.bind(id);
-    }
-    query.fetch_one(pool).await
-}
+/// The next price change an answer tagged `keys` may show: the rule is
+/// catalog's, which `generator watch` applies to the pages it stages too.
+pub use catalog::pricing::next_change_for;
 
 /// Middleware writing the cache headers described at the top of this module.
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -334,7 +276,7 @@ mod tests {
             Some(2000)
         );
         assert_eq!(next(keys(&["product:1"]), 2000).await, Some(3000));
-        // A list, the flash sales, the home page: at any boundary.
+        // A list, the flash sales, the home page, no keys: at any boundary.
         assert_eq!(
             next(keys(&["products", "product:2"]), 1000).await,
             Some(2000)
@@ -342,6 +284,9 @@ mod tests {
         assert_eq!(next(keys(&["flash"]), 1000).await, Some(2000));
         assert_eq!(next(keys(&["home"]), 1000).await, Some(2000));
         assert_eq!(next(keys(&[]), 1000).await, Some(2000));
+        // A blog post or the cart's shell shows no price: never.
+        assert_eq!(next(keys(&["post:3", "posts", "menu"]), 1000).await, None);
+        assert_eq!(next(keys(&["shells"]), 1000).await, None);
     }
 
     #[test]

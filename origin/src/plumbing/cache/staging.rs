@@ -12,9 +12,12 @@
 //! `common/flash-sales`), the top offers (`home/top-offers`,
 //! `common/top-offers`), and for each product repriced at the boundary its
 //! `product/info` and `product/simple-info` and the first page of its
-//! categories' `category/products` (and the whole shop's); only those whose
-//! body at the boundary differs from now's. Each in identity, brotli and gzip
-//! (the edge keys an answer by the coding the request prefers).
+//! categories' `category/products` (and the whole shop's). Each of them
+//! expires at the boundary ([`catalog::pricing::next_change_for`]), so each
+//! is staged whether its body changes there or not: an unchanged one's
+//! successor renews its freshness with no origin request. Each in identity,
+//! brotli and gzip (the edge keys an answer by the coding the request
+//! prefers).
 //!
 //! Kept staged: every second until the boundary the origin asks each edge
 //! what it holds (`GET /staged`); an edge that lacks the answers (a purge
@@ -211,7 +214,7 @@ async fn last_change(pool: &catalog::db::Pool) -> Result<u64, sqlx::Error> {
     Ok(id.unwrap_or(0).max(0) as u64)
 }
 
-/// The URLs whose answers may change at boundary `t` (after `now`).
+/// The URLs whose answers expire at boundary `t` (after `now`): those that may change there.
 async fn candidates(pool: &catalog::db::Pool, now: i64, t: i64) -> anyhow::Result<Vec<String>> {
     let mut urls: Vec<String> = [
         "/api/home/flash-sales",
@@ -271,7 +274,7 @@ async fn answer(
     Ok((parts.status, parts.headers, body))
 }
 
-/// The staged responses of the answers that change at `t`: each rendered
+/// The staged responses of the answers that expire at `t`: each rendered
 /// with `t` as now, in the three codings.
 async fn render(
     app: &Router,
@@ -284,10 +287,6 @@ async fn render(
         let (status, headers, body) = catalog::clock::as_of(t, answer(app, &url)).await?;
         if status != StatusCode::OK || !headers.contains_key(&super::SURROGATE_KEY) {
             continue; // not a public answer
-        }
-        let (_, _, before) = answer(app, &url).await?;
-        if before == body {
-            continue;
         }
         out.extend(codings(&url, &headers, &body)?);
     }
