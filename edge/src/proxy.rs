@@ -918,6 +918,7 @@ impl ProxyHttp for Edge {
         upstream: &mut RequestHeader,
         ctx: &mut Ctx,
     ) -> Result<()> {
+        tracing::debug!(url = %ctx.url, coding = ?ctx.encoding, "origin request");
         for name in UNKEYED_REQUEST_HEADERS {
             upstream.remove_header(*name);
         }
