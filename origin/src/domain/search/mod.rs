@@ -1,11 +1,14 @@
 //! Product search with Tantivy, in memory, built at start from the database
 //! and kept current from `change_log` ([`follow`]).
 //!
-//! Stop words leave the query ([`words::query_words`]). Each query word is
-//! then widened over the index's vocabulary, each widening with a class
-//! ([`Class`]): the word itself; its synonyms; words with the same phonetic
-//! key ([`words::key`]: Banglish, Bangla script and English spellings of one
-//! sound) when the word itself is not indexed; the word without a case
+//! Stop words leave the query ([`words::query_words`]), and two words that
+//! name one thing stand for it ([`words::PHRASES`]: "jutar almari" is a shoe
+//! cabinet, "drawing room sofa" a living sofa). Each query word is then
+//! widened over the index's vocabulary, each widening with a class
+//! ([`Class`]): the word itself; its synonyms (and its stems'); words with
+//! the same phonetic key ([`words::keys`]: Banglish, Bangla script and
+//! English spellings of one sound; a w also read as v) when the word itself
+//! is not indexed; the word without a case
 //! ending ("khater", বাচ্চাদের); for the word being typed (the last one),
 //! words it begins; words within the typos its length allows (1 from 5
 //! letters, 2 from 9; 1 on a shorter word that finds nothing else); a
@@ -55,7 +58,10 @@ use tantivy::{
 use catalog::db::{self, Pool};
 use catalog::read::content::{SearchHit, SearchTerm};
 
-use words::{alternatives, is_bangla, key, matches, max_typos, normalized, stems, typos_between};
+use words::{
+    alternatives, is_bangla, key, keys, matches, max_typos, normalized, same_word_by_key, stems,
+    typos_between,
+};
 
 /// Most vocabulary words one query word may widen to.
 const MAX_EXPANSIONS: usize = 40;
@@ -81,10 +87,16 @@ enum Class {
     Prefix = 70,
     /// A joined word split, or two words joined.
     Joined = 80,
+    /// The word without its case ending, spelled otherwise ("খাটের": খাট's
+    /// sounds), below the stem and its synonyms as written.
+    StemSound = 83,
     /// The word (or a synonym) without its case ending or plural suffix.
     Stem = 85,
     /// A synonym spelled otherwise.
     Related = 87,
+    /// The same sounds heard a second way: a w read as v ("dewan": divan),
+    /// below the first reading ("dewal": দেয়াল before "double").
+    SecondReading = 88,
     /// The same sounds spelled otherwise (Banglish, Bangla script).
     Phonetic = 90,
     /// A synonym.
@@ -561,6 +573,17 @@ impl Search {
                 out.push(alt, Class::Synonym);
             }
         }
+        if exact {
+            // An indexed word with a case ending is also its stem's synonyms
+            // (পড়ার, in "পড়ার টেবিল", is also "study").
+            for stem in stems(word) {
+                for alt in alternatives(&stem) {
+                    if alt != word && vocabulary.all.contains(&alt) {
+                        out.push(&alt, Class::Stem);
+                    }
+                }
+            }
+        }
         if !exact {
             // Other spellings of the same sounds, of the word and of its
             // synonyms; then the same without a case ending.
@@ -579,7 +602,11 @@ impl Search {
             }
             for stem in stems(word) {
                 for (i, alt) in alternatives(&stem).into_iter().enumerate() {
-                    let by_key = if i == 0 { Class::Stem } else { Class::Related };
+                    let by_key = if i == 0 {
+                        Class::StemSound
+                    } else {
+                        Class::Related
+                    };
                     forms.push((alt, Class::Stem, by_key));
                 }
             }
@@ -587,24 +614,33 @@ impl Search {
                 if form != word && vocabulary.all.contains(&form) {
                     out.push(&form, as_word);
                 }
-                let k = key(&form);
-                if by_key == Class::Related && k.chars().count() < 3 {
-                    // A synonym's short key finds too much ("settee" is
-                    // not "set").
-                    continue;
-                }
-                let Some(list) = vocabulary.by_key.get(&k) else {
-                    continue;
-                };
-                for w in list {
-                    if k.chars().count() < 2
-                        && (is_bangla(w) != is_bangla(&form) || words::distance(&form, w, 1) > 1)
-                    {
-                        // One sound ("shoe") says too little: only a near
-                        // spelling in the same script.
+                for (reading, k) in keys(&form).into_iter().enumerate() {
+                    let sounds = k.chars().count();
+                    if by_key == Class::Related && sounds < 3 {
+                        // A synonym's short key finds too much ("settee" is
+                        // not "set").
                         continue;
                     }
-                    out.push(w, by_key);
+                    let Some(list) = vocabulary.by_key.get(&k) else {
+                        continue;
+                    };
+                    let class = if reading == 0 {
+                        by_key
+                    } else {
+                        by_key.min(Class::SecondReading)
+                    };
+                    for w in list {
+                        let alike = if sounds < 2 {
+                            // One sound ("shoe") says too little: only a
+                            // near spelling in the same script.
+                            is_bangla(w) == is_bangla(&form) && words::distance(&form, w, 1) <= 1
+                        } else {
+                            same_word_by_key(&form, &k, w)
+                        };
+                        if alike {
+                            out.push(w, class);
+                        }
+                    }
                 }
             }
         }

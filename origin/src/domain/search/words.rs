@@ -44,7 +44,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["metal", "loha"],
     &["glass", "kach"],
     &["leather", "chamra"],
-    &["tea", "cha"],
+    // A word of one sound has no key to find it in the other script by.
+    &["tea", "cha", "চা"],
     &["swivel", "revolving"],
     &["study", "pora"],
     // A drawing room is what Bangladesh calls a living room (বসার ঘর).
@@ -186,11 +187,78 @@ pub fn typed_words(text: &str) -> Vec<(String, String)> {
         .filter(|w| !is_stop_word(&w.1))
         .cloned()
         .collect();
-    if kept.is_empty() {
-        all
-    } else {
-        kept
+    phrases(if kept.is_empty() { all } else { kept })
+}
+
+/// Two words that together name what the shop calls otherwise, and the
+/// words they stand for. A shoe almari (জুতার আলমারি) is a shoe cabinet, not
+/// a wardrobe. A room named by what is done in it is that part of the shop,
+/// and "room" names nothing a product is: "drawing room sofa" is a living
+/// sofa ("bed room": bedroom). Each word matches by any spelling, synonym or
+/// case ending ([`means`]).
+pub const PHRASES: &[(&str, &str, &[&str])] = &[
+    ("juta", "almari", &["shoe", "cabinet"]),
+    ("living", "room", &["living"]),
+    ("bed", "room", &["bedroom"]),
+    ("dining", "room", &["dining"]),
+    ("kid", "room", &["kid"]),
+    ("study", "room", &["study"]),
+    ("office", "room", &["office"]),
+];
+
+/// Query words with two next to each other that make one of [`PHRASES`]
+/// replaced by what the phrase stands for (spelled as typed: one word
+/// shows both, two show one each).
+fn phrases(words: Vec<(String, String)>) -> Vec<(String, String)> {
+    if words.len() < 2 {
+        return words;
     }
+    // What each word may mean: itself, its stems, their synonyms.
+    let meanings: Vec<Vec<String>> = words
+        .iter()
+        .map(|(_, w)| {
+            let mut all = alternatives(w);
+            for stem in stems(w) {
+                all.extend(alternatives(&stem));
+            }
+            all
+        })
+        .collect();
+    let means = |i: usize, part: &str| {
+        meanings[i]
+            .iter()
+            .any(|m| m == part || sounds_like(m, part))
+    };
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let phrase = (i + 1 < words.len())
+            .then(|| {
+                PHRASES
+                    .iter()
+                    .find(|(a, b, _)| means(i, a) && means(i + 1, b))
+            })
+            .flatten();
+        match phrase {
+            Some((_, _, [one])) => {
+                out.push((
+                    format!("{} {}", words[i].0, words[i + 1].0),
+                    one.to_string(),
+                ));
+                i += 2;
+            }
+            Some((_, _, [first, second])) => {
+                out.push((words[i].0.clone(), first.to_string()));
+                out.push((words[i + 1].0.clone(), second.to_string()));
+                i += 2;
+            }
+            _ => {
+                out.push(words[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// `text` as one space-separated string of its words (what is indexed).
@@ -201,12 +269,15 @@ pub fn normalized(text: &str) -> String {
 /// The words a query word also stands for (itself first).
 pub fn alternatives(word: &str) -> Vec<String> {
     let mut out = vec![word.to_string()];
-    let word_key = key(word);
+    let word_keys = keys(word);
     for group in SYNONYMS {
         // A synonym is found by any spelling of it: "almirah" is "almari".
-        let hit = group
-            .iter()
-            .any(|g| fold(g) == word || (word_key.len() >= 2 && key(g) == word_key));
+        let hit = group.iter().any(|g| {
+            fold(g) == word || {
+                let k = key(g);
+                k.chars().count() >= 2 && word_keys.contains(&k) && same_word_by_key(word, &k, g)
+            }
+        });
         if hit {
             for g in group.iter() {
                 let g = fold(g);
@@ -298,10 +369,22 @@ fn bangla_vowel(c: char) -> bool {
     matches!(c, 'অ'..='ঔ') || matches!(c, 'া'..='ৌ') || c == 'ৗ'
 }
 
-/// The phonetic key of a Bangla-script word.
+/// The sounds of a Bangla-script word, before [`fold_repeats`]: a class
+/// letter per consonant, `.` for a vowel between consonants (a consonant
+/// followed by another without a virama has its own vowel).
 fn bangla_key(word: &str) -> String {
     let chars: Vec<char> = word.chars().collect();
     let mut out = String::new();
+    // A consonant followed by another (not by a sign or a virama) is
+    // spoken with its inherent vowel: the two are separate sounds.
+    let inherent = |out: &mut String, i: usize| {
+        if chars
+            .get(i + 1)
+            .is_some_and(|n| bangla_consonant(*n).is_some_and(|k| !k.is_empty()))
+        {
+            out.push('.');
+        }
+    };
     for (i, &c) in chars.iter().enumerate() {
         let prev = if i > 0 { Some(chars[i - 1]) } else { None };
         if c == '\u{09BC}' {
@@ -310,9 +393,11 @@ fn bangla_key(word: &str) -> String {
                 Some('ড') | Some('ঢ') => {
                     out.pop();
                     out.push('r');
+                    inherent(&mut out, i);
                 }
                 Some('য') => {
                     out.pop();
+                    out.push('.');
                 }
                 _ => {}
             }
@@ -334,15 +419,27 @@ fn bangla_key(word: &str) -> String {
             // য-ফলা (ক্যা) lengthens the vowel; it is no consonant.
             continue;
         }
-        if let Some(k) = bangla_consonant(c) {
-            out.push_str(k);
+        if bangla_vowel(c) {
+            out.push('.');
+            continue;
+        }
+        match bangla_consonant(c) {
+            // য় and the like: a glide between vowels.
+            Some("") => out.push('.'),
+            Some(k) => {
+                out.push_str(k);
+                inherent(&mut out, i);
+            }
+            None => {}
         }
     }
     out
 }
 
-/// The phonetic key of a Latin-letter word (English or Banglish).
-fn latin_key(word: &str) -> String {
+/// The sounds of a Latin-letter word (English or Banglish), before
+/// [`fold_repeats`]: a class letter per consonant sound, `.` for a vowel.
+/// With `w_as_v`, a w between vowels is read as v ("dewan": divan).
+fn latin_key(word: &str, w_as_v: bool) -> String {
     let b: Vec<u8> = word.bytes().collect();
     let vowel = |c: u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
@@ -362,8 +459,9 @@ fn latin_key(word: &str) -> String {
             continue;
         }
         let (sound, len): (&str, usize) = match c {
-            _ if vowel(c) => ("", 1),
-            b'y' | b'w' => ("", 1),
+            _ if vowel(c) => (".", 1),
+            b'w' if w_as_v && vowel(b[i - 1]) && vowel(next) => ("b", 1),
+            b'y' | b'w' => (".", 1),
             b'k' if next == b'h' => ("k", 2),
             b'g' if next == b'h' => ("g", 2),
             // A final "ge" sounds j ("storage", স্টোরেজ; "beige").
@@ -402,29 +500,100 @@ fn latin_key(word: &str) -> String {
     out
 }
 
+/// The key of raw sounds: a sound repeated with no vowel between is one
+/// ("khatt", "baccha", বাচ্চা), but a sound again after a vowel is a second
+/// one ("dining" is d-n-ng, not "dewan"'s d-n; শিশু is sh-sh).
+fn fold_repeats(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut last: Option<char> = None;
+    for c in raw.chars() {
+        if c == '.' {
+            last = None;
+            continue;
+        }
+        if last != Some(c) {
+            out.push(c);
+        }
+        last = Some(c);
+    }
+    out
+}
+
 /// The phonetic key of a word: its consonant sounds, Latin and Bangla
 /// letters folded to one class each (k/kh/ক/খ → k, s/sh/শ/ষ/স → s, v/bh/ব/ভ
 /// → b, ph/f/ফ → f, z/j/জ/য → j), vowels dropped but for one `a` marking a
-/// word that begins with a vowel, repeated sounds once. Words with digits
-/// have none (an empty key).
+/// word that begins with a vowel, a sound doubled (no vowel between) once.
+/// Words with digits have none (an empty key).
 pub fn key(word: &str) -> String {
     if word.chars().any(|c| c.is_numeric()) {
         return String::new();
     }
-    let raw = if is_bangla(word) {
-        bangla_key(word)
+    if is_bangla(word) {
+        fold_repeats(&bangla_key(word))
     } else if word.is_ascii() {
-        latin_key(word)
+        fold_repeats(&latin_key(word, false))
     } else {
-        return String::new();
-    };
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        if !out.ends_with(c) {
-            out.push(c);
+        String::new()
+    }
+}
+
+/// The keys `word` may be heard by: its [`key`], and, for a Latin word with
+/// a w between vowels, a second reading with that w a v: Banglish writes w
+/// both for a glide ("dewal", দেয়াল) and for a v ("dewan", "diwan": divan).
+pub fn keys(word: &str) -> Vec<String> {
+    let first = key(word);
+    let mut out = vec![first];
+    if word.is_ascii() && word.contains('w') && !out[0].is_empty() {
+        let second = fold_repeats(&latin_key(word, true));
+        if second != out[0] {
+            out.push(second);
         }
     }
     out
+}
+
+/// Whether `word` ends in a vowel sound. Latin: a, i, o, u, y, an e after a
+/// vowel ("settee", "shoe") or an h after one ("almirah"); a final e after
+/// a consonant is silent ("table", "case"). Bangla: a vowel or a vowel sign
+/// (a final consonant's own vowel is silent: খাট is khat, সেট set).
+fn ends_in_vowel(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().filter(|c| *c != '\u{0981}').collect();
+    let Some(&last) = chars.last() else {
+        return false;
+    };
+    if is_bangla(word) {
+        return bangla_vowel(last);
+    }
+    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u' | 'y');
+    let before = chars.len().checked_sub(2).map(|i| chars[i]);
+    match last {
+        'e' | 'h' => before.is_some_and(vowel),
+        c => vowel(c),
+    }
+}
+
+/// Whether the indexed word `w`, heard by `k` (one of [`keys`] of the query
+/// word `q`, two sounds or more), is `q` spelled otherwise. Three sounds
+/// agreeing are enough. Two say less ("kyoto" is k-t like "khat"; "settee"
+/// s-t like "sett"): the words must also both end in a vowel or both in a
+/// consonant (`w` or, in Bangla script, a stem of it: শিশুদের as শিশু).
+pub fn same_word_by_key(q: &str, k: &str, w: &str) -> bool {
+    if k.chars().count() >= 3 {
+        return true;
+    }
+    let q_vowel = ends_in_vowel(q);
+    ends_in_vowel(w) == q_vowel
+        || (is_bangla(w)
+            && stems(w)
+                .iter()
+                .any(|s| key(s) == k && ends_in_vowel(s) == q_vowel))
+}
+
+/// Whether `q` sounds like the indexed word `w` ([`keys`],
+/// [`same_word_by_key`]); keys of one sound say too little.
+pub fn sounds_like(q: &str, w: &str) -> bool {
+    let k = key(w);
+    k.chars().count() >= 2 && keys(q).contains(&k) && same_word_by_key(q, &k, w)
 }
 
 /// Typos forgiven in a word of this length, as the best engines do: none
@@ -493,8 +662,7 @@ pub fn matches(q: &str, w: &str, typing: bool) -> bool {
     if q == w || (typing && w.starts_with(q)) {
         return true;
     }
-    let kq = key(q);
-    if kq.len() >= 2 && kq == key(w) {
+    if sounds_like(q, w) {
         return true;
     }
     typos_between(q, w, usize::from(max_typos(q)), typing).is_some()
@@ -623,6 +791,83 @@ mod tests {
         assert_eq!(key("সিঙ্গেল"), key("single"));
         assert_eq!(key("স্টোরেজ"), key("storage"));
         assert_ne!(key("gear"), key("jeer"), "only a final ge");
+    }
+
+    #[test]
+    fn a_w_between_vowels_is_also_read_as_v() {
+        assert!(keys("dewan").contains(&key("divan")));
+        assert!(keys("diwan").contains(&key("ডিভান")));
+        assert_eq!(key("dewan"), keys("dewan")[0], "the first reading");
+        assert_eq!(key("dewal"), key("দেয়াল"), "a glide first");
+        assert_eq!(keys("wardrobe"), vec![key("wardrobe")], "not a first w");
+        assert!(sounds_like("dewan", "divan"));
+        assert!(matches("dewan", "divan", false));
+    }
+
+    #[test]
+    fn a_sound_again_after_a_vowel_is_a_second_sound() {
+        assert_ne!(key("dewan"), key("dining"), "d-n is not d-n-ng");
+        assert_eq!(key("dinning"), key("dining"));
+        assert_eq!(key("khatt"), key("khat"), "doubled, no vowel between");
+        assert_eq!(key("shishu"), key("শিশু"));
+        assert_eq!(key("bachcha"), key("বাচ্চা"));
+    }
+
+    #[test]
+    fn two_sounds_must_also_end_alike() {
+        assert!(sounds_like("sett", "set"));
+        assert!(sounds_like("সেট", "set"));
+        assert!(!sounds_like("sett", "settee"), "settee ends in a vowel");
+        assert!(!sounds_like("khat", "kyoto"));
+        assert!(
+            !sounds_like("khate", "kyoto"),
+            "a final e after a consonant is silent"
+        );
+        assert!(sounds_like("khat", "খাট"));
+        assert!(sounds_like("juta", "জুতা"));
+        assert!(
+            same_word_by_key("shishu", &key("shishu"), "শিশুদের"),
+            "or a stem of a Bangla word"
+        );
+        assert!(!alternatives("sett").contains(&"sofa".to_string()));
+        assert!(!alternatives("সেট").contains(&"sofa".to_string()));
+        assert!(alternatives("sofa").contains(&"settee".to_string()));
+        assert!(alternatives("khaat").contains(&"bed".to_string()));
+    }
+
+    #[test]
+    fn a_one_sound_word_is_listed_in_both_scripts() {
+        assert!(alternatives("চা").contains(&"tea".to_string()));
+        assert!(alternatives("cha").contains(&"tea".to_string()));
+    }
+
+    #[test]
+    fn two_words_that_name_one_thing_stand_for_it() {
+        assert_eq!(query_words("jutar almari"), vec!["shoe", "cabinet"]);
+        assert_eq!(query_words("shoe almirah"), vec!["shoe", "cabinet"]);
+        assert_eq!(query_words("জুতার আলমারি"), vec!["shoe", "cabinet"]);
+        assert_eq!(query_words("almari"), vec!["almari"], "alone a wardrobe");
+        assert_eq!(query_words("drawing room sofa"), vec!["living", "sofa"]);
+        assert_eq!(
+            query_words("drawing room er jonno sofa"),
+            vec!["living", "sofa"]
+        );
+        assert_eq!(query_words("living room rug"), vec!["living", "rug"]);
+        assert_eq!(query_words("bed room"), vec!["bedroom"]);
+        assert_eq!(query_words("kids room"), vec!["kid"]);
+        assert_eq!(query_words("room"), vec!["room"]);
+        assert_eq!(
+            typed_words("Drawing Room sofa"),
+            vec![
+                ("Drawing Room".to_string(), "living".to_string()),
+                ("sofa".to_string(), "sofa".to_string())
+            ],
+            "shown as typed"
+        );
+        assert_eq!(
+            typed_words("jutar almari")[1],
+            ("almari".to_string(), "cabinet".to_string())
+        );
     }
 
     #[test]
