@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { mockFetch, sentJson } from '../../lib/test-utils';
+import { callsTo, mockFetch, sentJson } from '../../lib/test-utils';
 import { afterLogin, LoginPage } from './LoginPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
@@ -26,7 +26,7 @@ describe('login-page', () => {
     expect(screen.getByLabelText('Email or mobile number').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText('Enter your email address or mobile number, like name@example.com or 01712345678.')).toBeTruthy();
     expect(screen.getByText('Enter your password.')).toBeTruthy();
-    expect(fetch).not.toHaveBeenCalled();
+    expect(callsTo(fetch, '/api/auth/login')).toHaveLength(0);
   });
 
   it('signs in, keeps the token and goes home', async () => {
@@ -38,7 +38,7 @@ describe('login-page', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();
-    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ email: 'rina@example.com', password: 'secret12', device_name: 'web_browser' });
+    expect(sentJson(callsTo(fetch, '/api/auth/login')[0][1])).toEqual({ email: 'rina@example.com', password: 'secret12', device_name: 'web_browser' });
     expect(authToken()).toBe('3|abc');
     expect(changed).toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/');
@@ -52,7 +52,7 @@ describe('login-page', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await flush();
-    expect(sentJson(fetch.mock.calls[0][1])).toEqual({ email: '01712345678', password: 'secret12', device_name: 'web_browser' });
+    expect(sentJson(callsTo(fetch, '/api/auth/login')[0][1])).toEqual({ email: '01712345678', password: 'secret12', device_name: 'web_browser' });
     expect(authToken()).toBe('4|m0b');
   });
 

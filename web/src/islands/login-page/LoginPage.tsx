@@ -6,13 +6,16 @@
 // compare list (the call carries the SELF-TOKEN). Then to the home page
 // (SPEC.md §6), or back to the same-site page named by `?redirect=` (or
 // `?next=`), such as the product whose Wishlist button sent the guest here.
-import { useState, type FormEvent } from 'react';
+// Social sign-in (SocialSignIn.tsx) offers a "Continue with ..." link per
+// provider and finishes here: its token is kept and followed the same way.
+import { useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
 import { EMAIL, normalisePhone } from '../../lib/validate';
+import { clearFragment, readSocialFragment, SocialButtons, SocialLinkForm, type SocialArrival } from './SocialSignIn';
 import type { LoginResponse } from './types';
 
 /**
@@ -45,7 +48,24 @@ export function loginName(typed: string): string {
   return /^01\d{9}$/.test(phone) ? phone : '';
 }
 
+/** What every sign-in ends with: the token kept for the `Authorization` header, then to where `afterLogin` says. */
+export function signedIn(token: string): void {
+  setAuthToken(token);
+  // The guest's cart and lists were merged into the account.
+  emit('cart:changed', {});
+  navigate(afterLogin(location.search, location.origin));
+}
+
 export function LoginPage() {
+  // What a social sign-in's callback left in the fragment, read once.
+  const [social, setSocial] = useState<SocialArrival | null>(() => readSocialFragment(location.hash));
+  useEffect(() => {
+    if (!social) return;
+    clearFragment();
+    if (social.kind === 'token') signedIn(social.token);
+    // Only on arrival: the fragment is read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -65,10 +85,7 @@ export function LoginPage() {
     try {
       const r = await apiPost<LoginResponse>('/api/auth/login', { email: login, password, device_name: 'web_browser' });
       if (!r.token) throw new ApiError(200, r.messages || 'Signing in failed. Please try again.');
-      setAuthToken(r.token);
-      // The guest's cart and lists were merged into the account.
-      emit('cart:changed', {});
-      navigate(afterLogin(location.search, location.origin));
+      signedIn(r.token);
     } catch (err) {
       if (err instanceof ApiError) {
         setErrors(fieldErrors(err.errors));
@@ -79,8 +96,17 @@ export function LoginPage() {
     }
   };
 
+  if (social?.kind === 'token') return <p role="status">Signing you in…</p>;
+  if (social?.kind === 'link')
+    return <SocialLinkForm ticket={social.ticket} provider={social.provider} onSignedIn={signedIn} onCancel={() => setSocial(null)} />;
+
   return (
     <form className={forms.form} onSubmit={(e) => void submit(e)} noValidate>
+      {social?.kind === 'error' && !error && (
+        <p className={forms.error} role="alert">
+          {social.message}
+        </p>
+      )}
       {error && (
         <p className={forms.error} role="alert">
           {error}
@@ -100,6 +126,7 @@ export function LoginPage() {
       <button className="btn" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
+      <SocialButtons />
       <p className={forms.links}>
         <a href="/user/forgot_password">Forgot your password?</a>
         <a href="/user/registration">Create an account</a>
