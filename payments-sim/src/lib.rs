@@ -2,12 +2,15 @@
 //! provider, each following that provider's published protocol. No real
 //! money moves: every hosted page says so.
 //!
+//! [`oauth`] simulates Google sign-in the same way (no real account).
+//!
 //! All gateways share one server (one address); [`shop_env`] names the
 //! environment that points the shop at it.
 
 pub mod bkash;
 mod common;
 pub mod nagad;
+pub mod oauth;
 pub mod sslcommerz;
 
 pub use bkash::{Credentials, Faults, Report, APP_KEY, APP_SECRET, MERCHANT, PASSWORD, USERNAME};
@@ -22,6 +25,7 @@ pub fn router() -> Router {
             sslcommerz::STORE_ID,
             sslcommerz::STORE_PASSWORD,
         ))
+        .merge(oauth::router())
         .route(
             "/favicon.ico",
             axum::routing::get(|| async { axum::http::StatusCode::NO_CONTENT }),
@@ -66,4 +70,7 @@ pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
             nagad::keys().merchant_private_pem(),
         ),
     ]
+    .into_iter()
+    .chain(oauth::shop_env(base))
+    .collect()
 }

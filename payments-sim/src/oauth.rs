@@ -1,0 +1,289 @@
+//! Simulated Google sign-in: OAuth 2.0's authorization-code flow in the
+//! shape of Google's published endpoints (the shop's GOOGLE_AUTH_URL,
+//! GOOGLE_TOKEN_URL and GOOGLE_USERINFO_URL), for browser tests and
+//! `scripts/run`. No real Google account is involved: the consent page says
+//! so and lets the tester type the person who signs in.
+//!
+//! - `GET /sim/google/auth?response_type=code&client_id&redirect_uri&scope&state`:
+//!   the consent page (e-mail, name, whether Google has verified the e-mail);
+//! - `POST /sim/google/consent`: Allow sends the browser to
+//!   `redirect_uri?code=...&state=...` with a single-use code (ten minutes);
+//!   Cancel to `redirect_uri?error=access_denied&state=...`;
+//! - `POST /sim/google/token` (form: grant_type=authorization_code, code,
+//!   client_id, client_secret, redirect_uri, the redirect_uri the code was
+//!   issued for): `{access_token, token_type, expires_in, scope}`, or 400
+//!   `{"error": "invalid_grant"}` / 401 `{"error": "invalid_client"}`;
+//! - `GET /sim/google/userinfo` with `Authorization: Bearer`: OpenID
+//!   Connect's `{sub, email, email_verified, name}`; `sub` is the same for
+//!   the same e-mail, as a Google account's is.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Form, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::common::{escape, hosted_page, Brand};
+
+/// The client id the simulator accepts.
+pub const CLIENT_ID: &str = "sim-google-client.apps.example";
+/// The client secret the simulator accepts.
+pub const CLIENT_SECRET: &str = "sim-google-secret-7Hq2";
+
+/// How long a code may wait for the token request.
+const CODE_LIFETIME: Duration = Duration::from_secs(600);
+
+const BRAND: Brand = Brand {
+    label: "Simulated Google sign-in",
+    note: " — no real Google account",
+    colour: "#1a73e8",
+};
+
+/// Who consented, as the user-info endpoint describes them.
+#[derive(Clone)]
+struct Person {
+    email: String,
+    name: String,
+    verified: bool,
+}
+
+#[derive(Default)]
+struct Sim {
+    /// code → (person, redirect_uri, issued at)
+    codes: HashMap<String, (Person, String, Instant)>,
+    /// access token → person
+    tokens: HashMap<String, Person>,
+}
+
+type Shared = Arc<Mutex<Sim>>;
+
+/// The simulated Google's routes, under `/sim/google/`.
+pub fn router() -> Router {
+    Router::new()
+        .route("/sim/google/auth", get(authorize))
+        .route("/sim/google/consent", post(consent))
+        .route("/sim/google/token", post(token))
+        .route("/sim/google/userinfo", get(userinfo))
+        .with_state(Shared::default())
+}
+
+/// The shop's settings pointing its Google sign-in at a simulator on `base`.
+pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("GOOGLE_CLIENT_ID", CLIENT_ID.to_string()),
+        ("GOOGLE_CLIENT_SECRET", CLIENT_SECRET.to_string()),
+        ("GOOGLE_AUTH_URL", format!("{base}/sim/google/auth")),
+        ("GOOGLE_TOKEN_URL", format!("{base}/sim/google/token")),
+        ("GOOGLE_USERINFO_URL", format!("{base}/sim/google/userinfo")),
+    ]
+}
+
+fn random_word() -> String {
+    use rand::Rng;
+    let bytes: [u8; 24] = rand::thread_rng().gen();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Percent-encodes all but ASCII letters, digits and `-._~`.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `redirect_uri` with the query pairs added.
+fn back_to(redirect_uri: &str, pairs: &[(&str, &str)]) -> Response {
+    let mut url = redirect_uri.to_string();
+    for (i, (k, v)) in pairs.iter().enumerate() {
+        let sep = if i == 0 && !redirect_uri.contains('?') {
+            '?'
+        } else {
+            '&'
+        };
+        url.push_str(&format!("{sep}{k}={}", encode(v)));
+    }
+    Redirect::to(&url).into_response()
+}
+
+fn field<'a>(q: &'a HashMap<String, String>, name: &str) -> &'a str {
+    q.get(name).map(String::as_str).unwrap_or_default()
+}
+
+fn bad_request(what: &str) -> Response {
+    hosted_page(
+        &BRAND,
+        "Error 400: invalid_request",
+        &format!("<p>{}</p>", escape(what)),
+    )
+    .into_response()
+    .map_status(StatusCode::BAD_REQUEST)
+}
+
+trait MapStatus {
+    fn map_status(self, status: StatusCode) -> Response;
+}
+
+impl MapStatus for Response {
+    fn map_status(mut self, status: StatusCode) -> Response {
+        *self.status_mut() = status;
+        self
+    }
+}
+
+/// A redirect address the simulator sends codes to: http(s), no fragment.
+fn valid_redirect(uri: &str) -> bool {
+    (uri.starts_with("http://") || uri.starts_with("https://")) && !uri.contains('#')
+}
+
+/// `GET /sim/google/auth`: the consent page.
+async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
+    if field(&q, "client_id") != CLIENT_ID {
+        return bad_request("The OAuth client was not found (client_id).");
+    }
+    if field(&q, "response_type") != "code" {
+        return bad_request("Only response_type=code is supported.");
+    }
+    let redirect = field(&q, "redirect_uri");
+    if !valid_redirect(redirect) {
+        return bad_request("redirect_uri is missing or not an http(s) address.");
+    }
+    if !field(&q, "scope").split(' ').any(|s| s == "email") {
+        return bad_request("The scope must include email.");
+    }
+    let hidden = |name: &str| {
+        format!(
+            "<input type=\"hidden\" name=\"{name}\" value=\"{}\">",
+            escape(field(&q, name))
+        )
+    };
+    let body = format!(
+        "<p>The shop asks to know your name and e-mail address.</p>\
+         <form method=\"post\" action=\"/sim/google/consent\">{}{}\
+         <p><label>E-mail <input name=\"email\" type=\"email\" value=\"shopper@example.com\" required></label></p>\
+         <p><label>Name <input name=\"name\" value=\"Sim Shopper\"></label></p>\
+         <p><label><input name=\"verified\" type=\"checkbox\" value=\"true\" checked> Google has verified this e-mail</label></p>\
+         <button name=\"choice\" value=\"allow\">Allow</button>\
+         <button name=\"choice\" value=\"deny\" formnovalidate>Cancel</button></form>",
+        hidden("redirect_uri"),
+        hidden("state"),
+    );
+    hosted_page(&BRAND, "Sign in with Google", &body)
+}
+
+/// `POST /sim/google/consent`: back to the shop with a code, or with `error=access_denied`.
+async fn consent(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>) -> Response {
+    let redirect = field(&f, "redirect_uri").to_string();
+    if !valid_redirect(&redirect) {
+        return bad_request("redirect_uri is missing or not an http(s) address.");
+    }
+    let state = field(&f, "state");
+    if field(&f, "choice") != "allow" {
+        return back_to(&redirect, &[("error", "access_denied"), ("state", state)]);
+    }
+    let email = field(&f, "email").trim().to_lowercase();
+    if email.is_empty() || !email.contains('@') {
+        return bad_request("Enter an e-mail address.");
+    }
+    let person = Person {
+        name: field(&f, "name").trim().to_string(),
+        verified: field(&f, "verified") == "true",
+        email,
+    };
+    let code = format!("4/{}", random_word());
+    {
+        let mut sim = sim.lock().unwrap_or_else(|e| e.into_inner());
+        sim.codes
+            .retain(|_, (_, _, at)| at.elapsed() < CODE_LIFETIME);
+        sim.codes
+            .insert(code.clone(), (person, redirect.clone(), Instant::now()));
+    }
+    back_to(&redirect, &[("code", &code), ("state", state)])
+}
+
+/// `POST /sim/google/token`: a code (once, for the address it was issued to) for an access token.
+async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>) -> Response {
+    let refuse =
+        |status: StatusCode, error: &str| (status, Json(json!({ "error": error }))).into_response();
+    if field(&f, "client_id") != CLIENT_ID || field(&f, "client_secret") != CLIENT_SECRET {
+        return refuse(StatusCode::UNAUTHORIZED, "invalid_client");
+    }
+    if field(&f, "grant_type") != "authorization_code" {
+        return refuse(StatusCode::BAD_REQUEST, "unsupported_grant_type");
+    }
+    let mut sim = sim.lock().unwrap_or_else(|e| e.into_inner());
+    match sim.codes.remove(field(&f, "code")) {
+        Some((person, redirect, at))
+            if at.elapsed() < CODE_LIFETIME && redirect == field(&f, "redirect_uri") =>
+        {
+            let access = format!("ya29.{}", random_word());
+            sim.tokens.insert(access.clone(), person);
+            (
+                [(header::CACHE_CONTROL, "no-store")],
+                Json(json!({
+                    "access_token": access,
+                    "token_type": "Bearer",
+                    "expires_in": 3599,
+                    "scope": "openid email profile",
+                })),
+            )
+                .into_response()
+        }
+        _ => refuse(StatusCode::BAD_REQUEST, "invalid_grant"),
+    }
+}
+
+/// `GET /sim/google/userinfo`: the person the Bearer token was issued for.
+async fn userinfo(State(sim): State<Shared>, headers: HeaderMap) -> Response {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    let sim = sim.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(person) = sim.tokens.get(bearer) else {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({ "error": "invalid_token" })),
+        )
+            .into_response();
+    };
+    // A stable numeric id per e-mail, as Google's `sub` is per account.
+    let digest = Sha256::digest(person.email.as_bytes());
+    let sub: String = std::iter::once("1".to_string())
+        .chain(digest.iter().take(10).map(|b| format!("{:02}", b % 100)))
+        .collect();
+    Json(json!({
+        "sub": sub,
+        "email": person.email,
+        "email_verified": person.verified,
+        "name": person.name,
+    }))
+    .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_go_back_percent_encoded() {
+        assert_eq!(encode("google.a b/c"), "google.a%20b%2Fc");
+        let r = back_to("http://shop/cb", &[("code", "4/x"), ("state", "s")]);
+        assert_eq!(
+            r.headers()[header::LOCATION],
+            "http://shop/cb?code=4%2Fx&state=s"
+        );
+    }
+}
