@@ -1,0 +1,123 @@
+// Social sign-in through the real UI (SPEC.md §6), against the simulated
+// Google of payments-sim (its consent page, token and user-info endpoints;
+// the stack's GOOGLE_* settings point at it): a guest continues with Google,
+// consents, and lands signed in on the home page with the guest's cart; a
+// Google e-mail that belongs to an existing account needs that account's
+// password once, a wrong one is refused; cancelling at Google says so.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { BASE, buyable, clickAddToCart, email, expectCartCount, fill, launch, mobile, open, until } from './lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** From /user/login, through Google's (simulated) consent as `who`, with Allow or Cancel. */
+async function continueWithGoogle(page, who, choice = 'Allow') {
+  await page.goto('/user/login');
+  await page.getByRole('link', { name: 'Continue with Google' }).click();
+  await page.getByRole('heading', { name: 'Sign in with Google' }).waitFor();
+  if (choice === 'Allow') {
+    await page.getByLabel('E-mail', { exact: true }).fill(who.email);
+    await page.getByLabel('Name', { exact: true }).fill(who.name);
+  }
+  await page.getByRole('button', { name: choice }).click();
+}
+
+/** The signed-in shopper's e-mail, as the profile page shows it. */
+async function profileEmail(page) {
+  await page.goto('/user/profile');
+  const field = page.getByLabel('Email', { exact: true });
+  await until(async () => ((await field.inputValue()) === '' ? '' : 'filled'), 'filled', 'the profile shows the e-mail');
+  return field.inputValue();
+}
+
+test('a guest continues with Google and is signed in on the home page with the cart', async () => {
+  const { context, page, watcher } = await open(browser);
+  const [product] = buyable(1, 30);
+  const who = { email: email('google'), name: 'Nadia Google' };
+
+  await page.goto(`/product/${product.seo_url}`);
+  await expectCartCount(page, 0);
+  await clickAddToCart(page);
+  await page.getByText(/Added to your cart/).waitFor();
+  await expectCartCount(page, 1);
+
+  await continueWithGoogle(page, who);
+  // Back through the callback and /user/login#social_token=... to the home page.
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/');
+  assert.equal(new URL(page.url()).hash, '');
+  assert.ok(await page.evaluate(() => localStorage.getItem('auth_token')), 'the token is kept');
+  await expectCartCount(page, 1);
+  assert.equal(await profileEmail(page), who.email);
+
+  // Signing in again finds the same account (no second one, no password asked).
+  await page.evaluate(() => localStorage.removeItem('auth_token'));
+  await continueWithGoogle(page, who);
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/');
+  assert.equal(await profileEmail(page), who.email);
+  watcher.check();
+  await context.close();
+});
+
+test("Google's e-mail of an existing account links it with that account's password", async () => {
+  const { context, page, watcher } = await open(browser);
+  const account = { name: 'Rafi Password', email: email('link'), password: 'walnut-table-42' };
+  const res = await fetch(`${BASE}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({
+      name: account.name,
+      email: account.email,
+      telephone: mobile(),
+      emergency_contact_number: mobile(Date.now() + 5),
+      district: 'Dhaka',
+      password: account.password,
+      password_confirmation: account.password,
+      agree: true,
+      device_name: 'e2e',
+    }),
+  });
+  assert.equal(res.status, 200, await res.text());
+
+  await continueWithGoogle(page, { email: account.email, name: account.name });
+  await page.getByText('An account with this e-mail already exists. Enter its password to link Google and sign in.').waitFor();
+  assert.equal(new URL(page.url()).hash, '', 'the ticket left the address bar');
+
+  // A wrong password is refused by its field (the origin answers 400).
+  watcher.expect(/\/api\/auth\/social\/link$/);
+  await fill(page, 'Password', 'not-the-password');
+  await page.getByRole('button', { name: 'Link Google and sign in' }).click();
+  await page.getByText('The password is not right.').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+
+  await page.getByLabel('Password', { exact: true }).fill('');
+  await fill(page, 'Password', account.password);
+  await page.getByRole('button', { name: 'Link Google and sign in' }).click();
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/');
+  assert.equal(await profileEmail(page), account.email);
+
+  // Linked: the next Google sign-in goes straight in.
+  await page.evaluate(() => localStorage.removeItem('auth_token'));
+  await continueWithGoogle(page, { email: account.email, name: account.name });
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/');
+  assert.equal(await profileEmail(page), account.email);
+  watcher.check();
+  await context.close();
+});
+
+test('cancelling at Google says so on the sign-in page, which still works', async () => {
+  const { context, page, watcher } = await open(browser);
+  await continueWithGoogle(page, null, 'Cancel');
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/user/login');
+  assert.equal((await page.getByRole('alert').textContent())?.trim(), 'Signing in with Google was cancelled.');
+  assert.equal(new URL(page.url()).hash, '');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+  watcher.check();
+  await context.close();
+});
