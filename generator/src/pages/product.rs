@@ -133,8 +133,9 @@ pub async fn load(
     // statement and when sqlx binds each argument, so one query's cost grows
     // with the square of its ids. A 2,000-page batch of the 100,000-product
     // demo shop has about 10,000 related products (each product's nearest
-    // prices in its category are its own): 1.4 s a query, twice a batch, in
-    // one query; a few milliseconds in chunks of 500.
+    // prices in its category are mostly its own): in one statement the card
+    // query and its images query took up to 1.4 s each, and the build waited
+    // 19-41 s on the database; in chunks of 500, 0.5-2.4 s (docs/MEASURED.md).
     let related: Vec<(i64, Related)> = ids.iter().map(|id| (*id, catalogue.related(*id))).collect();
     let mut all: Vec<i64> = related
         .iter()
