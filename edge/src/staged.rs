@@ -532,10 +532,6 @@ impl Staged {
             .stored_at(&key)
             .map(|t| self.clock.from_system(t));
         if current.is_some_and(|stored| stored >= successor.at) {
-            tracing::debug!(
-                url,
-                "due successor not installed: the cache stored an answer since"
-            );
             return;
         }
         self.count_applied(&successor);
