@@ -6,7 +6,7 @@
 // password once, a wrong one is refused; cancelling at Google says so.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE, buyable, clickAddToCart, email, expectCartCount, fill, launch, mobile, open, until } from './lib.mjs';
+import { BASE, buyable, clickAddToCart, email, expectCartCount, fill, launch, mobile, open, shot, until } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -19,8 +19,11 @@ after(async () => {
 /** From /user/login, through Google's (simulated) consent as `who`, with Allow or Cancel. */
 async function continueWithGoogle(page, who, choice = 'Allow') {
   await page.goto('/user/login');
+  await page.getByRole('link', { name: 'Continue with Google' }).waitFor();
+  await shot(page, 'social-login');
   await page.getByRole('link', { name: 'Continue with Google' }).click();
   await page.getByRole('heading', { name: 'Sign in with Google' }).waitFor();
+  await shot(page, 'social-google-consent');
   if (choice === 'Allow') {
     await page.getByLabel('E-mail', { exact: true }).fill(who.email);
     await page.getByLabel('Name', { exact: true }).fill(who.name);
@@ -87,6 +90,7 @@ test("Google's e-mail of an existing account links it with that account's passwo
   await continueWithGoogle(page, { email: account.email, name: account.name });
   await page.getByText('An account with this e-mail already exists. Enter its password to link Google and sign in.').waitFor();
   assert.equal(new URL(page.url()).hash, '', 'the ticket left the address bar');
+  await shot(page, 'social-link');
 
   // A wrong password is refused by its field (the origin answers 400).
   watcher.expect(/\/api\/auth\/social\/link$/);

@@ -103,7 +103,7 @@ export function SocialButtons() {
   }, []);
   if (!providers.length) return null;
   return (
-    <p className={forms.links}>
+    <p className={forms.row}>
       {providers.map((p) => (
         <a key={p} className="btn" href={apiUrl(`/api/auth/social/${p}/redirect`)}>
           Continue with {PROVIDERS[p]}
