@@ -1,27 +1,30 @@
-//! Simulated Google sign-in: OAuth 2.0's authorization-code flow in the
-//! shape of Google's published endpoints (the shop's GOOGLE_AUTH_URL,
-//! GOOGLE_TOKEN_URL and GOOGLE_USERINFO_URL), for browser tests and
-//! `scripts/run`. No real Google account is involved: the consent page says
-//! so and lets the tester type the person who signs in.
+//! Simulated Google and Facebook sign-in: OAuth 2.0's authorization-code
+//! flow in the shape of each provider's published endpoints (the shop's
+//! GOOGLE_* and FACEBOOK_* AUTH_URL, TOKEN_URL and USERINFO_URL), for
+//! browser tests and `scripts/run`. No real account is involved: the consent
+//! page says so and lets the tester type the person who signs in.
+//! `{p}` is `google` or `facebook`:
 //!
-//! - `GET /sim/google/auth?response_type=code&client_id&redirect_uri&scope&state`:
-//!   the consent page (e-mail, name, whether Google has verified the e-mail);
-//! - `POST /sim/google/consent`: Allow sends the browser to
+//! - `GET /sim/{p}/auth?response_type=code&client_id&redirect_uri&scope&state`:
+//!   the consent page (e-mail, name, and for Google whether it has verified
+//!   the e-mail; Facebook makes no such promise);
+//! - `POST /sim/{p}/consent`: Allow sends the browser to
 //!   `redirect_uri?code=...&state=...` with a single-use code (ten minutes);
 //!   Cancel to `redirect_uri?error=access_denied&state=...`;
-//! - `POST /sim/google/token` (form: grant_type=authorization_code, code,
+//! - `POST /sim/{p}/token` (form: grant_type=authorization_code, code,
 //!   client_id, client_secret, redirect_uri, the redirect_uri the code was
-//!   issued for): `{access_token, token_type, expires_in, scope}`, or 400
+//!   issued for): `{access_token, token_type, expires_in}`, or 400
 //!   `{"error": "invalid_grant"}` / 401 `{"error": "invalid_client"}`;
-//! - `GET /sim/google/userinfo` with `Authorization: Bearer`: OpenID
-//!   Connect's `{sub, email, email_verified, name}`; `sub` is the same for
-//!   the same e-mail, as a Google account's is.
+//! - `GET /sim/{p}/userinfo` with `Authorization: Bearer`: Google's OpenID
+//!   Connect `{sub, email, email_verified, name}`, or Facebook's Graph
+//!   `me?fields=id,name,email` `{id, name, email}` (400 without those
+//!   fields); the id is the same for the same e-mail, as an account's is.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{Form, Query, State};
+use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -31,23 +34,73 @@ use sha2::{Digest, Sha256};
 
 use crate::common::{escape, hosted_page, Brand};
 
-/// The client id the simulator accepts.
+/// The Google client id the simulator accepts.
 pub const CLIENT_ID: &str = "sim-google-client.apps.example";
-/// The client secret the simulator accepts.
+/// The Google client secret the simulator accepts.
 pub const CLIENT_SECRET: &str = "sim-google-secret-7Hq2";
+/// The Facebook app id the simulator accepts.
+pub const FACEBOOK_CLIENT_ID: &str = "1700000000000042";
+/// The Facebook app secret the simulator accepts.
+pub const FACEBOOK_CLIENT_SECRET: &str = "sim-facebook-secret-9Kd4";
 
 /// How long a code may wait for the token request.
 const CODE_LIFETIME: Duration = Duration::from_secs(600);
 
-const BRAND: Brand = Brand {
-    label: "Simulated Google sign-in",
-    note: " — no real Google account",
-    colour: "#1a73e8",
-};
+/// A simulated provider.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Google,
+    Facebook,
+}
+
+impl Kind {
+    fn from_path(name: &str) -> Option<Kind> {
+        match name {
+            "google" => Some(Kind::Google),
+            "facebook" => Some(Kind::Facebook),
+            _ => None,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Google => "google",
+            Kind::Facebook => "facebook",
+        }
+    }
+    fn client(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Google => (CLIENT_ID, CLIENT_SECRET),
+            Kind::Facebook => (FACEBOOK_CLIENT_ID, FACEBOOK_CLIENT_SECRET),
+        }
+    }
+    fn brand(self) -> &'static Brand {
+        const GOOGLE: Brand = Brand {
+            label: "Simulated Google sign-in",
+            note: " — no real Google account",
+            colour: "#1a73e8",
+        };
+        const FACEBOOK: Brand = Brand {
+            label: "Simulated Facebook login",
+            note: " — no real Facebook account",
+            colour: "#1877f2",
+        };
+        match self {
+            Kind::Google => &GOOGLE,
+            Kind::Facebook => &FACEBOOK,
+        }
+    }
+    fn title(self) -> &'static str {
+        match self {
+            Kind::Google => "Sign in with Google",
+            Kind::Facebook => "Log in with Facebook",
+        }
+    }
+}
 
 /// Who consented, as the user-info endpoint describes them.
 #[derive(Clone)]
 struct Person {
+    kind: Kind,
     email: String,
     name: String,
     verified: bool,
@@ -63,17 +116,17 @@ struct Sim {
 
 type Shared = Arc<Mutex<Sim>>;
 
-/// The simulated Google's routes, under `/sim/google/`.
+/// The simulated providers' routes, under `/sim/google/` and `/sim/facebook/`.
 pub fn router() -> Router {
     Router::new()
-        .route("/sim/google/auth", get(authorize))
-        .route("/sim/google/consent", post(consent))
-        .route("/sim/google/token", post(token))
-        .route("/sim/google/userinfo", get(userinfo))
+        .route("/sim/{provider}/auth", get(authorize))
+        .route("/sim/{provider}/consent", post(consent))
+        .route("/sim/{provider}/token", post(token))
+        .route("/sim/{provider}/userinfo", get(userinfo))
         .with_state(Shared::default())
 }
 
-/// The shop's settings pointing its Google sign-in at a simulator on `base`.
+/// The shop's settings pointing its Google and Facebook sign-in at a simulator on `base`.
 pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
     vec![
         ("GOOGLE_CLIENT_ID", CLIENT_ID.to_string()),
@@ -81,6 +134,14 @@ pub fn shop_env(base: &str) -> Vec<(&'static str, String)> {
         ("GOOGLE_AUTH_URL", format!("{base}/sim/google/auth")),
         ("GOOGLE_TOKEN_URL", format!("{base}/sim/google/token")),
         ("GOOGLE_USERINFO_URL", format!("{base}/sim/google/userinfo")),
+        ("FACEBOOK_CLIENT_ID", FACEBOOK_CLIENT_ID.to_string()),
+        ("FACEBOOK_CLIENT_SECRET", FACEBOOK_CLIENT_SECRET.to_string()),
+        ("FACEBOOK_AUTH_URL", format!("{base}/sim/facebook/auth")),
+        ("FACEBOOK_TOKEN_URL", format!("{base}/sim/facebook/token")),
+        (
+            "FACEBOOK_USERINFO_URL",
+            format!("{base}/sim/facebook/userinfo"),
+        ),
     ]
 }
 
@@ -121,9 +182,9 @@ fn field<'a>(q: &'a HashMap<String, String>, name: &str) -> &'a str {
     q.get(name).map(String::as_str).unwrap_or_default()
 }
 
-fn bad_request(what: &str) -> Response {
+fn bad_request(kind: Kind, what: &str) -> Response {
     hosted_page(
-        &BRAND,
+        kind.brand(),
         "Error 400: invalid_request",
         &format!("<p>{}</p>", escape(what)),
     )
@@ -147,20 +208,30 @@ fn valid_redirect(uri: &str) -> bool {
     (uri.starts_with("http://") || uri.starts_with("https://")) && !uri.contains('#')
 }
 
-/// `GET /sim/google/auth`: the consent page.
-async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
-    if field(&q, "client_id") != CLIENT_ID {
-        return bad_request("The OAuth client was not found (client_id).");
+fn unknown_provider() -> Response {
+    (StatusCode::NOT_FOUND, "no such simulated provider").into_response()
+}
+
+/// `GET /sim/{p}/auth`: the consent page.
+async fn authorize(
+    Path(provider): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let Some(kind) = Kind::from_path(&provider) else {
+        return unknown_provider();
+    };
+    if field(&q, "client_id") != kind.client().0 {
+        return bad_request(kind, "The OAuth client was not found (client_id).");
     }
     if field(&q, "response_type") != "code" {
-        return bad_request("Only response_type=code is supported.");
+        return bad_request(kind, "Only response_type=code is supported.");
     }
     let redirect = field(&q, "redirect_uri");
     if !valid_redirect(redirect) {
-        return bad_request("redirect_uri is missing or not an http(s) address.");
+        return bad_request(kind, "redirect_uri is missing or not an http(s) address.");
     }
-    if !field(&q, "scope").split(' ').any(|s| s == "email") {
-        return bad_request("The scope must include email.");
+    if !field(&q, "scope").split([' ', ',']).any(|s| s == "email") {
+        return bad_request(kind, "The scope must include email.");
     }
     let hidden = |name: &str| {
         format!(
@@ -168,25 +239,38 @@ async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
             escape(field(&q, name))
         )
     };
+    let verified = if kind == Kind::Google {
+        "<p><label><input name=\"verified\" type=\"checkbox\" value=\"true\" checked> \
+         Google has verified this e-mail</label></p>"
+    } else {
+        ""
+    };
     let body = format!(
         "<p>The shop asks to know your name and e-mail address.</p>\
-         <form method=\"post\" action=\"/sim/google/consent\">{}{}\
+         <form method=\"post\" action=\"/sim/{}/consent\">{}{}\
          <p><label>E-mail <input name=\"email\" type=\"email\" value=\"shopper@example.com\" required></label></p>\
-         <p><label>Name <input name=\"name\" value=\"Sim Shopper\"></label></p>\
-         <p><label><input name=\"verified\" type=\"checkbox\" value=\"true\" checked> Google has verified this e-mail</label></p>\
+         <p><label>Name <input name=\"name\" value=\"Sim Shopper\"></label></p>{verified}\
          <button name=\"choice\" value=\"allow\">Allow</button>\
          <button name=\"choice\" value=\"deny\" formnovalidate>Cancel</button></form>",
+        kind.name(),
         hidden("redirect_uri"),
         hidden("state"),
     );
-    hosted_page(&BRAND, "Sign in with Google", &body)
+    hosted_page(kind.brand(), kind.title(), &body)
 }
 
-/// `POST /sim/google/consent`: back to the shop with a code, or with `error=access_denied`.
-async fn consent(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>) -> Response {
+/// `POST /sim/{p}/consent`: back to the shop with a code, or with `error=access_denied`.
+async fn consent(
+    State(sim): State<Shared>,
+    Path(provider): Path<String>,
+    Form(f): Form<HashMap<String, String>>,
+) -> Response {
+    let Some(kind) = Kind::from_path(&provider) else {
+        return unknown_provider();
+    };
     let redirect = field(&f, "redirect_uri").to_string();
     if !valid_redirect(&redirect) {
-        return bad_request("redirect_uri is missing or not an http(s) address.");
+        return bad_request(kind, "redirect_uri is missing or not an http(s) address.");
     }
     let state = field(&f, "state");
     if field(&f, "choice") != "allow" {
@@ -194,11 +278,12 @@ async fn consent(State(sim): State<Shared>, Form(f): Form<HashMap<String, String
     }
     let email = field(&f, "email").trim().to_lowercase();
     if email.is_empty() || !email.contains('@') {
-        return bad_request("Enter an e-mail address.");
+        return bad_request(kind, "Enter an e-mail address.");
     }
     let person = Person {
+        kind,
         name: field(&f, "name").trim().to_string(),
-        verified: field(&f, "verified") == "true",
+        verified: kind == Kind::Google && field(&f, "verified") == "true",
         email,
     };
     let code = format!("4/{}", random_word());
@@ -212,11 +297,19 @@ async fn consent(State(sim): State<Shared>, Form(f): Form<HashMap<String, String
     back_to(&redirect, &[("code", &code), ("state", state)])
 }
 
-/// `POST /sim/google/token`: a code (once, for the address it was issued to) for an access token.
-async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>) -> Response {
+/// `POST /sim/{p}/token`: a code (once, for the provider and address it was issued to) for an access token.
+async fn token(
+    State(sim): State<Shared>,
+    Path(provider): Path<String>,
+    Form(f): Form<HashMap<String, String>>,
+) -> Response {
+    let Some(kind) = Kind::from_path(&provider) else {
+        return unknown_provider();
+    };
     let refuse =
         |status: StatusCode, error: &str| (status, Json(json!({ "error": error }))).into_response();
-    if field(&f, "client_id") != CLIENT_ID || field(&f, "client_secret") != CLIENT_SECRET {
+    let (id, secret) = kind.client();
+    if field(&f, "client_id") != id || field(&f, "client_secret") != secret {
         return refuse(StatusCode::UNAUTHORIZED, "invalid_client");
     }
     if field(&f, "grant_type") != "authorization_code" {
@@ -225,7 +318,9 @@ async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>
     let mut sim = sim.lock().unwrap_or_else(|e| e.into_inner());
     match sim.codes.remove(field(&f, "code")) {
         Some((person, redirect, at))
-            if at.elapsed() < CODE_LIFETIME && redirect == field(&f, "redirect_uri") =>
+            if person.kind == kind
+                && at.elapsed() < CODE_LIFETIME
+                && redirect == field(&f, "redirect_uri") =>
         {
             let access = format!("ya29.{}", random_word());
             sim.tokens.insert(access.clone(), person);
@@ -235,7 +330,6 @@ async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>
                     "access_token": access,
                     "token_type": "Bearer",
                     "expires_in": 3599,
-                    "scope": "openid email profile",
                 })),
             )
                 .into_response()
@@ -244,32 +338,50 @@ async fn token(State(sim): State<Shared>, Form(f): Form<HashMap<String, String>>
     }
 }
 
-/// `GET /sim/google/userinfo`: the person the Bearer token was issued for.
-async fn userinfo(State(sim): State<Shared>, headers: HeaderMap) -> Response {
+/// `GET /sim/{p}/userinfo`: the person the Bearer token was issued for.
+async fn userinfo(
+    State(sim): State<Shared>,
+    Path(provider): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(kind) = Kind::from_path(&provider) else {
+        return unknown_provider();
+    };
+    if kind == Kind::Facebook && field(&q, "fields") != "id,name,email" {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": { "message": "Ask for fields=id,name,email" } })),
+        )
+            .into_response();
+    }
     let bearer = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or_default();
     let sim = sim.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(person) = sim.tokens.get(bearer) else {
+    let Some(person) = sim.tokens.get(bearer).filter(|p| p.kind == kind) else {
         return (
             StatusCode::UNAUTHORIZED,
             Json(json!({ "error": "invalid_token" })),
         )
             .into_response();
     };
-    // A stable numeric id per e-mail, as Google's `sub` is per account.
-    let digest = Sha256::digest(person.email.as_bytes());
+    // A stable numeric id per provider and e-mail, as an account's is.
+    let digest = Sha256::digest(format!("{}:{}", kind.name(), person.email).as_bytes());
     let sub: String = std::iter::once("1".to_string())
         .chain(digest.iter().take(10).map(|b| format!("{:02}", b % 100)))
         .collect();
-    Json(json!({
-        "sub": sub,
-        "email": person.email,
-        "email_verified": person.verified,
-        "name": person.name,
-    }))
+    Json(match kind {
+        Kind::Google => json!({
+            "sub": sub,
+            "email": person.email,
+            "email_verified": person.verified,
+            "name": person.name,
+        }),
+        Kind::Facebook => json!({ "id": sub, "name": person.name, "email": person.email }),
+    })
     .into_response()
 }
 

@@ -1,6 +1,6 @@
 // Social sign-in through the real UI (SPEC.md §6), against the simulated
-// Google of payments-sim (its consent page, token and user-info endpoints;
-// the stack's GOOGLE_* settings point at it): a guest continues with Google,
+// Google and Facebook of payments-sim (consent page, token and user-info
+// endpoints; the stack's GOOGLE_* and FACEBOOK_* settings point at it): a guest continues with Google,
 // consents, and lands signed in on the home page with the guest's cart; a
 // Google e-mail that belongs to an existing account needs that account's
 // password once, a wrong one is refused; cancelling at Google says so.
@@ -16,19 +16,44 @@ after(async () => {
   await browser?.close();
 });
 
-/** From /user/login, through Google's (simulated) consent as `who`, with Allow or Cancel. */
-async function continueWithGoogle(page, who, choice = 'Allow') {
+const CONSENT = { Google: 'Sign in with Google', Facebook: 'Log in with Facebook' };
+
+/** From /user/login, through the provider's (simulated) consent as `who`, with Allow or Cancel. */
+async function continueWith(page, provider, who, choice = 'Allow') {
   await page.goto('/user/login');
-  await page.getByRole('link', { name: 'Continue with Google' }).waitFor();
+  await page.getByRole('link', { name: `Continue with ${provider}` }).waitFor();
   await shot(page, 'social-login');
-  await page.getByRole('link', { name: 'Continue with Google' }).click();
-  await page.getByRole('heading', { name: 'Sign in with Google' }).waitFor();
-  await shot(page, 'social-google-consent');
+  await page.getByRole('link', { name: `Continue with ${provider}` }).click();
+  await page.getByRole('heading', { name: CONSENT[provider] }).waitFor();
+  await shot(page, `social-${provider.toLowerCase()}-consent`);
   if (choice === 'Allow') {
     await page.getByLabel('E-mail', { exact: true }).fill(who.email);
     await page.getByLabel('Name', { exact: true }).fill(who.name);
   }
   await page.getByRole('button', { name: choice }).click();
+}
+
+/** Continues with Google. */
+const continueWithGoogle = (page, who, choice) => continueWith(page, 'Google', who, choice);
+
+/** Registers an account with a password through the API, as the registration page does. */
+async function register(account) {
+  const res = await fetch(`${BASE}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({
+      name: account.name,
+      email: account.email,
+      telephone: mobile(),
+      emergency_contact_number: mobile(Date.now() + 5),
+      district: 'Dhaka',
+      password: account.password,
+      password_confirmation: account.password,
+      agree: true,
+      device_name: 'e2e',
+    }),
+  });
+  assert.equal(res.status, 200, await res.text());
 }
 
 /** The signed-in shopper's e-mail, as the profile page shows it. */
@@ -70,22 +95,7 @@ test('a guest continues with Google and is signed in on the home page with the c
 test("Google's e-mail of an existing account links it with that account's password", async () => {
   const { context, page, watcher } = await open(browser);
   const account = { name: 'Rafi Password', email: email('link'), password: 'walnut-table-42' };
-  const res = await fetch(`${BASE}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify({
-      name: account.name,
-      email: account.email,
-      telephone: mobile(),
-      emergency_contact_number: mobile(Date.now() + 5),
-      district: 'Dhaka',
-      password: account.password,
-      password_confirmation: account.password,
-      agree: true,
-      device_name: 'e2e',
-    }),
-  });
-  assert.equal(res.status, 200, await res.text());
+  await register(account);
 
   await continueWithGoogle(page, { email: account.email, name: account.name });
   await page.getByText('An account with this e-mail already exists. Enter its password to link Google and sign in.').waitFor();
@@ -121,6 +131,29 @@ test('cancelling at Google says so on the sign-in page, which still works', asyn
   assert.equal((await page.getByRole('alert').textContent())?.trim(), 'Signing in with Google was cancelled.');
   assert.equal(new URL(page.url()).hash, '');
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+  watcher.check();
+  await context.close();
+});
+
+test('Facebook signs a new shopper in, and refuses to take over an account it cannot vouch for', async () => {
+  const { context, page, watcher } = await open(browser);
+  const who = { email: email('facebook'), name: 'Tania Facebook' };
+  await continueWith(page, 'Facebook', who);
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/');
+  assert.equal(await profileEmail(page), who.email);
+
+  // Facebook does not say the e-mail is verified: an account with a password keeps it.
+  await page.evaluate(() => localStorage.removeItem('auth_token'));
+  const account = { name: 'Sumi Password', email: email('fb-existing'), password: 'teak-chair-1234' };
+  await register(account);
+  await continueWith(page, 'Facebook', account);
+  await page.waitForURL((u) => u.origin === BASE && u.pathname === '/user/login');
+  assert.equal(
+    (await page.getByRole('alert').textContent())?.trim(),
+    'An account with this e-mail address exists. Please sign in with your password; Facebook could not confirm the address is yours.',
+  );
+  assert.equal(new URL(page.url()).hash, '');
   assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
   watcher.check();
   await context.close();
