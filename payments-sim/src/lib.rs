@@ -2,7 +2,7 @@
 //! provider, each following that provider's published protocol. No real
 //! money moves: every hosted page says so.
 //!
-//! [`oauth`] simulates Google sign-in the same way (no real account).
+//! [`oauth`] simulates Google and Facebook sign-in the same way (no real account).
 //!
 //! All gateways share one server (one address); [`shop_env`] names the
 //! environment that points the shop at it.

@@ -183,24 +183,12 @@ fn field<'a>(q: &'a HashMap<String, String>, name: &str) -> &'a str {
 }
 
 fn bad_request(kind: Kind, what: &str) -> Response {
-    hosted_page(
+    let page = hosted_page(
         kind.brand(),
         "Error 400: invalid_request",
         &format!("<p>{}</p>", escape(what)),
-    )
-    .into_response()
-    .map_status(StatusCode::BAD_REQUEST)
-}
-
-trait MapStatus {
-    fn map_status(self, status: StatusCode) -> Response;
-}
-
-impl MapStatus for Response {
-    fn map_status(mut self, status: StatusCode) -> Response {
-        *self.status_mut() = status;
-        self
-    }
+    );
+    (StatusCode::BAD_REQUEST, page).into_response()
 }
 
 /// A redirect address the simulator sends codes to: http(s), no fragment.
