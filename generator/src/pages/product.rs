@@ -56,11 +56,17 @@ pub struct ProductData {
     pub trail: Trail,
     /// Category ids on the trail, for surrogate keys.
     pub categories: Vec<i64>,
-    /// When a running flash sale lowers the price: its end (unix seconds).
-    pub flash_ends: Option<i64>,
-    /// The running flash sales the product is in, when one lowers its price
-    /// (their `flash_schedule:{id}` keys: editing one purges the page).
-    pub flash_sales: Vec<i64>,
+    /// The running flash sales, when one lowers the price.
+    pub flash: Option<RunningSales>,
+}
+
+/// The running flash sales a product is in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningSales {
+    /// The earliest end among them (unix seconds): the page's countdown.
+    pub ends: i64,
+    /// Their ids (their `flash_schedule:{id}` keys: editing one purges the page).
+    pub sales: Vec<i64>,
 }
 
 /// The lowest monthly instalment over the EMI offers, by the rule the
@@ -124,7 +130,7 @@ pub async fn load(
         q::comments(pool, ids, FIRST_TALK),
         q::review_summaries(pool, ids),
         q::latest_reviews(pool, ids, FIRST_REVIEWS),
-        flash_ends(pool, ids, now),
+        running_sales(pool, ids, now),
     )?;
     // The cards of every related product of the batch, 500 ids a query
     // (crate::build::card_map): the card query binds each id as a parameter
@@ -180,15 +186,9 @@ pub async fn load(
                         )
                     })
                     .collect(),
-                flash_ends: flash
-                    .get(&id)
-                    .map(|(ends, _)| *ends)
-                    .filter(|_| row.effective_price < row.price_now),
-                flash_sales: flash
+                flash: flash
                     .remove(&id)
-                    .map(|(_, sales)| sales)
-                    .filter(|_| row.effective_price < row.price_now)
-                    .unwrap_or_default(),
+                    .filter(|_| row.effective_price < row.price_now),
                 trail,
                 categories,
                 row,
@@ -197,13 +197,12 @@ pub async fn load(
         .collect())
 }
 
-/// Per product in a running flash sale: the earliest end of its running
-/// sales, and their ids.
-async fn flash_ends(
+/// The running flash sales of each product in one.
+async fn running_sales(
     pool: &catalog::db::Pool,
     ids: &[i64],
     now: i64,
-) -> Result<HashMap<i64, (i64, Vec<i64>)>, sqlx::Error> {
+) -> Result<HashMap<i64, RunningSales>, sqlx::Error> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
@@ -215,11 +214,14 @@ async fn flash_ends(
     ))
     .fetch_all(pool)
     .await?;
-    let mut out: HashMap<i64, (i64, Vec<i64>)> = HashMap::new();
+    let mut out: HashMap<i64, RunningSales> = HashMap::new();
     for (product, sale, ends) in rows {
-        let entry = out.entry(product).or_insert((ends, Vec::new()));
-        entry.0 = entry.0.min(ends);
-        entry.1.push(sale);
+        let entry = out.entry(product).or_insert(RunningSales {
+            ends,
+            sales: Vec::new(),
+        });
+        entry.ends = entry.ends.min(ends);
+        entry.sales.push(sale);
     }
     Ok(out)
 }
@@ -383,7 +385,7 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
             .render()?
         },
     );
-    let flash = match d.flash_ends {
+    let flash = match d.flash.as_ref().map(|f| f.ends) {
         Some(ends) => island(
             "flash-countdown",
             "visible",
@@ -554,8 +556,9 @@ pub fn render(site: &Site, d: &ProductData) -> anyhow::Result<Page> {
     // own products' price changes, which their keys already say
     // (catalog::pricing::next_change_for), not at another sale's.
     keys.extend(
-        d.flash_sales
+        d.flash
             .iter()
+            .flat_map(|f| &f.sales)
             .map(|id| SurrogateKey::FlashSchedule(*id).to_string()),
     );
     keys.sort();
