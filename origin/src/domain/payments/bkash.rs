@@ -39,8 +39,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::gateway::{
-    endpoint, json_answer, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund,
-    RefundState,
+    ask, endpoint, parse_taka, server_error, Checkout, Gateway, GatewayError, Refund, RefundState,
 };
 use super::{confirm, Confirmed, Outcome};
 use crate::config::Secret;
@@ -259,15 +258,12 @@ impl Bkash {
         if let Some(refresh_token) = refresh {
             body["refresh_token"] = json!(refresh_token);
         }
-        let granted: Granted = json_answer(
-            http.post(self.url(path)?)
-                .header("username", &self.username)
-                .header("password", &self.password.0)
-                .header("Accept", "application/json")
-                .json(&body)
-                .send()
-                .await?,
-        )
+        let granted: Granted = ask(http
+            .post(self.url(path)?)
+            .header("username", &self.username)
+            .header("password", &self.password.0)
+            .header("Accept", "application/json")
+            .json(&body))
         .await?;
         if let Some(error) = granted.status.error() {
             return Err(GatewayError::Refused(error));

@@ -114,6 +114,13 @@ pub async fn json_answer<T: serde::de::DeserializeOwned>(
     Ok(response.json().await?)
 }
 
+/// Sends `request` and reads its JSON answer ([`json_answer`]).
+pub async fn ask<T: serde::de::DeserializeOwned>(
+    request: reqwest::RequestBuilder,
+) -> Result<T, GatewayError> {
+    json_answer(request.send().await?).await
+}
+
 /// A payment gateway: card (SSLCommerz's style) or wallet (Nagad's style).
 pub trait Gateway: Sync {
     /// The name stored with each attempt (`payment.gateway`).

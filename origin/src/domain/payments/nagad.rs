@@ -43,7 +43,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use super::gateway::{endpoint, json_answer, parse_taka, Checkout, Gateway, GatewayError};
+use super::gateway::{ask, endpoint, json_answer, parse_taka, Checkout, Gateway, GatewayError};
 use super::{confirm, Confirmed, Outcome};
 use crate::plumbing::error::ApiResult;
 
@@ -311,12 +311,9 @@ impl Gateway for Nagad {
         if let Some(number) = &self.account_number {
             body["accountNumber"] = json!(number);
         }
-        let sealed: Sealed = json_answer(
-            self.request(http.post(url), &checkout.client_ip)
-                .json(&body)
-                .send()
-                .await?,
-        )
+        let sealed: Sealed = ask(self
+            .request(http.post(url), &checkout.client_ip)
+            .json(&body))
         .await?;
         if sealed.sensitive_data.is_empty() && !sealed.refusal.reason.is_empty() {
             return Err(refused(&sealed.refusal));
@@ -345,12 +342,9 @@ impl Gateway for Nagad {
             "merchantCallbackURL": self.callback_url,
             "additionalMerchantInfo": { "order_random": checkout.order_random },
         });
-        let completed: Completed = json_answer(
-            self.request(http.post(url), &checkout.client_ip)
-                .json(&body)
-                .send()
-                .await?,
-        )
+        let completed: Completed = ask(self
+            .request(http.post(url), &checkout.client_ip)
+            .json(&body))
         .await?;
         if !completed.status.eq_ignore_ascii_case("Success") {
             return Err(refused(&completed.refusal));

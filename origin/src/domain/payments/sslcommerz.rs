@@ -28,7 +28,7 @@ use md5::{Digest, Md5};
 use serde::Deserialize;
 
 use super::gateway::{
-    endpoint, json_answer, parse_taka, Checkout, Gateway, GatewayError, Refund, RefundState,
+    ask, endpoint, parse_taka, Checkout, Gateway, GatewayError, Refund, RefundState,
 };
 use super::Outcome;
 use crate::config::Secret;
@@ -250,13 +250,7 @@ impl Gateway for SslCommerz {
             Some(max) => form.extend([("emi_option", "1"), ("emi_max_inst_option", max.as_str())]),
             None => form.push(("emi_option", "0")),
         }
-        let answer: SessionAnswer = json_answer(
-            http.post(self.session_url.clone())
-                .form(&form)
-                .send()
-                .await?,
-        )
-        .await?;
+        let answer: SessionAnswer = ask(http.post(self.session_url.clone()).form(&form)).await?;
         if answer.status.eq_ignore_ascii_case("SUCCESS") && !answer.gateway_page_url.is_empty() {
             Ok(answer.gateway_page_url)
         } else {
@@ -273,24 +267,14 @@ impl Gateway for SslCommerz {
         match reference {
             Lookup::ValId(val_id) => {
                 query.extend([("val_id", val_id.as_str()), ("v", "1")]);
-                let tx: Transaction = json_answer(
-                    http.get(self.validation_url.clone())
-                        .query(&query)
-                        .send()
-                        .await?,
-                )
-                .await?;
+                let tx: Transaction =
+                    ask(http.get(self.validation_url.clone()).query(&query)).await?;
                 Ok(tx.outcome().filter(|o| !o.tran_id().is_empty()))
             }
             Lookup::TranId(tran_id) => {
                 query.push(("tran_id", tran_id.as_str()));
-                let found: QueryAnswer = json_answer(
-                    http.get(self.query_url.clone())
-                        .query(&query)
-                        .send()
-                        .await?,
-                )
-                .await?;
+                let found: QueryAnswer =
+                    ask(http.get(self.query_url.clone()).query(&query)).await?;
                 let outcomes: Vec<Outcome> = found
                     .element
                     .iter()
@@ -329,13 +313,7 @@ impl Gateway for SslCommerz {
             ("bank_tran_id", refund.gateway_ref.as_str()),
             ("refe_id", reference.as_str()),
         ]);
-        let answer: RefundAnswer = json_answer(
-            http.get(self.query_url.clone())
-                .query(&query)
-                .send()
-                .await?,
-        )
-        .await?;
+        let answer: RefundAnswer = ask(http.get(self.query_url.clone()).query(&query)).await?;
         match answer.status.to_ascii_lowercase().as_str() {
             "success" if answer.api_connect == "DONE" => {
                 Ok(RefundState::Refunded(answer.refund_ref_id))
@@ -366,13 +344,7 @@ impl Gateway for SslCommerz {
         }
         let mut query: Vec<(&str, &str)> = self.credentials().to_vec();
         query.push(("refund_ref_id", refund.refund_ref.as_str()));
-        let answer: RefundAnswer = json_answer(
-            http.get(self.query_url.clone())
-                .query(&query)
-                .send()
-                .await?,
-        )
-        .await?;
+        let answer: RefundAnswer = ask(http.get(self.query_url.clone()).query(&query)).await?;
         if answer.api_connect != "DONE" {
             return Err(GatewayError::Refused(format!(
                 "{} {}",
