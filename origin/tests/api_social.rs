@@ -141,7 +141,15 @@ async fn shop_with_providers() -> (TestShop, Shared) {
     (shop, sim)
 }
 
-/// Where a sign-in ended: the fragment of the `/user/login` redirect.
+/// Where the callback sent the browser: the fragment of the `/user/login` redirect.
+#[derive(Debug)]
+enum Back {
+    /// `#social_code=<code>`, and the binding cookie set beside it (`social_bind=...`).
+    Code(String, String),
+    Error(String),
+}
+
+/// Where a sign-in ended, once the page redeemed the callback's code.
 #[derive(Debug)]
 enum Ended {
     Token(String),
@@ -150,10 +158,10 @@ enum Ended {
     Link(String, String),
 }
 
-/// The browser's part: start at the shop, consent at the provider as
-/// `person`, return to the callback with the cookies the shop set (and the
-/// guest's `self_token`).
-async fn sign_in(shop: &TestShop, provider: &str, person: &str) -> Ended {
+/// The browser's part up to the callback: start at the shop, consent at the
+/// provider as `person`, return to the callback with the cookies the shop set
+/// (and the guest's `self_token`).
+async fn come_back(shop: &TestShop, provider: &str, person: &str) -> Back {
     let (status, headers, _) = shop
         .get(&format!("/api/auth/social/{provider}/redirect"))
         .await;
@@ -178,27 +186,101 @@ async fn sign_in(shop: &TestShop, provider: &str, person: &str) -> Ended {
     callback_with(shop, path, &format!("{state_cookie}; self_token={GUEST}")).await
 }
 
-async fn callback_with(shop: &TestShop, path: &str, cookies: &str) -> Ended {
+/// The whole sign-in: [`come_back`], then the page redeems the code with the
+/// browser's cookies.
+async fn sign_in(shop: &TestShop, provider: &str, person: &str) -> Ended {
+    match come_back(shop, provider, person).await {
+        Back::Error(message) => Ended::Error(message),
+        Back::Code(code, bind) => {
+            let (status, headers, body) = redeem(shop, &code, &bind).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            // The binding cookie is done with.
+            let cleared: Vec<_> = headers
+                .get_all("set-cookie")
+                .iter()
+                .map(|v| v.to_str().unwrap().to_string())
+                .collect();
+            assert!(
+                cleared.iter().any(|c| c.starts_with("social_bind=; ")
+                    && c.contains("Max-Age=0")
+                    && c.contains("Path=/api/auth/social")),
+                "{cleared:?}"
+            );
+            if let Some(token) = body["token"].as_str() {
+                assert_eq!(body["token_type"], "Bearer", "{body}");
+                assert!(body["user"]["id"].is_i64(), "{body}");
+                Ended::Token(token.to_string())
+            } else {
+                let link = &body["link"];
+                assert_eq!(body["success"], true, "{body}");
+                Ended::Link(
+                    link["ticket"].as_str().expect("a ticket").to_string(),
+                    link["provider"].as_str().expect("a provider").to_string(),
+                )
+            }
+        }
+    }
+}
+
+/// `POST /api/auth/social/redeem {code}` with the `cookie` header given (`""` for none).
+async fn redeem(shop: &TestShop, code: &str, cookie: &str) -> (StatusCode, HeaderMap, Value) {
+    let body = json!({ "code": code });
+    let mut headers = vec![("SELF-TOKEN", GUEST)];
+    if !cookie.is_empty() {
+        headers.push(("cookie", cookie));
+    }
+    shop.request("POST", "/api/auth/social/redeem", &headers, Some(&body))
+        .await
+}
+
+async fn callback_with(shop: &TestShop, path: &str, cookies: &str) -> Back {
     let (status, headers, body) = shop
         .request("GET", path, &[("cookie", cookies)], None)
         .await;
     assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
     assert_eq!(headers["referrer-policy"], "no-referrer");
-    assert!(headers["set-cookie"]
-        .to_str()
-        .unwrap()
-        .starts_with("social_state=; "));
+    let set_cookies: Vec<String> = headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .collect();
+    assert!(
+        set_cookies[0].starts_with("social_state=; "),
+        "{set_cookies:?}"
+    );
     let location = headers["location"].to_str().unwrap();
     let fragment = location
         .strip_prefix("https://shop.example/user/login#")
         .unwrap_or_else(|| panic!("unexpected location {location}"));
-    if let Some(token) = fragment.strip_prefix("social_token=") {
-        Ended::Token(token.to_string())
+    // Neither a session token nor a link ticket travels in the address.
+    assert!(
+        !fragment.contains("social_token") && !fragment.contains("social_link"),
+        "{location}"
+    );
+    if let Some(code) = fragment.strip_prefix("social_code=") {
+        assert!(
+            code.len() == 64 && code.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{code}"
+        );
+        let bind = set_cookies
+            .iter()
+            .find(|c| c.starts_with("social_bind="))
+            .unwrap_or_else(|| panic!("no binding cookie: {set_cookies:?}"));
+        for attribute in [
+            "HttpOnly",
+            "SameSite=Lax",
+            "Secure",
+            "Path=/api/auth/social",
+            "Max-Age=120",
+        ] {
+            assert!(bind.contains(attribute), "{bind} lacks {attribute}");
+        }
+        let pair = bind.split(';').next().unwrap().to_string();
+        assert!(pair.len() > "social_bind=".len() + 32, "{pair}");
+        Back::Code(code.to_string(), pair)
     } else if let Some(error) = fragment.strip_prefix("social_error=") {
-        Ended::Error(error.replace("%20", " "))
-    } else if let Some(link) = fragment.strip_prefix("social_link=") {
-        let (ticket, provider) = link.split_once("&provider=").expect("the provider named");
-        Ended::Link(ticket.to_string(), provider.to_string())
+        assert_eq!(set_cookies.len(), 1, "no binding cookie with an error");
+        Back::Error(error.replace("%20", " "))
     } else {
         panic!("unexpected fragment {fragment}")
     }
@@ -247,6 +329,20 @@ async fn social_sign_in_is_off_until_configured() {
             assert!(responses.get("200").is_none(), "{path}");
         }
     }
+    // The redemption is documented with its body and its answers.
+    let redeem = &doc["paths"]["/api/auth/social/redeem"]["post"];
+    let body = &redeem["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+    assert_eq!(body, "#/components/schemas/RedeemBody", "{redeem}");
+    let ok = &redeem["responses"]["200"]["content"]["application/json"]["schema"]["$ref"];
+    assert_eq!(ok, "#/components/schemas/RedeemResponse", "{redeem}");
+    for status in ["400", "409"] {
+        assert!(
+            redeem["responses"][status].is_object(),
+            "{status}: {redeem}"
+        );
+    }
+    let answer = &doc["components"]["schemas"]["RedeemResponse"]["anyOf"];
+    assert_eq!(answer.as_array().map(Vec::len), Some(2), "{answer}");
 }
 
 #[tokio::test]
@@ -539,7 +635,7 @@ async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in(
     let callback = back.headers()["location"].to_str().unwrap().to_string();
     let path = callback.strip_prefix("https://shop.example").unwrap();
     for cookies in ["", "social_state=google.someone-elses-state"] {
-        let Ended::Error(message) = callback_with(&shop, path, cookies).await else {
+        let Back::Error(message) = callback_with(&shop, path, cookies).await else {
             panic!("signed in without the state cookie ({cookies})");
         };
         assert!(message.contains("expired"), "{message}");
@@ -556,7 +652,7 @@ async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in(
     let fb_path = path.replace("/google/", "/facebook/");
     assert!(matches!(
         callback_with(&shop, &fb_path, state).await,
-        Ended::Error(_)
+        Back::Error(_)
     ));
 
     // A made-up code: the provider refuses it, so do we.
@@ -569,7 +665,7 @@ async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in(
         "/api/auth/social/google/callback?code=forged&state={}",
         query["state"]
     );
-    let Ended::Error(message) = callback_with(&shop, &forged, state).await else {
+    let Back::Error(message) = callback_with(&shop, &forged, state).await else {
         panic!("a forged code signed someone in");
     };
     assert!(message.contains("did not confirm"), "{message}");
@@ -579,20 +675,22 @@ async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in(
         "/api/auth/social/google/callback?error=access_denied&state={}",
         query["state"]
     );
-    let Ended::Error(message) = callback_with(&shop, &declined, state).await else {
+    let Back::Error(message) = callback_with(&shop, &declined, state).await else {
         panic!("declined yet signed in");
     };
     assert!(message.contains("cancelled"), "{message}");
 
     // The real code still works once, with the right cookie; a replay does not.
+    let Back::Code(code, bind) = callback_with(&shop, path, state).await else {
+        panic!("the real code did not sign in");
+    };
     assert!(matches!(
         callback_with(&shop, path, state).await,
-        Ended::Token(_)
+        Back::Error(_)
     ));
-    assert!(matches!(
-        callback_with(&shop, path, state).await,
-        Ended::Error(_)
-    ));
+    assert_eq!(tokens().await, before, "no token before the page redeems");
+    let (status, _, body) = redeem(&shop, &code, &bind).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(tokens().await, before + 1);
 
     // Missing parameters are a clear 400.
@@ -606,4 +704,198 @@ async fn a_callback_without_its_state_cookie_or_with_a_bad_code_signs_nobody_in(
         .await;
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
     assert!(body["errors"]["code"].is_array(), "{body}");
+}
+
+#[tokio::test]
+async fn a_code_signs_in_once_and_only_in_the_browser_that_came_back() {
+    let (shop, sim) = shop_with_providers().await;
+    person(
+        &sim,
+        "sara",
+        json!({"sub": "g-31", "name": "Sara", "email": "sara.social@example.test", "email_verified": true}),
+    );
+    person(
+        &sim,
+        "mallory",
+        json!({"sub": "g-32", "name": "Mallory", "email": "mallory.social@example.test", "email_verified": true}),
+    );
+    let tokens = || shop.scalar_i64("SELECT COUNT(*) FROM auth_token");
+    let before = tokens().await;
+
+    // Sara's browser comes back with a code and its cookie; no token exists yet.
+    let Back::Code(code, bind) = come_back(&shop, "google", "sara").await else {
+        panic!("no code");
+    };
+    assert_eq!(tokens().await, before);
+    // Only hashes of the code and the cookie are kept.
+    let hash = origin::domain::identity::hash_token;
+    let cookie_value = bind.strip_prefix("social_bind=").unwrap();
+    assert_eq!(
+        shop.scalar_i64(&format!(
+            "SELECT COUNT(*) FROM social_code WHERE code_hash = '{}' AND browser_hash = '{}'",
+            hash(&code),
+            hash(cookie_value)
+        ))
+        .await,
+        1
+    );
+    assert_eq!(
+        shop.scalar_i64(&format!(
+            "SELECT COUNT(*) FROM social_code WHERE code_hash = '{code}' OR browser_hash = '{cookie_value}'"
+        ))
+        .await,
+        0
+    );
+
+    // Mallory signs in with his own Google account in his own browser.
+    let Back::Code(mallory_code, mallory_bind) = come_back(&shop, "google", "mallory").await else {
+        panic!("no code for mallory");
+    };
+
+    // Sara's code without her cookie, or with another browser's: refused.
+    for cookie in [
+        "",
+        mallory_bind.as_str(),
+        "social_bind=",
+        "social_bind=made-up",
+        "social_state=x",
+    ] {
+        let (status, headers, body) = redeem(&shop, &code, cookie).await;
+        assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+        assert!(body["errors"]["code"].is_array(), "{cookie}: {body}");
+        assert!(body.get("token").is_none(), "{body}");
+    }
+    // Mallory's code in Sara's browser (a link to /user/login#social_code=...,
+    // the login CSRF): refused, so Sara is not signed into Mallory's account.
+    let (status, headers, body) = redeem(&shop, &mallory_code, &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    // A code not made here, and bodies without one.
+    let (status, headers, body) = redeem(&shop, &random(), &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    for bad in [
+        json!({}),
+        json!({"code": "  "}),
+        json!({"code": "x".repeat(201)}),
+    ] {
+        let (status, headers, body) = shop
+            .request(
+                "POST",
+                "/api/auth/social/redeem",
+                &[("cookie", &bind)],
+                Some(&bad),
+            )
+            .await;
+        assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+        assert!(body["errors"]["code"].is_array(), "{bad}: {body}");
+    }
+    assert_eq!(tokens().await, before, "nobody signed in");
+
+    // With her own cookie Sara's code signs Sara in, once.
+    let (status, headers, body) = redeem(&shop, &code, &bind).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(headers["cache-control"], "private, no-store");
+    assert_eq!(body["user"]["email"], "sara.social@example.test");
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["message"], "You are signed in.");
+    let token = body["token"].as_str().unwrap();
+    assert_eq!(me(&shop, token).await["email"], "sara.social@example.test");
+    let (status, headers, body) = redeem(&shop, &code, &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(
+        body["errors"]["code"].is_array(),
+        "a code works once: {body}"
+    );
+
+    // The refused tries did not use Mallory's code up: it works in his browser.
+    let (status, _, body) = redeem(&shop, &mallory_code, &mallory_bind).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["user"]["email"], "mallory.social@example.test");
+    assert_eq!(tokens().await, before + 2);
+}
+
+#[tokio::test]
+async fn an_expired_code_or_a_closed_account_signs_nobody_in() {
+    let (shop, sim) = shop_with_providers().await;
+    person(
+        &sim,
+        "tariq",
+        json!({"sub": "g-41", "name": "Tariq", "email": "tariq.social@example.test", "email_verified": true}),
+    );
+    let tokens = || shop.scalar_i64("SELECT COUNT(*) FROM auth_token");
+    let before = tokens().await;
+
+    // Two minutes pass before the page redeems the code.
+    let Back::Code(code, bind) = come_back(&shop, "google", "tariq").await else {
+        panic!("no code");
+    };
+    db::query("UPDATE social_code SET expires_at = expires_at - 121")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (status, headers, body) = redeem(&shop, &code, &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(
+        body["message"].as_str().unwrap().contains("expired"),
+        "{body}"
+    );
+    assert_eq!(tokens().await, before);
+
+    // The account is closed between the callback and the redemption.
+    let Back::Code(code, bind) = come_back(&shop, "google", "tariq").await else {
+        panic!("no code");
+    };
+    db::query("UPDATE app_user SET is_active = FALSE WHERE email = 'tariq.social@example.test'")
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    let (status, headers, body) = redeem(&shop, &code, &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::CONFLICT);
+    assert_eq!(body["message"], "This account is closed.");
+    assert_eq!(tokens().await, before);
+}
+
+#[tokio::test]
+async fn a_link_code_gives_its_ticket_only_to_its_browser() {
+    let (shop, sim) = shop_with_providers().await;
+    let (status, _, body) = shop
+        .post_json(
+            "/api/auth/register",
+            &json!({"name": "Lina", "email": "lina.social@example.test", "password": "a-good-password",
+                    "password_confirmation": "a-good-password", "agree": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    person(
+        &sim,
+        "lina",
+        json!({"sub": "g-51", "name": "Lina", "email": "lina.social@example.test", "email_verified": true}),
+    );
+    let Back::Code(code, bind) = come_back(&shop, "google", "lina").await else {
+        panic!("no code");
+    };
+    // No ticket exists until the page redeems the code in its own browser.
+    let tickets = || shop.scalar_i64("SELECT COUNT(*) FROM social_link");
+    assert_eq!(tickets().await, 0);
+    let (status, headers, body) = redeem(&shop, &code, "social_bind=someone-else").await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert_eq!(tickets().await, 0);
+    let (status, _, body) = redeem(&shop, &code, &bind).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["success"], true);
+    assert_eq!(body["link"]["provider"], "google");
+    assert!(body.get("token").is_none(), "{body}");
+    assert_eq!(tickets().await, 1);
+    let ticket = body["link"]["ticket"].as_str().unwrap();
+    // The ticket links with the password, as before.
+    let (status, _, body) = shop
+        .post_json(
+            "/api/auth/social/link",
+            &json!({"ticket": ticket, "password": "a-good-password"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["user"]["email"], "lina.social@example.test");
+    // The code is used up.
+    let (status, headers, body) = redeem(&shop, &code, &bind).await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
 }

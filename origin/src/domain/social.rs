@@ -9,6 +9,12 @@
 //! the shopper gives that account's password ([`pending_link`],
 //! [`complete_link`]): a provider account made with someone's address, or a
 //! takeover of their mailbox, does not open their shop account by itself.
+//!
+//! What a sign-in comes to reaches the browser as a one-time code
+//! ([`sign_in`], [`redeem`]), bound to a cookie of the browser that came back
+//! from the provider: neither a session token nor a link ticket is ever in an
+//! address, where a link could plant someone else's in a victim's browser
+//! (login CSRF) or history and logs could keep it.
 
 use std::time::Duration;
 
@@ -34,6 +40,15 @@ impl ProviderKind {
         match self {
             ProviderKind::Google => "google",
             ProviderKind::Facebook => "facebook",
+        }
+    }
+
+    /// The provider [`ProviderKind::name`] names.
+    pub fn from_name(name: &str) -> Option<ProviderKind> {
+        match name {
+            "google" => Some(ProviderKind::Google),
+            "facebook" => Some(ProviderKind::Facebook),
+            _ => None,
         }
     }
 
@@ -299,47 +314,147 @@ pub enum Outcome {
 /// What a callback ends with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended {
-    /// Signed in: the Bearer token.
-    Token(String),
+    /// A code for `POST /api/auth/social/redeem` ([`redeem`]), good once for
+    /// [`CODE_LIFETIME_SECS`] and only with the browser's binding cookie:
+    /// it hands over a sign-in, or a link waiting for the account's password.
+    Code(String),
     /// Why not, in words for the shopper.
     Refused(String),
-    /// A ticket for `POST /api/auth/social/link`, which links the provider
-    /// with the account's password ([`LINK_LIFETIME_SECS`]).
-    Link(String),
 }
 
 /// How long a link waits for the password, seconds.
 pub const LINK_LIFETIME_SECS: i64 = 600;
 
+/// How long the callback's code may wait for the page to redeem it, seconds.
+pub const CODE_LIFETIME_SECS: i64 = 120;
+
 /// Signs in the shopper `profile` names, in one write transaction: finds or
-/// creates their account ([`find_or_create`]), issues a token named after the
-/// provider, and merges the cart and lists of the browser's guest (`guest`,
-/// its self token) into the account. The token, why not in words for the
-/// shopper (then nothing changed), or a ticket for linking an existing
-/// account with its password ([`pending_link`]).
+/// creates their account ([`find_or_create`]) and merges the cart and lists
+/// of the browser's guest (`guest`, its self token) into it. Answers a code
+/// ([`hand_over`]) bound to `browser` (the value of the binding cookie the
+/// callback sets), which [`redeem`] turns into a token, or into a ticket for
+/// linking an existing account with its password; or why not, in words for
+/// the shopper (then nothing changed).
 pub async fn sign_in(
     pool: &Pool,
     kind: ProviderKind,
     profile: &Profile,
     guest: Option<&str>,
+    browser: &str,
     now: i64,
 ) -> sqlx::Result<Ended> {
     let mut tx = begin_write(pool).await?;
-    let id = match find_or_create(&mut tx, kind, profile, now).await? {
-        Outcome::SignedIn(id) => id,
+    let code = match find_or_create(&mut tx, kind, profile, now).await? {
+        Outcome::SignedIn(id) => {
+            if let Some(guest) = guest {
+                accounts::merge_guest(&mut tx, guest, id).await?;
+            }
+            hand_over(&mut tx, id, kind, None, browser, now).await?
+        }
         Outcome::Refused(message) => return Ok(Ended::Refused(message)),
         Outcome::NeedsPassword { user } => {
-            let ticket = pending_link(&mut tx, user, kind, &profile.id, now).await?;
-            tx.commit().await?;
-            return Ok(Ended::Link(ticket));
+            hand_over(&mut tx, user, kind, Some(&profile.id), browser, now).await?
         }
     };
-    let token = accounts::issue_token(&mut tx, id, kind.name(), now).await?;
-    if let Some(guest) = guest {
-        accounts::merge_guest(&mut tx, guest, id).await?;
-    }
     tx.commit().await?;
-    Ok(Ended::Token(token))
+    Ok(Ended::Code(code))
+}
+
+/// Keeps what a sign-in came to for the browser whose binding cookie is
+/// `browser`: account `user` to sign in with `kind`, or, with `provider_id`,
+/// `kind`'s person waiting to be linked to `user`. Answers the code (256
+/// random bits; only its hash and the cookie's are stored), good once for
+/// [`CODE_LIFETIME_SECS`]. Neither a token nor a ticket exists yet: they are
+/// made when the code is redeemed.
+pub async fn hand_over(
+    conn: &mut Conn,
+    user: i64,
+    kind: ProviderKind,
+    provider_id: Option<&str>,
+    browser: &str,
+    now: i64,
+) -> sqlx::Result<String> {
+    db::query("DELETE FROM social_code WHERE expires_at <= $1 OR used_at IS NOT NULL")
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    let (code, hash) = identity::new_token();
+    db::query(
+        "INSERT INTO social_code (user_id, provider, provider_id, code_hash, browser_hash, \
+         expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+    )
+    .bind(user)
+    .bind(kind.name())
+    .bind(provider_id)
+    .bind(hash)
+    .bind(identity::hash_token(browser))
+    .bind(now + CODE_LIFETIME_SECS)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(code)
+}
+
+/// What a redeemed code handed over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redeemed {
+    /// Account `user` is signed in with `token`, named after the provider.
+    SignedIn { user: i64, token: String },
+    /// A ticket for `POST /api/auth/social/link` ([`pending_link`]).
+    Link { ticket: String, kind: ProviderKind },
+    /// Why not, in words for the shopper: the account was closed meanwhile.
+    Refused(String),
+}
+
+/// Redeems `code` for the browser whose binding cookie is `browser`, in one
+/// write transaction: the code is used up (a second use, or two at once,
+/// find it used), then a token is issued for the account, or a ticket made
+/// for the link waiting for its password. `None` when the code is unknown,
+/// used, expired or another browser's; such a call changes nothing.
+pub async fn redeem(
+    pool: &Pool,
+    code: &str,
+    browser: &str,
+    now: i64,
+) -> sqlx::Result<Option<Redeemed>> {
+    let mut tx = begin_write(pool).await?;
+    let row: Option<(i64, String, Option<String>)> = db::query_as(
+        "UPDATE social_code SET used_at = $1, updated_at = $1 \
+         WHERE code_hash = $2 AND browser_hash = $3 AND used_at IS NULL AND expires_at > $1 \
+         RETURNING user_id, provider, provider_id",
+    )
+    .bind(now)
+    .bind(identity::hash_token(code))
+    .bind(identity::hash_token(browser))
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((user, provider, provider_id)) = row else {
+        return Ok(None);
+    };
+    let Some(kind) = ProviderKind::from_name(&provider) else {
+        return Ok(None);
+    };
+    let redeemed = match provider_id {
+        Some(provider_id) => Redeemed::Link {
+            ticket: pending_link(&mut tx, user, kind, &provider_id, now).await?,
+            kind,
+        },
+        None => {
+            let active: Option<bool> =
+                db::query_scalar("SELECT is_active FROM app_user WHERE id = $1")
+                    .bind(user)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if active == Some(true) {
+                let token = accounts::issue_token(&mut tx, user, kind.name(), now).await?;
+                Redeemed::SignedIn { user, token }
+            } else {
+                Redeemed::Refused("This account is closed.".to_string())
+            }
+        }
+    };
+    tx.commit().await?;
+    Ok(Some(redeemed))
 }
 
 /// Keeps a link of `kind`'s person `provider_id` to account `user` waiting
@@ -393,11 +508,7 @@ pub async fn find_link(pool: &Pool, ticket: &str, now: i64) -> sqlx::Result<Opti
     .fetch_optional(pool)
     .await?;
     Ok(row.and_then(|(id, user, provider, provider_id)| {
-        let kind = match provider.as_str() {
-            "google" => ProviderKind::Google,
-            "facebook" => ProviderKind::Facebook,
-            _ => return None,
-        };
+        let kind = ProviderKind::from_name(&provider)?;
         Some(PendingLink {
             id,
             user,

@@ -1407,7 +1407,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Google's return: signs in, then to /user/login#social_token=... */
+        /** Google's return: signs in, then to /user/login#social_code=... */
         get: operations["get_auth_social_google_callback"];
         put?: never;
         post?: never;
@@ -1441,10 +1441,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Facebook's return: signs in, then to /user/login#social_token=... */
+        /** Facebook's return: signs in, then to /user/login#social_code=... */
         get: operations["get_auth_social_facebook_callback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/social/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeems the code of a #social_code callback, once and only with the `social_bind` cookie the callback set in the same browser (cleared by a redemption): {success, token, token_type, expires_in, user} as login answers, or {success, link: {ticket, provider}} when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it). An unknown, used, expired or another browser's code is a 400 naming `code` and signs nobody in */
+        post: operations["post_auth_social_redeem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1460,7 +1477,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Links a social sign-in to the account its e-mail belongs to, with that account's password (the ticket of a #social_link callback), and signs in: {success, token, token_type, expires_in, user} */
+        /** Links a social sign-in to the account its e-mail belongs to, with that account's password (the ticket a redeemed #social_code gave), and signs in: {success, token, token_type, expires_in, user} */
         post: operations["post_auth_social_link"];
         delete?: never;
         options?: never;
@@ -4573,9 +4590,36 @@ export interface components {
              */
             error: string;
         };
+        /** @description The code of a `#social_code=` callback. */
+        RedeemBody: {
+            /** @description The code from the fragment. */
+            code: string;
+        };
+        /**
+         * @description The answer of `POST /api/auth/social/redeem`: signed in, as `login`
+         *      answers, or a link waiting for the account's password.
+         */
+        RedeemResponse: components["schemas"]["SignedInResponse"] | components["schemas"]["LinkWaiting"];
+        /** @description A social sign-in waiting to be linked to the account its e-mail belongs to. */
+        LinkWaiting: {
+            success: boolean;
+            link: components["schemas"]["LinkTicket"];
+        };
+        /** @description What `POST /api/auth/social/link` needs besides the password. */
+        LinkTicket: {
+            /** @description The ticket for `POST /api/auth/social/link` (ten minutes, once). */
+            ticket: string;
+            /** @description The provider to link. */
+            provider: components["schemas"]["SocialProvider"];
+        };
+        /**
+         * @description A provider's name.
+         * @enum {string}
+         */
+        SocialProvider: "google" | "facebook";
         /** @description A social sign-in to link to an existing account. */
         LinkBody: {
-            /** @description The ticket of the callback's `#social_link=` fragment. */
+            /** @description The ticket a redeemed `#social_code=` gave (`link.ticket`). */
             ticket: string;
             /** @description The password of the account the provider's e-mail belongs to. */
             password: string;
@@ -9497,7 +9541,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            /** @description To /user/login#social_code=<code> (for POST social/redeem, with the `social_bind` cookie set beside it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -9604,7 +9648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
+            /** @description To /user/login#social_code=<code> (for POST social/redeem, with the `social_bind` cookie set beside it), or #social_error=<reason> when the sign-in was declined, expired, started elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie) */
             303: {
                 headers: {
                     /** @description Where the browser goes next */
@@ -9624,6 +9668,64 @@ export interface operations {
             };
             /** @description This shop does not offer that provider */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_auth_social_redeem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The guest's own token, if any (the call works without it) */
+                "SELF-TOKEN"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The code of a `#social_code=` callback. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemBody"];
+            };
+        };
+        responses: {
+            /**
+             * @description The answer of `POST /api/auth/social/redeem`: signed in, as `login`
+             *      answers, or a link waiting for the account's password.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeemResponse"];
+                };
+            };
+            /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account was closed meanwhile */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,19 +5,29 @@
 //!   provider, with a random `state` that is also kept in a short-lived
 //!   HttpOnly cookie (so a callback started elsewhere is refused);
 //! - `GET social/{google,facebook}/callback`: the provider's return. It
-//!   signs the shopper in, merges the guest's cart and lists (the guest is
-//!   known by the `self_token` cookie, as a browser navigation carries no
-//!   SELF-TOKEN header), and sends the browser to `/user/login` with
-//!   `#social_token=<token>` or `#social_error=<message>` in the fragment,
-//!   which browsers never send to a server. When the provider vouches for
-//!   the e-mail of an account it is not linked to, the fragment is
-//!   `#social_link=<ticket>&provider=<name>` instead: nothing is linked yet;
+//!   finds or makes the shopper's account, merges the guest's cart and lists
+//!   (the guest is known by the `self_token` cookie, as a browser navigation
+//!   carries no SELF-TOKEN header), and sends the browser to `/user/login`
+//!   with `#social_code=<code>` or `#social_error=<message>` in the fragment,
+//!   setting a fresh HttpOnly `social_bind` cookie beside the code;
+//! - `POST social/redeem` with `{code}`: the page redeems the code, once,
+//!   within two minutes and only with that browser's `social_bind` cookie,
+//!   for a sign-in (`{token, user, ...}`, as `login` answers) or, when the
+//!   provider vouches for the e-mail of an account it is not linked to, for
+//!   `{link: {ticket, provider}}`: nothing is linked yet;
 //! - `POST social/link` with `{ticket, password}`: the account's password
 //!   (checked and throttled as at `login`) links the provider and signs in.
+//!
+//! Neither a session token nor a link ticket is ever in an address: a link
+//! to `/user/login#social_code=<someone else's code>` signs nobody in (login
+//! CSRF), since the victim's browser lacks the cookie the code is bound to.
 //!
 //! A provider that is not configured answers 404. The document shows the
 //! redirects as what they are: a 303 with a `Location`, no body.
 
+use aide::generate::GenContext;
+use aide::openapi::{Operation, Response as DocResponse};
+use aide::OperationOutput;
 use axum::extract::State;
 use axum::http::header::{REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
@@ -31,7 +41,7 @@ use catalog::surrogate::SurrogateKey;
 
 use crate::domain::accounts;
 use crate::domain::identity::{new_token, valid_self_token, Caller};
-use crate::domain::social::{self, Ended, LinkRefused, Provider, ProviderKind};
+use crate::domain::social::{self, Ended, LinkRefused, Provider, ProviderKind, Redeemed};
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{cookie, Json as Body, Query};
@@ -44,6 +54,9 @@ use crate::surfaces::api::doc::{ApiRouter, Doc};
 pub const STATE_COOKIE: &str = "social_state";
 /// How long a sign-in may take at the provider, seconds.
 const STATE_MAX_AGE: i64 = 600;
+/// The cookie set beside the callback's code: only the browser holding it
+/// can redeem the code.
+pub const BIND_COOKIE: &str = "social_bind";
 /// The guest's identity in the browser (web/src/lib/api.ts).
 const SELF_TOKEN_COOKIE: &str = "self_token";
 
@@ -64,11 +77,10 @@ pub fn router() -> ApiRouter {
             .self_token_optional()
             .redirects(
                 303,
-                "To /user/login#social_token=<token>, or #social_link=<ticket>&provider=<name> \
-                 when the provider's verified e-mail belongs to an account it is not linked to \
-                 (POST social/link with the account's password links it), or \
-                 #social_error=<reason> when the sign-in was declined, expired, started \
-                 elsewhere or refused; the `social_state` cookie is cleared (Set-Cookie)",
+                "To /user/login#social_code=<code> (for POST social/redeem, with the \
+                 `social_bind` cookie set beside it), or #social_error=<reason> when the \
+                 sign-in was declined, expired, started elsewhere or refused; the \
+                 `social_state` cookie is cleared (Set-Cookie)",
             )
             .answers(404, not_configured)
     };
@@ -86,7 +98,7 @@ pub fn router() -> ApiRouter {
         .get(
             "/social/google/callback",
             google_callback,
-            callback("Google's return: signs in, then to /user/login#social_token=..."),
+            callback("Google's return: signs in, then to /user/login#social_code=..."),
         )
         .get(
             "/social/facebook/redirect",
@@ -96,14 +108,29 @@ pub fn router() -> ApiRouter {
         .get(
             "/social/facebook/callback",
             facebook_callback,
-            callback("Facebook's return: signs in, then to /user/login#social_token=..."),
+            callback("Facebook's return: signs in, then to /user/login#social_code=..."),
+        )
+        .post(
+            "/social/redeem",
+            post_redeem,
+            Doc::visitor(
+                "Redeems the code of a #social_code callback, once and only with the \
+                 `social_bind` cookie the callback set in the same browser (cleared by a \
+                 redemption): {success, token, token_type, expires_in, user} as login \
+                 answers, or {success, link: {ticket, provider}} when the provider's verified \
+                 e-mail belongs to an account it is not linked to (POST social/link with the \
+                 account's password links it). An unknown, used, expired or another \
+                 browser's code is a 400 naming `code` and signs nobody in",
+            )
+            .self_token_optional()
+            .answers(409, "The account was closed meanwhile"),
         )
         .post(
             "/social/link",
             post_link,
             Doc::visitor(
                 "Links a social sign-in to the account its e-mail belongs to, with that \
-                 account's password (the ticket of a #social_link callback), and signs in: \
+                 account's password (the ticket a redeemed #social_code gave), and signs in: \
                  {success, token, token_type, expires_in, user}",
             )
             .self_token_optional()
@@ -173,7 +200,7 @@ fn configured(state: &AppState, kind: ProviderKind) -> ApiResult<&Provider> {
     })
 }
 
-/// The attributes of the state cookie; `Secure` when the shop is on HTTPS.
+/// The attributes of the state and binding cookies; `Secure` when the shop is on HTTPS.
 fn cookie_attributes(state: &AppState, max_age: i64) -> String {
     let secure = if state.site_url.starts_with("https://") {
         "; Secure"
@@ -192,10 +219,9 @@ fn start(state: &AppState, kind: ProviderKind) -> ApiResult<Response> {
         cookie_attributes(state, STATE_MAX_AGE)
     );
     let mut response = Redirect::to(&provider.authorize_url(&value)).into_response();
-    response.headers_mut().insert(
-        SET_COOKIE,
-        HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(e.into()))?,
-    );
+    response
+        .headers_mut()
+        .insert(SET_COOKIE, header_value(cookie)?);
     Ok(response)
 }
 
@@ -263,41 +289,185 @@ async fn finish(
         }
     };
     let guest = cookie(headers, SELF_TOKEN_COOKIE).filter(|t| valid_self_token(t));
-    let ended = social::sign_in(&state.pool, kind, &profile, guest, clock::now_unix()).await?;
-    back(
-        state,
-        match ended {
-            Ended::Token(token) => Ok(format!("social_token={token}")),
-            Ended::Link(ticket) => Ok(format!("social_link={ticket}&provider={}", kind.name())),
-            Ended::Refused(message) => Err(message),
-        },
+    // The code goes in the address; this cookie, which a link cannot carry,
+    // is what lets this browser, and only it, redeem the code.
+    let (browser, _) = new_token();
+    let ended = social::sign_in(
+        &state.pool,
+        kind,
+        &profile,
+        guest,
+        &browser,
+        clock::now_unix(),
     )
+    .await?;
+    match ended {
+        Ended::Code(code) => back(state, Ok((code, browser))),
+        Ended::Refused(message) => back(state, Err(message)),
+    }
 }
 
-/// The redirect to `/user/login` carrying the fragment (`social_token=...`
-/// or `social_link=...`), or the reason as `social_error=...`; the state
-/// cookie is cleared either way.
-fn back(state: &AppState, result: Result<String, String>) -> ApiResult<Response> {
-    let fragment = match result {
-        Ok(fragment) => fragment,
-        Err(message) => format!("social_error={}", percent_encode(&message)),
+/// The redirect to `/user/login` carrying `social_code=...` in the fragment
+/// (with the binding cookie set beside it), or the reason as
+/// `social_error=...`; the state cookie is cleared either way.
+fn back(state: &AppState, result: Result<(String, String), String>) -> ApiResult<Response> {
+    let (fragment, bind) = match result {
+        Ok((code, browser)) => (format!("social_code={code}"), Some(browser)),
+        Err(message) => (format!("social_error={}", percent_encode(&message)), None),
     };
     let mut response =
         Redirect::to(&format!("{}/user/login#{fragment}", state.site_url)).into_response();
-    let clear = format!("{STATE_COOKIE}=; {}", cookie_attributes(state, 0));
     let headers = response.headers_mut();
-    headers.insert(
+    headers.append(
         SET_COOKIE,
-        HeaderValue::from_str(&clear).map_err(|e| ApiError::Internal(e.into()))?,
+        header_value(format!("{STATE_COOKIE}=; {}", cookie_attributes(state, 0)))?,
     );
+    if let Some(browser) = bind {
+        headers.append(
+            SET_COOKIE,
+            header_value(format!(
+                "{BIND_COOKIE}={browser}; {}",
+                cookie_attributes(state, social::CODE_LIFETIME_SECS)
+            ))?,
+        );
+    }
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     Ok(response)
+}
+
+fn header_value(text: String) -> ApiResult<HeaderValue> {
+    HeaderValue::from_str(&text).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// The code of a `#social_code=` callback.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct RedeemBody {
+    /// The code from the fragment.
+    #[schemars(required, length(min = 1, max = 200), pattern(r"\S"))]
+    code: Option<String>,
+}
+
+/// The answer of `POST /api/auth/social/redeem`: signed in, as `login`
+/// answers, or a link waiting for the account's password.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RedeemResponse {
+    SignedIn(Box<SignedInResponse>),
+    Link(LinkWaiting),
+}
+
+/// A social sign-in waiting to be linked to the account its e-mail belongs to.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LinkWaiting {
+    pub success: bool,
+    pub link: LinkTicket,
+}
+
+/// What `POST /api/auth/social/link` needs besides the password.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LinkTicket {
+    /// The ticket for `POST /api/auth/social/link` (ten minutes, once).
+    pub ticket: String,
+    /// The provider to link.
+    pub provider: SocialProvider,
+}
+
+/// A provider's name.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SocialProvider {
+    Google,
+    Facebook,
+}
+
+impl From<ProviderKind> for SocialProvider {
+    fn from(kind: ProviderKind) -> SocialProvider {
+        match kind {
+            ProviderKind::Google => SocialProvider::Google,
+            ProviderKind::Facebook => SocialProvider::Facebook,
+        }
+    }
+}
+
+/// A JSON answer that also clears the binding cookie (documented as its JSON).
+struct ClearsBinding<T>(HeaderValue, Json<T>);
+
+impl<T: Serialize> IntoResponse for ClearsBinding<T> {
+    fn into_response(self) -> Response {
+        let mut response = self.1.into_response();
+        response.headers_mut().append(SET_COOKIE, self.0);
+        response
+    }
+}
+
+impl<T: JsonSchema> OperationOutput for ClearsBinding<T> {
+    type Inner = T;
+
+    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
+        Json::<T>::operation_response(ctx, op)
+    }
+
+    fn inferred_responses(
+        ctx: &mut GenContext,
+        op: &mut Operation,
+    ) -> Vec<(Option<u16>, DocResponse)> {
+        Json::<T>::inferred_responses(ctx, op)
+    }
+}
+
+/// `POST /api/auth/social/redeem` with `{code}`: what the callback's sign-in
+/// came to, for the browser holding the `social_bind` cookie set beside the
+/// code, once, within [`social::CODE_LIFETIME_SECS`]: a token and the
+/// shopper, or a ticket for linking the account with its password. Any other
+/// code (unknown, used, expired, or without that browser's cookie) is a 400
+/// naming `code`, and signs nobody in; a closed account a 409.
+async fn post_redeem(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Body(body): Body<RedeemBody>,
+) -> ApiResult<ClearsBinding<RedeemResponse>> {
+    let invalid = || {
+        ApiError::invalid(
+            "code",
+            "This sign-in expired, was already used or was started in another browser. \
+             Please sign in again.",
+        )
+    };
+    let code = body.code.unwrap_or_default();
+    let code = code.trim();
+    if code.is_empty() || code.len() > 200 {
+        return Err(invalid());
+    }
+    let browser = cookie(&headers, BIND_COOKIE)
+        .filter(|b| !b.is_empty() && b.len() <= 200)
+        .ok_or_else(invalid)?;
+    let redeemed = social::redeem(&state.pool, code, browser, clock::now_unix())
+        .await?
+        .ok_or_else(invalid)?;
+    let answer = match redeemed {
+        Redeemed::SignedIn { user, token } => {
+            let user = accounts::user_any(&state.pool, user)
+                .await?
+                .ok_or_else(ApiError::unauthenticated)?;
+            RedeemResponse::SignedIn(Box::new(auth::signed_in("You are signed in.", token, user)))
+        }
+        Redeemed::Link { ticket, kind } => RedeemResponse::Link(LinkWaiting {
+            success: true,
+            link: LinkTicket {
+                ticket,
+                provider: kind.into(),
+            },
+        }),
+        Redeemed::Refused(message) => return Err(ApiError::Conflict(message)),
+    };
+    let clear = header_value(format!("{BIND_COOKIE}=; {}", cookie_attributes(&state, 0)))?;
+    Ok(ClearsBinding(clear, Json(answer)))
 }
 
 /// A social sign-in to link to an existing account.
 #[derive(Debug, Deserialize, JsonSchema)]
 struct LinkBody {
-    /// The ticket of the callback's `#social_link=` fragment.
+    /// The ticket a redeemed `#social_code=` gave (`link.ticket`).
     #[schemars(required, length(min = 1, max = 200), pattern(r"\S"))]
     ticket: Option<String>,
     /// The password of the account the provider's e-mail belongs to.
