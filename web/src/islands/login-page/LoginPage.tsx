@@ -7,7 +7,8 @@
 // (SPEC.md §6), or back to the same-site page named by `?redirect=` (or
 // `?next=`), such as the product whose Wishlist button sent the guest here.
 // Social sign-in (SocialSignIn.tsx) offers a "Continue with ..." link per
-// provider and finishes here: its token is kept and followed the same way.
+// provider and finishes here: the callback's one-time code is redeemed, and
+// the token it gives is kept and followed the same way.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -15,7 +16,16 @@ import { ApiError, apiPost, setAuthToken } from '../../lib/api';
 import { emit } from '../../lib/events';
 import { navigate } from '../../lib/navigate';
 import { EMAIL, normalisePhone } from '../../lib/validate';
-import { clearFragment, readSocialFragment, SocialButtons, SocialLinkForm, type SocialArrival } from './SocialSignIn';
+import {
+  clearFragment,
+  isSocialFragment,
+  readSocialFragment,
+  redeemSocialCode,
+  SocialButtons,
+  SocialLinkForm,
+  type Redeemed,
+  type SocialArrival,
+} from './SocialSignIn';
 import type { LoginResponse } from './types';
 
 /**
@@ -57,12 +67,13 @@ export function signedIn(token: string): void {
 }
 
 export function LoginPage() {
-  // What a social sign-in's callback left in the fragment, read once.
-  const [social, setSocial] = useState<SocialArrival | null>(() => readSocialFragment(location.hash));
+  // What a social sign-in's callback left in the fragment, read once; then what its code came to.
+  const [social, setSocial] = useState<SocialArrival | Redeemed | null>(() => readSocialFragment(location.hash));
   useEffect(() => {
-    if (!social) return;
-    clearFragment();
-    if (social.kind === 'token') signedIn(social.token);
+    // Out of the address bar first (also a token or ticket, which is never taken).
+    if (isSocialFragment(location.hash)) clearFragment();
+    if (social?.kind !== 'code') return;
+    void redeemSocialCode(social.code).then((r) => (r.kind === 'token' ? signedIn(r.token) : setSocial(r)));
     // Only on arrival: the fragment is read once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -96,7 +107,7 @@ export function LoginPage() {
     }
   };
 
-  if (social?.kind === 'token') return <p role="status">Signing you in…</p>;
+  if (social?.kind === 'code' || social?.kind === 'token') return <p role="status">Signing you in…</p>;
   if (social?.kind === 'link')
     return <SocialLinkForm ticket={social.ticket} provider={social.provider} onSignedIn={signedIn} onCancel={() => setSocial(null)} />;
 

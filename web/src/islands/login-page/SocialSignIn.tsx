@@ -2,18 +2,24 @@
 // each provider `GET /api/auth/social` lists (plain links to the origin's
 // redirect, which sends the browser to the provider), and what the origin's
 // callback brings back in the fragment of /user/login:
-// - `#social_token=<token>`: signed in;
-// - `#social_link=<ticket>&provider=<name>`: the provider vouches for the
-//   e-mail of an account not linked to it yet; that account's password links
-//   it (`POST /api/auth/social/link`) and signs in;
+// - `#social_code=<code>`: a one-time code that `POST /api/auth/social/redeem`
+//   turns into what the sign-in came to, only in the browser that came back
+//   from the provider (the origin set an HttpOnly cookie beside the code,
+//   which the call carries): signed in (a token, kept as a password sign-in's
+//   is), or, when the provider vouches for the e-mail of an account not
+//   linked to it yet, a ticket with which that account's password links it
+//   (`POST /api/auth/social/link`) and signs in;
 // - `#social_error=<reason>`: the sign-in did not happen, and why.
-// The fragment is read once and cleared from the address bar, so a reload
-// neither reuses a ticket nor shows an old message.
+// A token or ticket in the address (`#social_token=`, `#social_link=`, as the
+// origin once sent) is never taken: a link could carry someone else's and sign
+// the shopper into their account (login CSRF). The fragment is read once and
+// cleared from the address bar before the code is redeemed, so a reload
+// neither reuses a code nor shows an old message.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost, apiUrl } from '../../lib/api';
-import type { LinkBody, LoginResponse, ProvidersResponse } from './types';
+import type { LinkBody, LoginResponse, ProvidersResponse, RedeemBody, RedeemResponse } from './types';
 
 /** The providers the web client knows, in the order their buttons show. */
 export const PROVIDERS = { google: 'Google', facebook: 'Facebook' } as const;
@@ -21,8 +27,11 @@ export type ProviderName = keyof typeof PROVIDERS;
 
 const isProvider = (name: string): name is ProviderName => Object.hasOwn(PROVIDERS, name);
 
-/** What the social callback left in the fragment of /user/login. */
-export type SocialArrival = { kind: 'token'; token: string } | { kind: 'link'; ticket: string; provider: ProviderName } | { kind: 'error'; message: string };
+/** What the social callback left in the fragment of /user/login: a code to redeem, or why the sign-in did not happen. */
+export type SocialArrival = { kind: 'code'; code: string } | { kind: 'error'; message: string };
+
+/** What redeeming the callback's code came to: signed in, a link waiting for the account's password, or why not. */
+export type Redeemed = { kind: 'token'; token: string } | { kind: 'link'; ticket: string; provider: ProviderName } | { kind: 'error'; message: string };
 
 /** The message shown when the origin's reason is not one it is known to send. */
 export const GENERIC_SOCIAL_ERROR = 'Signing in with Google or Facebook did not work. Please try again, or sign in with your password.';
@@ -57,7 +66,7 @@ function decode(text: string): string | null {
   }
 }
 
-/** Reads `#social_token=`, `#social_link=...&provider=` or `#social_error=` from a location hash; null for any other hash. */
+/** Reads `#social_code=` or `#social_error=` from a location hash; null for any other hash (a token or ticket there is not taken). */
 export function readSocialFragment(hash: string): SocialArrival | null {
   const fields = new Map<string, string>();
   for (const part of hash.replace(/^#/, '').split('&')) {
@@ -66,19 +75,34 @@ export function readSocialFragment(hash: string): SocialArrival | null {
     const value = decode(part.slice(at + 1));
     if (value !== null) fields.set(part.slice(0, at), value);
   }
-  const token = fields.get('social_token');
-  const ticket = fields.get('social_link');
+  const code = fields.get('social_code');
   const error = fields.get('social_error');
-  // A token or ticket is one short printable word.
-  const word = (s: string) => /^[\x21-\x7e]{1,200}$/.test(s);
-  if (token !== undefined) return word(token) ? { kind: 'token', token } : { kind: 'error', message: GENERIC_SOCIAL_ERROR };
-  if (ticket !== undefined) {
-    const provider = fields.get('provider') ?? '';
-    if (word(ticket) && isProvider(provider)) return { kind: 'link', ticket, provider };
-    return { kind: 'error', message: GENERIC_SOCIAL_ERROR };
-  }
+  // The origin's codes are 64 hexadecimal digits.
+  if (code !== undefined) return /^[0-9a-f]{64}$/.test(code) ? { kind: 'code', code } : { kind: 'error', message: GENERIC_SOCIAL_ERROR };
   if (error !== undefined) return { kind: 'error', message: socialErrorText(error) };
   return null;
+}
+
+/** Whether a location hash is one the social callback wrote (or once wrote): cleared from the address bar on arrival. */
+export const isSocialFragment = (hash: string): boolean => /^#social_/.test(hash);
+
+/**
+ * Redeems the callback's code (`POST /api/auth/social/redeem`; the HttpOnly cookie the origin set
+ * beside the code goes along, as this origin's cookies do). Never throws: a refusal answers the
+ * origin's reason (a used, expired or other browser's code; a closed account), a lost connection says so.
+ */
+export async function redeemSocialCode(code: string): Promise<Redeemed> {
+  try {
+    const body: RedeemBody = { code };
+    const r = await apiPost<RedeemResponse>('/api/auth/social/redeem', body);
+    if ('link' in r) {
+      const { ticket, provider } = r.link;
+      return ticket && isProvider(provider) ? { kind: 'link', ticket, provider } : { kind: 'error', message: GENERIC_SOCIAL_ERROR };
+    }
+    return r.token ? { kind: 'token', token: r.token } : { kind: 'error', message: GENERIC_SOCIAL_ERROR };
+  } catch (err) {
+    return { kind: 'error', message: err instanceof ApiError && err.message ? err.message : GENERIC_SOCIAL_ERROR };
+  }
 }
 
 /** Removes the fragment from the address bar (keeping the path and `?redirect=`), without a navigation. */

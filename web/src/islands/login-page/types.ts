@@ -9,5 +9,9 @@ export type { SignedInResponse as LoginResponse } from '../../lib/types';
 
 /** `GET /api/auth/social`: the social sign-in providers the shop offers. */
 export type ProvidersResponse = ApiSchemas['ProvidersResponse'];
-/** `POST /api/auth/social/link`: the ticket of a `#social_link` callback and the account's password. */
+/** `POST /api/auth/social/redeem`: the code of a `#social_code` callback. */
+export type RedeemBody = ApiSchemas['RedeemBody'];
+/** Its answer: signed in (as `POST /api/auth/login` answers), or `{link: {ticket, provider}}`. */
+export type RedeemResponse = ApiSchemas['RedeemResponse'];
+/** `POST /api/auth/social/link`: the ticket a redeemed code gave and the account's password. */
 export type LinkBody = ApiSchemas['LinkBody'];
