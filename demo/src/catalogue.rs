@@ -54,6 +54,9 @@ pub(super) struct Sub {
     pub name: &'static str,
     pub name_bn: &'static str,
     pub slug: &'static str,
+    /// What else shoppers call it (English, Banglish), for the category's
+    /// keywords, which search reads.
+    pub also: &'static str,
     /// Product code letters, e.g. BDH-201.
     pub prefix: &'static str,
     pub kind: Kind,
@@ -92,6 +95,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Beds",
         name_bn: "খাট",
         slug: "beds",
+        also: "khat, palang, double bed",
         prefix: "BDH",
         kind: Kind::Bed,
         nouns: &[
@@ -123,6 +127,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Wardrobes",
         name_bn: "আলমারি",
         slug: "wardrobes",
+        also: "almirah, almari, cupboard, closet",
         prefix: "WDH",
         kind: Kind::Wardrobe,
         nouns: &[
@@ -152,6 +157,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Dressing Tables",
         name_bn: "ড্রেসিং টেবিল",
         slug: "dressing-tables",
+        also: "vanity, makeup table, mirror table",
         prefix: "DTH",
         kind: Kind::Dresser,
         nouns: &[
@@ -175,6 +181,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Bedside Tables",
         name_bn: "বেডসাইড টেবিল",
         slug: "bedside-tables",
+        also: "night stand, side table",
         prefix: "BST",
         kind: Kind::Cabinet,
         nouns: &[
@@ -197,6 +204,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Sofas",
         name_bn: "সোফা",
         slug: "sofas",
+        also: "couch, sofa set, settee",
         prefix: "SFH",
         kind: Kind::Sofa,
         nouns: &[
@@ -241,6 +249,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Divans",
         name_bn: "ডিভান",
         slug: "divans",
+        also: "diwan, day bed",
         prefix: "DVH",
         kind: Kind::Sofa,
         nouns: &[
@@ -260,6 +269,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Centre Tables",
         name_bn: "সেন্টার টেবিল",
         slug: "centre-tables",
+        also: "center table, coffee table, tea table",
         prefix: "CTH",
         kind: Kind::Table,
         nouns: &[
@@ -280,6 +290,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "TV Cabinets",
         name_bn: "টিভি ক্যাবিনেট",
         slug: "tv-cabinets",
+        also: "tv stand, tv trolley, tv unit, entertainment unit",
         prefix: "TVC",
         kind: Kind::Cabinet,
         nouns: &[
@@ -300,6 +311,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Shoe Racks",
         name_bn: "জুতার র‍্যাক",
         slug: "shoe-racks",
+        also: "shoe cabinet, shoe stand",
         prefix: "SRH",
         kind: Kind::Cabinet,
         nouns: &[
@@ -319,6 +331,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Dining Tables",
         name_bn: "ডাইনিং টেবিল",
         slug: "dining-tables",
+        also: "dining set, dinner table",
         prefix: "DNT",
         kind: Kind::Table,
         nouns: &[
@@ -345,6 +358,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Dining Chairs",
         name_bn: "ডাইনিং চেয়ার",
         slug: "dining-chairs",
+        also: "dinner chair",
         prefix: "DNC",
         kind: Kind::Chair,
         nouns: &[
@@ -367,6 +381,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Showcases",
         name_bn: "শোকেস",
         slug: "showcases",
+        also: "crockery cabinet, display cabinet",
         prefix: "SCH",
         kind: Kind::Showcase,
         nouns: &[
@@ -387,6 +402,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Office Tables",
         name_bn: "অফিস টেবিল",
         slug: "office-tables",
+        also: "computer table, desk, workstation, laptop table",
         prefix: "OFT",
         kind: Kind::Desk,
         nouns: &[
@@ -421,6 +437,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Office Chairs",
         name_bn: "অফিস চেয়ার",
         slug: "office-chairs",
+        also: "computer chair, gaming chair, boss chair, swivel chair, revolving chair, desk chair",
         prefix: "OFC",
         kind: Kind::Chair,
         nouns: &[
@@ -455,6 +472,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "File Cabinets",
         name_bn: "ফাইল ক্যাবিনেট",
         slug: "file-cabinets",
+        also: "file rack, drawer cabinet",
         prefix: "FCH",
         kind: Kind::Cabinet,
         nouns: &[
@@ -474,6 +492,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Kids Beds",
         name_bn: "শিশুদের খাট",
         slug: "kids-beds",
+        also: "baby bed, cot, bunk bed, toddler bed",
         prefix: "KBH",
         kind: Kind::Bed,
         nouns: &[
@@ -500,6 +519,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Study Tables",
         name_bn: "পড়ার টেবিল",
         slug: "study-tables",
+        also: "reading table, homework desk",
         prefix: "STH",
         kind: Kind::Desk,
         nouns: &[
@@ -520,6 +540,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Kids Chairs",
         name_bn: "শিশুদের চেয়ার",
         slug: "kids-chairs",
+        also: "baby chair",
         prefix: "KCH",
         kind: Kind::Chair,
         nouns: &[
@@ -539,6 +560,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Wall Decor",
         name_bn: "দেয়াল সজ্জা",
         slug: "wall-decor",
+        also: "wall mirror, wall frame, wall art",
         prefix: "WDC",
         kind: Kind::Decor,
         nouns: &[
@@ -559,6 +581,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Lamps",
         name_bn: "বাতি",
         slug: "lamps",
+        also: "light, floor lamp, night lamp",
         prefix: "LMP",
         kind: Kind::Lamp,
         nouns: &[
@@ -579,6 +602,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Cushions and Rugs",
         name_bn: "কুশন ও কার্পেট",
         slug: "cushions-and-rugs",
+        also: "carpet, mat, galicha, shotoronji, floor cushion, pillow",
         prefix: "CRG",
         kind: Kind::Rug,
         nouns: &[
@@ -1063,7 +1087,7 @@ pub(super) fn build(rng: &mut ChaCha8Rng, options: &SeedOptions, pool: &Pool) ->
             pos as i64,
             pos as i64,
             sub_description(s),
-            s.slug.replace('-', " "),
+            format!("{}, {}", s.slug.replace('-', " "), s.also),
             s.parent,
             false,
             false,

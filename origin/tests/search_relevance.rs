@@ -131,6 +131,24 @@ const SHOPPERS: &[(&str, &str, usize)] = &[
     ("জুতার আলমারি", "shoe cabinet", 1),
     ("drawing room sofa", "sofa", 3),
     ("drawing room er jonno sofa", "sofa", 3),
+    // Number words and Bangla digits as the digits titles carry, words
+    // for how many a piece seats, and the sizes' own words (issue 20).
+    ("teen dorjar almari", "3 door", 1),
+    ("৩ দরজার আলমারি", "3 door", 1),
+    ("char joner khabar tebil", "4 seater", 1),
+    ("ekjoner khat", "single", 1),
+    ("konar sofa", "corner sofa", 1),
+    // The ng sound is its own: কিং is king, not queen.
+    ("কিং সাইজ খাট", "king size", 1),
+    // What two words mean, joined ("khater pasher": bed side, bedside);
+    // a joined Bangla word with a case ending.
+    ("khater pasher tebil", "bedside table", 1),
+    ("ড্রেসিংটেবিলের দাম", "dressing table", 1),
+    // A word that finds nothing else gets one typo more than its length
+    // allows.
+    ("dainig table", "dining table", 1),
+    // A room named in Bangla is that part of the shop.
+    ("শোবার ঘরের খাট", "bed", 3),
 ];
 
 #[tokio::test]
@@ -154,6 +172,30 @@ async fn shoppers_queries_find_what_they_mean() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// A query word naming a category puts that category's products before
+/// products that only have the word in their title (issue 20): "living room
+/// furniture" means the Living room's sofas, divans and tables, not the
+/// rugs called "living room rug".
+#[tokio::test]
+async fn a_word_naming_a_category_ranks_its_products_first() {
+    let shop = TestShop::open().await;
+    let hits = suggest(&shop, "living room furniture").await;
+    assert!(hits.len() >= 4, "{hits:?}");
+    for hit in hits.iter().take(4) {
+        let parent: String = db::query_scalar(
+            "SELECT parent.name FROM product_category pc JOIN category c ON c.id = pc.category_id \
+             JOIN category parent ON parent.id = c.parent WHERE pc.product_id = $1 LIMIT 1",
+        )
+        .bind(hit["id"].as_i64().unwrap())
+        .fetch_one(&shop.state.pool)
+        .await
+        .unwrap();
+        assert_eq!(parent, "Living", "{}", hit["title"]);
+    }
+    // The rugs are still what "living room rug" finds.
+    top_are_about(&shop, "living room rug", "rug", 1).await;
 }
 
 #[tokio::test]

@@ -11,7 +11,7 @@
 //! is not indexed; the word without a case
 //! ending ("khater", বাচ্চাদের); for the word being typed (the last one),
 //! words it begins; words within the typos its length allows (1 from 5
-//! letters, 2 from 9; 1 on a shorter word that finds nothing else); a
+//! letters, 2 from 9; one more on a word that finds nothing else); a
 //! joined word split into indexed words ("nightstand" → night stand), and
 //! two query words joined when the index has them as one ("book shelf" →
 //! bookshelf).
@@ -26,9 +26,12 @@
 //!
 //! Ranking: a product's score is, per query word, its best match (class,
 //! then title over the rest), plus a bonus for query words next to each
-//! other in the title; so exact words beat phonetic ones, which beat
-//! prefixes and typos; words close together beat words apart; a title beats
-//! a description. Equal scores go to the more popular product, then the one
+//! other in the title and one for each query word naming one of the
+//! product's categories (its name or an ancestor's); so exact
+//! words beat phonetic ones, which beat prefixes and typos; words close
+//! together beat words apart; a product of the category named beats one
+//! that only has the word in its title ("living room furniture": a sofa
+//! before a "living room rug"); a title beats a description. Equal scores go to the more popular product, then the one
 //! in stock. An exact product code or SKU (or a variation's code) comes
 //! first. Categories for the suggestion panel are matched in memory.
 
@@ -77,8 +80,10 @@ const SHORT_ANSWERS: usize = 2048;
 /// score of such a match in tenths of [`CLASS_SCORE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
-    /// A typo on a short word, allowed only when it finds nothing else.
-    ShortTypo = 20,
+    /// One typo more than the word's length allows (one on a word of three
+    /// or four letters, two on one of five to eight), only when it finds
+    /// nothing else.
+    ExtraTypo = 20,
     /// Two typos.
     TwoTypos = 30,
     /// One typo.
@@ -120,6 +125,10 @@ const CLASS_SCORE: u32 = 1000;
 const PROXIMITY_SCORE: f32 = 40.0;
 /// A query word matched in the title rather than elsewhere.
 const TITLE_SCORE: f32 = 4.0;
+/// A query word naming one of the product's categories (or an ancestor of
+/// one): above the title, so that "living room
+/// furniture" is a sofa before a rug called "living room rug".
+const CATEGORY_SCORE: f32 = 20.0;
 /// Tantivy's indexing memory budget, bytes.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 
@@ -170,6 +179,9 @@ struct Fields {
     in_stock: Field,
     title: Field,
     body: Field,
+    /// The names of the product's categories and their ancestors' (English
+    /// and Bangla), for [`CATEGORY_SCORE`].
+    category: Field,
     code: Field,
     popularity: Field,
     /// Stored as shown, for the suggestion panel.
@@ -188,6 +200,9 @@ struct Vocabulary {
     /// Words by phonetic key; a Bangla word also by its stems' keys
     /// (শিশুদের is found as শিশু).
     by_key: HashMap<String, Vec<String>>,
+    /// The words of category names, the only ones a [`CATEGORY_SCORE`]
+    /// bonus can be for.
+    category: BTreeSet<String>,
 }
 
 impl Vocabulary {
@@ -256,6 +271,14 @@ fn schema() -> (Schema, Fields) {
     let id = b.add_u64_field("id", INDEXED | FAST | STORED);
     let in_stock = b.add_u64_field("in_stock", FAST);
     let title = b.add_text_field("title", title_words);
+    let category = b.add_text_field(
+        "category",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("words")
+                .set_index_option(IndexRecordOption::Basic),
+        ),
+    );
     let body = b.add_text_field("body", words);
     let code = b.add_text_field("code", STRING);
     let popularity = b.add_u64_field("popularity", FAST);
@@ -269,6 +292,7 @@ fn schema() -> (Schema, Fields) {
             in_stock,
             title,
             body,
+            category,
             code,
             popularity,
             shown_title,
@@ -298,6 +322,7 @@ struct CategoryRow {
     parent: Option<i64>,
     name: String,
     name_bn: Option<String>,
+    keywords: Option<String>,
     seo_url: String,
     kind: String,
     visible: bool,
@@ -310,6 +335,7 @@ struct ProductDoc {
     sub_title: String,
     seo_url: String,
     body: String,
+    category: String,
     codes: Vec<String>,
     popularity: u64,
     in_stock: bool,
@@ -360,27 +386,30 @@ impl Search {
     /// inactive or gone are removed. Categories are reloaded too.
     async fn reindex(&self, pool: &Pool, only: Option<&[i64]>) -> anyhow::Result<usize> {
         let categories: Vec<CategoryRow> = db::query_as(
-            "SELECT id, parent, name, name_bn, seo_url, type AS kind, \
+            "SELECT id, parent, name, name_bn, keywords, seo_url, type AS kind, \
              (is_active AND is_published) AS visible FROM category",
         )
         .fetch_all(pool)
         .await?;
         let by_id: HashMap<i64, &CategoryRow> = categories.iter().map(|c| (c.id, c)).collect();
-        // A category's words with its ancestors' ("Sofas" is also "Living").
+        // A category's names with its ancestors' ("Sofas" is also "Living"),
+        // and their keywords ("furniture", what else shoppers call it).
         let lineage = |mut id: i64| {
-            let mut text = String::new();
+            let (mut names, mut keywords) = (String::new(), String::new());
             for _ in 0..10 {
                 let Some(c) = by_id.get(&id) else { break };
-                text.push_str(&c.name);
-                text.push(' ');
-                text.push_str(c.name_bn.as_deref().unwrap_or_default());
-                text.push(' ');
+                for name in [Some(&c.name), c.name_bn.as_ref()].into_iter().flatten() {
+                    names.push_str(name);
+                    names.push(' ');
+                }
+                keywords.push_str(c.keywords.as_deref().unwrap_or_default());
+                keywords.push(' ');
                 match c.parent {
                     Some(p) => id = p,
                     None => break,
                 }
             }
-            text
+            (names, keywords)
         };
         let mut filter = String::new();
         if let Some(ids) = only {
@@ -404,10 +433,13 @@ impl Search {
         ))
         .fetch_all(pool)
         .await?;
-        let mut cats_of: HashMap<i64, String> = HashMap::new();
+        // Per product: its categories' names, and their keywords.
+        let mut cats_of: HashMap<i64, (String, String)> = HashMap::new();
         for (product, category) in links {
             let entry = cats_of.entry(product).or_default();
-            entry.push_str(&lineage(category));
+            let (names, keywords) = lineage(category);
+            entry.0.push_str(&names);
+            entry.1.push_str(&keywords);
         }
         let docs: Vec<ProductDoc> = rows
             .into_iter()
@@ -420,16 +452,19 @@ impl Search {
                         .filter(|c| !c.is_empty())
                         .map(str::to_lowercase),
                 );
+                let (category, keywords) = cats_of.remove(&r.id).unwrap_or_default();
                 ProductDoc {
                     id: r.id,
                     body: format!(
-                        "{} {} {} {} {}",
+                        "{} {} {} {} {} {}",
                         r.sub_title,
-                        cats_of.remove(&r.id).unwrap_or_default(),
+                        category,
+                        keywords,
                         r.tags.unwrap_or_default(),
                         r.product_code,
                         r.sku
                     ),
+                    category,
                     title: r.title,
                     sub_title: r.sub_title,
                     seo_url: r.seo_url,
@@ -468,6 +503,7 @@ impl Search {
                     self.fields.id => d.id as u64,
                     self.fields.title => title,
                     self.fields.body => body,
+                    self.fields.category => normalized(&d.category),
                     self.fields.popularity => d.popularity,
                     self.fields.in_stock => u64::from(d.in_stock),
                     self.fields.shown_title => d.title,
@@ -482,10 +518,22 @@ impl Search {
             writer.commit()?;
         }
         // Queries read the vocabulary: it is locked only to add to it.
-        self.vocabulary
+        let mut vocabulary = self
+            .vocabulary
             .write()
-            .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?
-            .add(seen);
+            .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?;
+        vocabulary.add(seen);
+        vocabulary.category = categories
+            .iter()
+            .flat_map(|c| {
+                words::words(&format!(
+                    "{} {}",
+                    c.name,
+                    c.name_bn.as_deref().unwrap_or_default()
+                ))
+            })
+            .collect();
+        drop(vocabulary);
         self.reader.reload()?;
         let terms = categories
             .iter()
@@ -572,6 +620,13 @@ impl Search {
             if vocabulary.all.contains(alt) {
                 out.push(alt, Class::Synonym);
             }
+        }
+        // A number word is also its digit, below its sounds ("char" alone is
+        // a chair; "char joner" a 4 seater).
+        let digit =
+            words::number(word).or_else(|| stems(word).iter().find_map(|s| words::number(s)));
+        if let Some(d) = digit.filter(|d| vocabulary.all.contains(*d)) {
+            out.push(d, Class::Related);
         }
         if exact {
             // An indexed word with a case ending is also its stem's synonyms
@@ -670,16 +725,20 @@ impl Search {
                 }
             }
         }
-        if !exact && word.len() >= 5 && word.chars().all(|c| c.is_ascii_alphabetic()) {
+        let joinable = (word.len() >= 5 && word.chars().all(|c| c.is_ascii_alphabetic()))
+            || (is_bangla(word) && word.chars().count() >= 4);
+        if !exact && joinable {
             if let Some(parts) = split(vocabulary, word, typing) {
                 out.splits.push(parts);
             }
         }
-        // A short word that finds nothing else: one typo.
-        if out.is_empty() && word.chars().count() >= 3 {
+        // A word that finds nothing else: one typo more than its length
+        // allows ("chr": chair; "dainig": dining), at most two.
+        let extra = typos + 1;
+        if out.is_empty() && word.chars().count() >= 3 && extra <= 2 {
             for w in &vocabulary.letters {
-                if typos_between(word, w, 1, typing).is_some() {
-                    out.push(w, Class::ShortTypo);
+                if typos_between(word, w, extra, typing).is_some() {
+                    out.push(w, Class::ExtraTypo);
                 }
             }
         }
@@ -716,27 +775,35 @@ impl Search {
                 disjuncts.push(Box::new(ConstScoreQuery::new(q, class.score() + bonus)));
             }
         }
+        // A split word: every part in the title, or each part anywhere.
         for parts in &widened.splits {
-            let must: Vec<(Occur, Box<dyn Query>)> = parts
-                .iter()
-                .map(|words| {
-                    let should: Vec<(Occur, Box<dyn Query>)> = words
-                        .iter()
-                        .flat_map(|w| [(self.fields.title, w), (self.fields.body, w)])
-                        .map(|(field, w)| {
-                            let q: Box<dyn Query> = Box::new(TermQuery::new(
-                                Term::from_field_text(field, w),
-                                IndexRecordOption::Basic,
-                            ));
-                            (Occur::Should, q)
-                        })
-                        .collect();
-                    let q: Box<dyn Query> = Box::new(BooleanQuery::new(should));
-                    (Occur::Must, q)
-                })
-                .collect();
+            let all_in = |fields: &[Field]| -> Box<dyn Query> {
+                let must: Vec<(Occur, Box<dyn Query>)> = parts
+                    .iter()
+                    .map(|words| {
+                        let should: Vec<(Occur, Box<dyn Query>)> = words
+                            .iter()
+                            .flat_map(|w| fields.iter().map(move |field| (*field, w)))
+                            .map(|(field, w)| {
+                                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                                    Term::from_field_text(field, w),
+                                    IndexRecordOption::Basic,
+                                ));
+                                (Occur::Should, q)
+                            })
+                            .collect();
+                        let q: Box<dyn Query> = Box::new(BooleanQuery::new(should));
+                        (Occur::Must, q)
+                    })
+                    .collect();
+                Box::new(BooleanQuery::new(must))
+            };
             disjuncts.push(Box::new(ConstScoreQuery::new(
-                Box::new(BooleanQuery::new(must)),
+                all_in(&[self.fields.title]),
+                Class::Joined.score() + TITLE_SCORE,
+            )));
+            disjuncts.push(Box::new(ConstScoreQuery::new(
+                all_in(&[self.fields.title, self.fields.body]),
                 Class::Joined.score(),
             )));
         }
@@ -758,6 +825,23 @@ impl Search {
             1,
         );
         Some(Box::new(ConstScoreQuery::new(Box::new(q), PROXIMITY_SCORE)))
+    }
+
+    /// A bonus for a query word (any of its matches) naming one of the
+    /// product's categories; `None` when it names none.
+    fn category_query(&self, vocabulary: &Vocabulary, w: &Widened) -> Option<Box<dyn Query>> {
+        let terms: Vec<Term> = w
+            .words
+            .iter()
+            .filter(|(word, _)| vocabulary.category.contains(word))
+            .map(|(word, _)| Term::from_field_text(self.fields.category, word))
+            .collect();
+        let q: Box<dyn Query> = match terms.len() {
+            0 => return None,
+            1 => Box::new(TermQuery::new(terms[0].clone(), IndexRecordOption::Basic)),
+            _ => Box::new(TermSetQuery::new(terms)),
+        };
+        Some(Box::new(ConstScoreQuery::new(q, CATEGORY_SCORE)))
     }
 
     /// Product ids matching `keyword`, best first, at most `limit`.
@@ -925,7 +1009,9 @@ impl Search {
         // Each group is one query word, or two the index has as one word;
         // with whether it matches anything and the words as typed.
         let mut groups: Vec<(Box<dyn Query>, bool, String)> = Vec::new();
-        let mut nearby: Vec<Box<dyn Query>> = Vec::new();
+        // Scores added to what the words match: words next to each other,
+        // words naming the product's categories.
+        let mut bonuses: Vec<Box<dyn Query>> = Vec::new();
         {
             let vocabulary = self
                 .vocabulary
@@ -977,13 +1063,18 @@ impl Search {
                 }
             }
             for pair in widened.windows(2) {
-                nearby.extend(self.proximity_query(&pair[0], &pair[1]));
+                bonuses.extend(self.proximity_query(&pair[0], &pair[1]));
             }
+            bonuses.extend(
+                widened
+                    .iter()
+                    .filter_map(|w| self.category_query(&vocabulary, w)),
+            );
         }
-        let with_nearby = |required: Occur, groups: &[&dyn Query]| {
+        let with_bonuses = |required: Occur, groups: &[&dyn Query]| {
             let mut clauses: Vec<(Occur, Box<dyn Query>)> =
                 groups.iter().map(|q| (required, q.box_clone())).collect();
-            clauses.extend(nearby.iter().map(|q| (Occur::Should, q.box_clone())));
+            clauses.extend(bonuses.iter().map(|q| (Occur::Should, q.box_clone())));
             BooleanQuery::new(clauses)
         };
         let add = |ids: &mut Vec<(i64, DocAddress)>, found: Vec<(i64, DocAddress)>| {
@@ -1007,7 +1098,7 @@ impl Search {
             .collect();
         // 1. Every word.
         if all_known {
-            let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
+            let found = self.run(searcher, &with_bonuses(Occur::Must, &known), limit)?;
             if !found.is_empty() || !ids.is_empty() {
                 add(&mut ids, found);
                 return Ok((ids, None));
@@ -1018,7 +1109,7 @@ impl Search {
         }
         // 2. Without the words that match nothing.
         if !all_known {
-            let found = self.run(searcher, &with_nearby(Occur::Must, &known), limit)?;
+            let found = self.run(searcher, &with_bonuses(Occur::Must, &known), limit)?;
             if !found.is_empty() {
                 add(&mut ids, found);
                 return Ok((ids, Some(known_words.join(" "))));
@@ -1040,7 +1131,7 @@ impl Search {
                     .filter(|(i, _)| *i != dropped)
                     .map(|(_, q)| *q)
                     .collect();
-                let found = self.run(searcher, &with_nearby(Occur::Must, &kept), limit)?;
+                let found = self.run(searcher, &with_bonuses(Occur::Must, &kept), limit)?;
                 if !found.is_empty() {
                     add(&mut ids, found);
                     let words: Vec<&str> = known_words
@@ -1055,7 +1146,7 @@ impl Search {
         }
         // 4. Any word, products with more of them first.
         if known.len() > 1 {
-            let found = self.run(searcher, &with_nearby(Occur::Should, &known), limit)?;
+            let found = self.run(searcher, &with_bonuses(Occur::Should, &known), limit)?;
             add(&mut ids, found);
             let relaxed = (!ids.is_empty()).then(|| known_words.join(" or "));
             return Ok((ids, relaxed));
@@ -1156,6 +1247,23 @@ fn joined_word(
     if vocabulary.has_letters_word(&joined) {
         return Some(joined);
     }
+    // Or what the two mean, joined ("khater pasher": bed side, bedside).
+    let meanings = |w: &str| {
+        let mut all = alternatives(w);
+        for stem in stems(w) {
+            all.extend(alternatives(&stem));
+        }
+        all
+    };
+    let seconds = meanings(second);
+    for a in meanings(first) {
+        for b in &seconds {
+            let joined = format!("{a}{b}");
+            if vocabulary.has_letters_word(&joined) {
+                return Some(joined);
+            }
+        }
+    }
     if !joined.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
@@ -1197,12 +1305,23 @@ fn split(vocabulary: &Vocabulary, word: &str, typing: bool) -> Option<Vec<Vec<St
         if vocabulary.has_letters_word(rest) {
             return Some(vec![rest.to_string()]);
         }
+        // Or without a case ending (ড্রেসিংটেবিলের: ড্রেসিং টেবিল).
+        if let Some(stem) = stems(rest)
+            .into_iter()
+            .find(|s| vocabulary.has_letters_word(s))
+        {
+            return Some(vec![stem]);
+        }
         // Or the same sounds spelled otherwise ("nightstnd": night stand),
-        // when they are three or more.
+        // when they are three or more, in the same script.
         let k = key(rest);
         if k.chars().count() >= 3 {
             if let Some(list) = vocabulary.by_key.get(&k) {
-                let same: Vec<String> = list.iter().filter(|w| !is_bangla(w)).cloned().collect();
+                let same: Vec<String> = list
+                    .iter()
+                    .filter(|w| is_bangla(w) == is_bangla(rest))
+                    .cloned()
+                    .collect();
                 if !same.is_empty() {
                     return Some(same);
                 }
@@ -1232,7 +1351,9 @@ fn split(vocabulary: &Vocabulary, word: &str, typing: bool) -> Option<Vec<Vec<St
         if left == 1 {
             return whole_or_begun(vocabulary, rest, typing).map(|p| vec![p]);
         }
-        for cut in (2..=rest.len().saturating_sub(2)).rev() {
+        // Cut between characters, leaving two or more on each side.
+        let cuts: Vec<usize> = rest.char_indices().map(|(i, _)| i).collect();
+        for &cut in cuts.iter().skip(2).take(cuts.len().saturating_sub(3)).rev() {
             let head = &rest[..cut];
             if !vocabulary.has_letters_word(head) {
                 continue;

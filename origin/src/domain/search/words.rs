@@ -46,11 +46,83 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["leather", "chamra"],
     // A word of one sound has no key to find it in the other script by.
     &["tea", "cha", "চা"],
-    &["swivel", "revolving"],
+    &["swivel", "revolving", "ghurano"],
     &["study", "pora"],
     // A drawing room is what Bangladesh calls a living room (বসার ঘর).
     &["living", "drawing", "bosar"],
+    // A dining table is a "table for eating" (খাবার টেবিল).
+    &["dining", "khabar"],
+    &["dressing", "vanity", "makeup", "sajgoj"],
+    &["executive", "boss"],
+    &["corner", "kona"],
+    &["door", "dorja"],
+    &["side", "pash"],
+    // How many a piece seats (তিন জনের সোফা: a 3 seater); one person's
+    // (একজনের খাট) is a single bed, two people's a double.
+    &["seater", "jon"],
+    &["single", "ekjon"],
+    &["double", "dujon", "duijon"],
+    &["compact", "small", "choto"],
+    &["large", "big", "boro"],
+    &["standard", "medium", "majhari"],
+    &["fabric", "cloth", "kapor"],
+    &["velvet", "mokhmol"],
+    &["metal", "iron", "steel"],
+    &["black", "kalo"],
+    &["white", "sada"],
+    &["brown", "badami"],
+    &["grey", "gray", "dhusor"],
+    &["blue", "nil"],
+    &["bed", "bichana"],
+    // A room (ঘর) named by what is done in it: শোবার ঘর is the bedroom.
+    &["room", "ghor", "kamra"],
+    &["bedroom", "shobar"],
+    // Floor coverings: a galicha (গালিচা) is a rug, a shotoronji (শতরঞ্জি) a
+    // flat-woven one.
+    &["rug", "galicha", "shotoronji"],
+    &["tv", "television"],
 ];
+
+/// Number words, Banglish and Bangla, and the digit each is written as in
+/// product titles ("teen dorjar almari": a 3 door wardrobe). Matched as
+/// written (or with a case ending), not by their sounds: "char" (four) is
+/// also how "chair" sounds.
+pub const NUMBERS: &[(&str, &str)] = &[
+    ("ek", "1"),
+    ("ekta", "1"),
+    ("এক", "1"),
+    ("একটা", "1"),
+    ("dui", "2"),
+    ("duita", "2"),
+    ("দুই", "2"),
+    ("দুইটা", "2"),
+    ("tin", "3"),
+    ("teen", "3"),
+    ("tinta", "3"),
+    ("তিন", "3"),
+    ("তিনটা", "3"),
+    ("char", "4"),
+    ("charta", "4"),
+    ("চার", "4"),
+    ("চারটা", "4"),
+    ("panch", "5"),
+    ("pach", "5"),
+    ("পাঁচ", "5"),
+    ("choy", "6"),
+    ("chhoy", "6"),
+    ("chhoi", "6"),
+    ("ছয়", "6"),
+    ("sat", "7"),
+    ("saat", "7"),
+    ("সাত", "7"),
+    ("aat", "8"),
+    ("আট", "8"),
+];
+
+/// The digit `word` names when it is a number word ([`NUMBERS`]).
+pub fn number(word: &str) -> Option<&'static str> {
+    NUMBERS.iter().find(|(w, _)| *w == word).map(|(_, d)| *d)
+}
 
 /// Words that say nothing about the product: dropped from a query (unless it
 /// has nothing else). English, Banglish, Bangla.
@@ -84,6 +156,32 @@ const STOP_WORDS: &[&str] = &[
     "dam",
     "daam",
     "দাম",
+    "koto",
+    "কত",
+    "cheap",
+    "sasta",
+    "সস্তা",
+    "best",
+    "bhalo",
+    "valo",
+    "ভালো",
+    "new",
+    "notun",
+    "নতুন",
+    "online",
+    "bd",
+    "lagbe",
+    "লাগবে",
+    "chai",
+    "চাই",
+    "kinbo",
+    "kinte",
+    "কিনবো",
+    "কিনতে",
+    "rakhar",
+    "রাখার",
+    "wala",
+    "ওয়ালা",
     "ও",
     "এবং",
     "আর",
@@ -138,11 +236,22 @@ pub fn words(text: &str) -> Vec<String> {
                 .replace("\u{09A1}\u{09BC}", "\u{09DC}")
                 .replace("\u{09A2}\u{09BC}", "\u{09DD}")
                 .replace("\u{09AF}\u{09BC}", "\u{09DF}")
+                .chars()
+                .map(ascii_digit)
+                .collect::<String>()
         })
         .filter(|w| !w.is_empty())
         .flat_map(|w| letters_and_digits(&w))
         .map(|w| fold(&w.to_lowercase()))
         .collect()
+}
+
+/// A Bangla digit as the ASCII one (৩ → 3); any other character as it is.
+fn ascii_digit(c: char) -> char {
+    match c {
+        '\u{09E6}'..='\u{09EF}' => char::from(b'0' + (c as u32 - 0x09E6) as u8),
+        _ => c,
+    }
 }
 
 /// `word` cut where letters meet digits: a code typed without its hyphen
@@ -198,8 +307,10 @@ pub fn typed_words(text: &str) -> Vec<(String, String)> {
 /// case ending ([`means`]).
 pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("juta", "almari", &["shoe", "cabinet"]),
+    ("file", "almari", &["file", "cabinet"]),
     ("living", "room", &["living"]),
     ("bed", "room", &["bedroom"]),
+    ("bedroom", "room", &["bedroom"]),
     ("dining", "room", &["dining"]),
     ("kid", "room", &["kid"]),
     ("study", "room", &["study"]),
@@ -346,7 +457,9 @@ fn bangla_consonant(c: char) -> Option<&'static str> {
     Some(match c {
         'ক' | 'খ' => "k",
         'গ' | 'ঘ' => "g",
-        'ঙ' | 'ঞ' | 'ণ' | 'ন' | 'ং' => "n",
+        // The ng sound is its own: কিং is "king", not "queen".
+        'ঙ' | 'ং' => "N",
+        'ঞ' | 'ণ' | 'ন' => "n",
         'চ' | 'ছ' => "c",
         'জ' | 'ঝ' | 'য' => "j",
         'ট' | 'ঠ' | 'ত' | 'থ' | 'ৎ' => "t",
@@ -479,7 +592,7 @@ fn latin_key(word: &str, w_as_v: bool) -> String {
             b'b' if next == b'h' => ("b", 2),
             b's' if next == b'h' => ("s", 2),
             b'r' if next == b'h' => ("r", 2),
-            b'n' if next == b'g' => ("n", 2),
+            b'n' if next == b'g' => ("N", 2),
             b'q' => ("k", 1),
             b'x' => ("ks", 1),
             b'z' => ("j", 1),
@@ -521,7 +634,7 @@ fn fold_repeats(raw: &str) -> String {
 
 /// The phonetic key of a word: its consonant sounds, Latin and Bangla
 /// letters folded to one class each (k/kh/ক/খ → k, s/sh/শ/ষ/স → s, v/bh/ব/ভ
-/// → b, ph/f/ফ → f, z/j/জ/য → j), vowels dropped but for one `a` marking a
+/// → b, ph/f/ফ → f, z/j/জ/য → j, ng/ং/ঙ → N), vowels dropped but for one `a` marking a
 /// word that begins with a vowel, a sound doubled (no vowel between) once.
 /// Words with digits have none (an empty key).
 pub fn key(word: &str) -> String {
@@ -681,6 +794,20 @@ mod tests {
         assert_eq!(fold("glass"), "glass");
         assert_eq!(fold("benches"), "bench");
         assert_eq!(fold("bed"), "bed");
+        // Bangla digits are the digits titles carry.
+        assert_eq!(words("৩ দরজা"), vec!["3", "দরজা"]);
+        assert_eq!(words("৪০২"), vec!["402"]);
+    }
+
+    #[test]
+    fn number_words_are_digits_and_ng_is_its_own_sound() {
+        assert_eq!(number("teen"), Some("3"));
+        assert_eq!(number("চার"), Some("4"));
+        assert_eq!(number("chair"), None);
+        // কিং and "king" share a key that "queen" does not.
+        assert_eq!(key("কিং"), key("king"));
+        assert_ne!(key("কিং"), key("queen"));
+        assert_eq!(key("ডাইনিং"), key("dining"));
     }
 
     #[test]
