@@ -212,7 +212,8 @@ impl Vocabulary {
             if !self.all.contains(&w) {
                 if !w.chars().any(|c| c.is_numeric()) {
                     self.letters.push(w.clone());
-                    let mut keys = vec![key(&w)];
+                    // Every reading of it ("visitor" is also heard ভিজিটর).
+                    let mut keys = keys(&w);
                     if is_bangla(&w) {
                         keys.extend(stems(&w).iter().map(|s| key(s)));
                     }
@@ -628,7 +629,32 @@ impl Search {
         if let Some(d) = digit.filter(|d| vocabulary.all.contains(*d)) {
             out.push(d, Class::Related);
         }
+        // A word that sounds like another and means something else, as
+        // written ("kather": wood, not khat): only that.
+        if let Some(meant) = std::iter::once(word.to_string())
+            .chain(stems(word))
+            .find_map(|w| words::as_written(&w))
+        {
+            for alt in alternatives(meant) {
+                if vocabulary.all.contains(&alt) {
+                    out.push(&alt, Class::Synonym);
+                }
+            }
+            return out;
+        }
         if exact {
+            // The same word in the other script (ক্যাবিনেট, in "টিভি
+            // ক্যাবিনেট", is also "cabinet").
+            for k in keys(word) {
+                for w in vocabulary.by_key.get(&k).into_iter().flatten() {
+                    if is_bangla(w) != is_bangla(word)
+                        && k.chars().count() >= 2
+                        && same_word_by_key(word, &k, w)
+                    {
+                        out.push(w, Class::Phonetic);
+                    }
+                }
+            }
             // An indexed word with a case ending is also its stem's synonyms
             // (পড়ার, in "পড়ার টেবিল", is also "study").
             for stem in stems(word) {
@@ -687,8 +713,14 @@ impl Search {
                     for w in list {
                         let alike = if sounds < 2 {
                             // One sound ("shoe") says too little: only a
-                            // near spelling in the same script.
-                            is_bangla(w) == is_bangla(&form) && words::distance(&form, w, 1) <= 1
+                            // near spelling in the same script, or a word
+                            // of three letters at most in the other (ডে: day).
+                            if is_bangla(w) == is_bangla(&form) {
+                                words::distance(&form, w, 1) <= 1
+                            } else {
+                                w.chars().count().min(form.chars().count()) <= 3
+                                    && !w.chars().any(|c| c.is_numeric())
+                            }
                         } else {
                             same_word_by_key(&form, &k, w)
                         };
@@ -1007,8 +1039,9 @@ impl Search {
         }
         let last = query_words.len() - 1;
         // Each group is one query word, or two the index has as one word;
-        // with whether it matches anything and the words as typed.
-        let mut groups: Vec<(Box<dyn Query>, bool, String)> = Vec::new();
+        // with whether it matches anything, the words as typed, and whether
+        // it names a category.
+        let mut groups: Vec<(Box<dyn Query>, bool, String, bool)> = Vec::new();
         // Scores added to what the words match: words next to each other,
         // words naming the product's categories.
         let mut bonuses: Vec<Box<dyn Query>> = Vec::new();
@@ -1022,6 +1055,11 @@ impl Search {
                 .enumerate()
                 .map(|(i, w)| Self::expand(&vocabulary, w, &typed[i].0.to_lowercase(), i == last))
                 .collect();
+            let names_category = |w: &Widened| {
+                w.words
+                    .iter()
+                    .any(|(word, _)| vocabulary.category.contains(word))
+            };
             let mut i = 0;
             while i < widened.len() {
                 let joined = query_words.get(i + 1).and_then(|next| {
@@ -1049,6 +1087,7 @@ impl Search {
                             ])),
                             true,
                             format!("{} {}", typed[i].0, typed[i + 1].0),
+                            names_category(&widened[i]) || names_category(&widened[i + 1]),
                         ));
                         i += 2;
                     }
@@ -1057,6 +1096,7 @@ impl Search {
                             self.word_query(&widened[i]),
                             !widened[i].is_empty(),
                             typed[i].0.clone(),
+                            names_category(&widened[i]),
                         ));
                         i += 1;
                     }
@@ -1096,6 +1136,7 @@ impl Search {
             .filter(|g| g.1)
             .map(|g| g.2.as_str())
             .collect();
+        let known_names_category: Vec<bool> = groups.iter().filter(|g| g.1).map(|g| g.3).collect();
         // 1. Every word.
         if all_known {
             let found = self.run(searcher, &with_bonuses(Occur::Must, &known), limit)?;
@@ -1115,16 +1156,19 @@ impl Search {
                 return Ok((ids, Some(known_words.join(" "))));
             }
         }
-        // 3. Of three words or more, without the least informative one (the
-        // one most products have) that leaves something ("oak wood dressing
-        // table": oak dressing table).
+        // 3. Of three words or more, without the least informative one that
+        // leaves something: a word naming no category before one that does
+        // (the shopper's "small dining table" is a dining table), then the
+        // one most products have ("oak wood dressing table": oak dressing
+        // table).
         if known.len() >= 3 {
-            let mut by_count: Vec<(usize, usize)> = Vec::with_capacity(known.len());
+            let mut by_count: Vec<(bool, usize, usize)> = Vec::with_capacity(known.len());
             for (i, q) in known.iter().enumerate() {
-                by_count.push((searcher.search(*q, &tantivy::collector::Count)?, i));
+                let count = searcher.search(*q, &tantivy::collector::Count)?;
+                by_count.push((known_names_category[i], count, i));
             }
-            by_count.sort_unstable_by(|a, b| b.cmp(a));
-            for (_, dropped) in by_count {
+            by_count.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
+            for (_, _, dropped) in by_count {
                 let kept: Vec<&dyn Query> = known
                     .iter()
                     .enumerate()

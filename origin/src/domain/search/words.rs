@@ -52,7 +52,12 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["living", "drawing", "bosar"],
     // A dining table is a "table for eating" (খাবার টেবিল).
     &["dining", "khabar"],
-    &["dressing", "vanity", "makeup", "sajgoj"],
+    &["dressing", "vanity", "makeup", "sajgoj", "saja"],
+    &["stool", "tul"],
+    // Office chairs roll on castors (চাকা).
+    &["castor", "wheel", "chaka"],
+    // Plates and pots (থালা বাসন) live in a crockery cabinet.
+    &["crockery", "thala", "bashon"],
     &["executive", "boss"],
     &["corner", "kona"],
     &["door", "dorja"],
@@ -117,7 +122,41 @@ pub const NUMBERS: &[(&str, &str)] = &[
     ("সাত", "7"),
     ("aat", "8"),
     ("আট", "8"),
+    // English number words, in Latin letters and in Bangla script.
+    ("one", "1"),
+    ("ওয়ান", "1"),
+    ("two", "2"),
+    ("টু", "2"),
+    ("three", "3"),
+    ("থ্রি", "3"),
+    ("four", "4"),
+    ("ফোর", "4"),
+    ("five", "5"),
+    ("ফাইভ", "5"),
+    ("six", "6"),
+    ("সিক্স", "6"),
+    ("seven", "7"),
+    ("সেভেন", "7"),
+    ("eight", "8"),
+    ("এইট", "8"),
 ];
+
+/// Words that sound like another word of the shop and mean something else,
+/// matched as written (or with a case ending): kath (কাঠ, wood) sounds
+/// like khat (খাট, bed); chotoder (ছোটদের, the little ones') is not
+/// "choto" (small) but children.
+pub const AS_WRITTEN: &[(&str, &str)] = &[
+    ("kath", "wood"),
+    ("kaath", "wood"),
+    ("কাঠ", "wood"),
+    ("chotoder", "kid"),
+    ("ছোটদের", "kid"),
+];
+
+/// What `word` stands for when written so ([`AS_WRITTEN`]).
+pub fn as_written(word: &str) -> Option<&'static str> {
+    AS_WRITTEN.iter().find(|(w, _)| *w == word).map(|(_, m)| *m)
+}
 
 /// The digit `word` names when it is a number word ([`NUMBERS`]).
 pub fn number(word: &str) -> Option<&'static str> {
@@ -180,6 +219,10 @@ const STOP_WORDS: &[&str] = &[
     "কিনতে",
     "rakhar",
     "রাখার",
+    // "code: crg-350": the code is the query.
+    "code",
+    "কোড",
+    "model",
     "wala",
     "ওয়ালা",
     "ও",
@@ -308,6 +351,10 @@ pub fn typed_words(text: &str) -> Vec<(String, String)> {
 pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("juta", "almari", &["shoe", "cabinet"]),
     ("file", "almari", &["file", "cabinet"]),
+    ("crockery", "almari", &["crockery", "cabinet"]),
+    ("office", "almari", &["office", "cabinet"]),
+    // A double door wardrobe has two doors.
+    ("double", "door", &["2", "door"]),
     ("living", "room", &["living"]),
     ("bed", "room", &["bedroom"]),
     ("bedroom", "room", &["bedroom"]),
@@ -350,6 +397,21 @@ fn phrases(words: Vec<(String, String)>) -> Vec<(String, String)> {
                     .find(|(a, b, _)| means(i, a) && means(i + 1, b))
             })
             .flatten();
+        // A number of chairs is how many a table seats ("char cheyarer
+        // dining table", "6 chair dining set": a 4 or 6 seater).
+        let digit = number(&words[i].1).map(str::to_string).or_else(|| {
+            words[i]
+                .1
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                .then(|| words[i].1.clone())
+        });
+        if let Some(digit) = digit.filter(|_| i + 2 < words.len() && means(i + 1, "chair")) {
+            out.push((words[i].0.clone(), digit));
+            out.push((words[i + 1].0.clone(), "seater".to_string()));
+            i += 2;
+            continue;
+        }
         match phrase {
             Some((_, _, [one])) => {
                 out.push((
@@ -551,8 +613,9 @@ fn bangla_key(word: &str) -> String {
 
 /// The sounds of a Latin-letter word (English or Banglish), before
 /// [`fold_repeats`]: a class letter per consonant sound, `.` for a vowel.
-/// With `w_as_v`, a w between vowels is read as v ("dewan": divan).
-fn latin_key(word: &str, w_as_v: bool) -> String {
+/// The `second` reading hears a w between vowels as v ("dewan": divan) and
+/// an s between vowels as z ("visitor": ভিজিটর).
+fn latin_key(word: &str, second: bool) -> String {
     let b: Vec<u8> = word.bytes().collect();
     let vowel = |c: u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
@@ -573,7 +636,10 @@ fn latin_key(word: &str, w_as_v: bool) -> String {
         }
         let (sound, len): (&str, usize) = match c {
             _ if vowel(c) => (".", 1),
-            b'w' if w_as_v && vowel(b[i - 1]) && vowel(next) => ("b", 1),
+            b'w' if second && vowel(b[i - 1]) && vowel(next) => ("b", 1),
+            b's' if second && i > 0 && vowel(b[i - 1]) && vowel(next) => ("j", 1),
+            // "tion" is "shon" ("workstation": ওয়ার্কস্টেশন).
+            b't' if next == b'i' && at(i + 2) == b'o' && at(i + 3) == b'n' => ("s", 1),
             b'y' | b'w' => (".", 1),
             b'k' if next == b'h' => ("k", 2),
             b'g' if next == b'h' => ("g", 2),
@@ -651,12 +717,13 @@ pub fn key(word: &str) -> String {
 }
 
 /// The keys `word` may be heard by: its [`key`], and, for a Latin word with
-/// a w between vowels, a second reading with that w a v: Banglish writes w
-/// both for a glide ("dewal", দেয়াল) and for a v ("dewan", "diwan": divan).
+/// a w or an s between vowels, a second reading with that w a v and that s
+/// a z: Banglish writes w both for a glide ("dewal", দেয়াল) and for a v
+/// ("dewan", "diwan": divan); English writes s for a z ("visitor").
 pub fn keys(word: &str) -> Vec<String> {
     let first = key(word);
     let mut out = vec![first];
-    if word.is_ascii() && word.contains('w') && !out[0].is_empty() {
+    if word.is_ascii() && (word.contains('w') || word.contains('s')) && !out[0].is_empty() {
         let second = fold_repeats(&latin_key(word, true));
         if second != out[0] {
             out.push(second);
