@@ -22,15 +22,11 @@
 //! [`catalog::surrogate::SurrogateKey`], which the generator's pages and
 //! its watch (which purges the edge by them) use too.
 
-use aide::generate::GenContext;
-use aide::openapi::{Operation, Response as DocResponse};
-use aide::OperationOutput;
 use axum::extract::{Request, State};
 use axum::http::header::{HeaderName, HeaderValue, CACHE_CONTROL};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::state::AppState;
@@ -125,20 +121,32 @@ impl<T: Serialize> IntoResponse for Shared<T> {
     }
 }
 
-impl<T: JsonSchema> OperationOutput for Shared<T> {
-    type Inner = T;
+/// Documents the answer wrapper `$wrapper<T>` as its JSON body `T`, as aide
+/// documents `Json<T>` (the wrapper only adds headers or a redirect).
+macro_rules! documented_as_json {
+    ($wrapper:ident) => {
+        impl<T: schemars::JsonSchema> aide::OperationOutput for $wrapper<T> {
+            type Inner = T;
 
-    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
-        Json::<T>::operation_response(ctx, op)
-    }
+            fn operation_response(
+                ctx: &mut aide::generate::GenContext,
+                op: &mut aide::openapi::Operation,
+            ) -> Option<aide::openapi::Response> {
+                <axum::Json<T> as aide::OperationOutput>::operation_response(ctx, op)
+            }
 
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        op: &mut Operation,
-    ) -> Vec<(Option<u16>, DocResponse)> {
-        Json::<T>::inferred_responses(ctx, op)
-    }
+            fn inferred_responses(
+                ctx: &mut aide::generate::GenContext,
+                op: &mut aide::openapi::Operation,
+            ) -> Vec<(Option<u16>, aide::openapi::Response)> {
+                <axum::Json<T> as aide::OperationOutput>::inferred_responses(ctx, op)
+            }
+        }
+    };
 }
+pub(crate) use documented_as_json;
+
+documented_as_json!(Shared);
 
 /// The header values of a public response at `now`, given the next known
 /// price change. Returns (Cache-Control, CDN-Cache-Control).

@@ -5,9 +5,6 @@
 
 use std::borrow::Cow;
 
-use aide::generate::GenContext;
-use aide::openapi::{Operation, Response as DocResponse};
-use aide::OperationOutput;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Json;
@@ -17,6 +14,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use crate::domain::accounts;
+use crate::plumbing::cache::documented_as_json;
 
 /// `{success: true}`: the answer of a call that only does something (the
 /// other visitor groups answer it too).
@@ -182,20 +180,7 @@ impl<T: Serialize> IntoResponse for JsonOrSeeOther<T> {
     }
 }
 
-impl<T: JsonSchema> OperationOutput for JsonOrSeeOther<T> {
-    type Inner = T;
-
-    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
-        Json::<T>::operation_response(ctx, op)
-    }
-
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        op: &mut Operation,
-    ) -> Vec<(Option<u16>, DocResponse)> {
-        Json::<T>::inferred_responses(ctx, op)
-    }
-}
+documented_as_json!(JsonOrSeeOther);
 
 /// Whether the caller is a browser navigating (its `Accept` header names
 /// `text/html` first) rather than a script asking for JSON.

@@ -25,9 +25,6 @@
 //! A provider that is not configured answers 404. The document shows the
 //! redirects as what they are: a 303 with a `Location`, no body.
 
-use aide::generate::GenContext;
-use aide::openapi::{Operation, Response as DocResponse};
-use aide::OperationOutput;
 use axum::extract::State;
 use axum::http::header::{REFERRER_POLICY, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
@@ -42,6 +39,7 @@ use catalog::surrogate::SurrogateKey;
 use crate::domain::accounts;
 use crate::domain::identity::{new_token, valid_self_token, Caller};
 use crate::domain::social::{self, Ended, LinkRefused, Provider, ProviderKind, Redeemed};
+use crate::plumbing::cache::documented_as_json;
 use crate::plumbing::cache::Shared;
 use crate::plumbing::error::{ApiError, ApiResult};
 use crate::plumbing::extract::{cookie, Json as Body, Query};
@@ -400,20 +398,7 @@ impl<T: Serialize> IntoResponse for ClearsBinding<T> {
     }
 }
 
-impl<T: JsonSchema> OperationOutput for ClearsBinding<T> {
-    type Inner = T;
-
-    fn operation_response(ctx: &mut GenContext, op: &mut Operation) -> Option<DocResponse> {
-        Json::<T>::operation_response(ctx, op)
-    }
-
-    fn inferred_responses(
-        ctx: &mut GenContext,
-        op: &mut Operation,
-    ) -> Vec<(Option<u16>, DocResponse)> {
-        Json::<T>::inferred_responses(ctx, op)
-    }
-}
+documented_as_json!(ClearsBinding);
 
 /// `POST /api/auth/social/redeem` with `{code}`: what the callback's sign-in
 /// came to, for the browser holding the `social_bind` cookie set beside the
