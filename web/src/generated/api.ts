@@ -1460,7 +1460,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeems the code of a #social_code callback, once and only with the `social_bind` cookie the callback set in the same browser (cleared by a redemption): {success, token, token_type, expires_in, user} as login answers, or {success, link: {ticket, provider}} when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it). An unknown, used, expired or another browser's code is a 400 naming `code` and signs nobody in */
+        /** Redeems the code of a #social_code callback, once and only with the `social_bind` cookie the callback set in the same browser (cleared by a redemption): {success, token, token_type, expires_in, user} as login answers, or {success, link: {ticket, provider}} when the provider's verified e-mail belongs to an account it is not linked to (POST social/link with the account's password links it). An unknown, used, expired or another browser's code is a 403 and signs nobody in; a missing, blank or overlong one a 400 naming `code` */
         post: operations["post_auth_social_redeem"];
         delete?: never;
         options?: never;
@@ -9717,6 +9717,15 @@ export interface operations {
             };
             /** @description Invalid input: a parameter, field or header is missing, malformed or out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The code is unknown, used, expired or another browser's */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -118,9 +118,11 @@ pub fn router() -> ApiRouter {
                  answers, or {success, link: {ticket, provider}} when the provider's verified \
                  e-mail belongs to an account it is not linked to (POST social/link with the \
                  account's password links it). An unknown, used, expired or another \
-                 browser's code is a 400 naming `code` and signs nobody in",
+                 browser's code is a 403 and signs nobody in; a missing, blank or overlong \
+                 one a 400 naming `code`",
             )
             .self_token_optional()
+            .answers(403, "The code is unknown, used, expired or another browser's")
             .answers(409, "The account was closed meanwhile"),
         )
         .post(
@@ -404,24 +406,21 @@ documented_as_json!(ClearsBinding);
 /// came to, for the browser holding the `social_bind` cookie set beside the
 /// code, once, within [`social::CODE_LIFETIME_SECS`]: a token and the
 /// shopper, or a ticket for linking the account with its password. Any other
-/// code (unknown, used, expired, or without that browser's cookie) is a 400
-/// naming `code`, and signs nobody in; a closed account a 409.
+/// code (unknown, used, expired, or without that browser's cookie) is a 403
+/// and signs nobody in; a missing, blank or overlong one a 400 naming `code`;
+/// a closed account a 409.
 async fn post_redeem(
     State(state): State<AppState>,
     headers: HeaderMap,
     Body(body): Body<RedeemBody>,
 ) -> ApiResult<ClearsBinding<RedeemResponse>> {
-    let invalid = || {
-        ApiError::invalid(
-            "code",
-            "This sign-in expired, was already used or was started in another browser. \
-             Please sign in again.",
-        )
-    };
+    const REFUSED: &str = "This sign-in expired, was already used or was started in another \
+                           browser. Please sign in again.";
+    let invalid = || ApiError::Forbidden(REFUSED.to_string());
     let code = body.code.unwrap_or_default();
     let code = code.trim();
     if code.is_empty() || code.len() > 200 {
-        return Err(invalid());
+        return Err(ApiError::invalid("code", REFUSED));
     }
     let browser = cookie(&headers, BIND_COOKIE)
         .filter(|b| !b.is_empty() && b.len() <= 200)
