@@ -149,8 +149,8 @@ INSERT INTO product_set_info (id, product_set_id, title) VALUES (1, 1, 'Dimensio
 UPDATE product_set_info SET description = '200 x 180 cm' WHERE id = 1;
 DELETE FROM product_set_info WHERE id = 1;
 -- content
-INSERT INTO slider (id, image_id, url, type, internal) VALUES (1, 1, '/c/beds', FALSE, TRUE), (2, 1, 'https://example.com', TRUE, FALSE);
-UPDATE slider SET active = FALSE WHERE type = TRUE;
+INSERT INTO slider (id, image_id, url, type, internal) VALUES (1, 1, '/c/beds', 0, TRUE), (2, 1, 'https://example.com', 1, FALSE);
+UPDATE slider SET active = FALSE WHERE type = 1;
 DELETE FROM slider WHERE id = 2;
 INSERT INTO menu_item (id, menu_id, label, link) VALUES (1, 1, 'Beds', '/c/beds'), (2, 1, 'Sofas', '/c/sofas'), (3, 2, 'About', '/page/1');
 UPDATE menu_item SET sort = 2 WHERE id = 1;
