@@ -1292,15 +1292,8 @@ fn joined_word(
         return Some(joined);
     }
     // Or what the two mean, joined ("khater pasher": bed side, bedside).
-    let meanings = |w: &str| {
-        let mut all = alternatives(w);
-        for stem in stems(w) {
-            all.extend(alternatives(&stem));
-        }
-        all
-    };
-    let seconds = meanings(second);
-    for a in meanings(first) {
+    let seconds = words::meanings(second);
+    for a in words::meanings(first) {
         for b in &seconds {
             let joined = format!("{a}{b}");
             if vocabulary.has_letters_word(&joined) {

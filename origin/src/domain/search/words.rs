@@ -371,17 +371,7 @@ fn phrases(words: Vec<(String, String)>) -> Vec<(String, String)> {
     if words.len() < 2 {
         return words;
     }
-    // What each word may mean: itself, its stems, their synonyms.
-    let meanings: Vec<Vec<String>> = words
-        .iter()
-        .map(|(_, w)| {
-            let mut all = alternatives(w);
-            for stem in stems(w) {
-                all.extend(alternatives(&stem));
-            }
-            all
-        })
-        .collect();
+    let meanings: Vec<Vec<String>> = words.iter().map(|(_, w)| meanings(w)).collect();
     let means = |i: usize, part: &str| {
         meanings[i]
             .iter()
@@ -437,6 +427,16 @@ fn phrases(words: Vec<(String, String)>) -> Vec<(String, String)> {
 /// `text` as one space-separated string of its words (what is indexed).
 pub fn normalized(text: &str) -> String {
     words(text).join(" ")
+}
+
+/// What a query word may mean: itself and its synonyms ([`alternatives`]),
+/// then its stems' ("khater": khat, bed, ...).
+pub fn meanings(word: &str) -> Vec<String> {
+    let mut all = alternatives(word);
+    for stem in stems(word) {
+        all.extend(alternatives(&stem));
+    }
+    all
 }
 
 /// The words a query word also stands for (itself first).
