@@ -127,6 +127,10 @@ struct Args {
     /// answered; the ones kept aside are never listed.
     #[arg(long)]
     misses: bool,
+    /// Only the `tune` queries and only this engine: the quick loop while
+    /// tuning (the ones kept aside are not even run).
+    #[arg(long)]
+    tuning: bool,
     /// Only print what each search answers for these queries.
     #[arg(long)]
     query: Vec<String>,
@@ -379,14 +383,20 @@ async fn evaluate(
     let mut table: BTreeMap<(String, &str), [Score; 3]> = BTreeMap::new();
     let mut kinds: Vec<String> = Vec::new();
     let mut misses = Vec::new();
-    for case in &cases {
+    for case in cases.iter().filter(|c| !(args.tuning && c.set.aside())) {
         if !kinds.contains(&case.kind) {
             kinds.push(case.kind.clone());
         }
         let now = search.products(&case.query, 8)?;
-        let then = old.products(&case.query, 8)?;
-        let (like, _) = catalog::read::content::search_like(pool, &case.query).await?;
-        let like: Vec<i64> = like.iter().map(|h| h.id).take(8).collect();
+        let (then, like) = if args.tuning {
+            (Vec::new(), Vec::new())
+        } else {
+            let (like, _) = catalog::read::content::search_like(pool, &case.query).await?;
+            (
+                old.products(&case.query, 8)?,
+                like.iter().map(|h| h.id).take(8).collect(),
+            )
+        };
         let mut sets = vec![case.set.name(), "all"];
         if case.set.aside() {
             sets.push("aside");
@@ -427,6 +437,9 @@ async fn evaluate(
         args.eval.display(),
         cases.iter().filter(|c| c.set.aside()).count()
     );
+    if args.tuning {
+        println!("(--tuning: the tune queries only; before issue 20 and SQL LIKE not run)");
+    }
     println!(
         "{:<9} {:<5} {:>4} | {:^17} | {:^17} | {:^17}",
         "kind", "set", "n", "this engine", "before issue 20", "SQL LIKE"
@@ -438,14 +451,17 @@ async fn evaluate(
     for set in ["held", "fresh", "aside", "tune", "all"] {
         for kind in &kinds {
             if let Some(row) = table.get(&(kind.clone(), set)) {
+                let others = if args.tuning {
+                    String::new()
+                } else {
+                    format!(" | {} | {}", row[1].cells(), row[2].cells())
+                };
                 println!(
-                    "{:<9} {:<5} {:>4} | {} | {} | {}",
+                    "{:<9} {:<5} {:>4} | {}{others}",
                     kind,
                     set,
                     row[0].cases,
                     row[0].cells(),
-                    row[1].cells(),
-                    row[2].cells()
                 );
             }
         }
