@@ -437,7 +437,7 @@ pub(super) const SUBS: [Sub; 21] = [
         name: "Office Chairs",
         name_bn: "অফিস চেয়ার",
         slug: "office-chairs",
-        also: "computer chair, gaming chair, boss chair, swivel chair, revolving chair, desk chair, castor chair, meeting chair, conference chair",
+        also: "computer chair, gaming chair, boss chair, swivel chair, revolving chair, desk chair, castor chair, meeting chair, conference chair, height adjustable chair",
         prefix: "OFC",
         kind: Kind::Chair,
         nouns: &[

@@ -179,6 +179,11 @@ struct Fields {
     in_stock: Field,
     title: Field,
     body: Field,
+    /// What else shoppers call the product's categories (their keywords:
+    /// "khat" for Beds): words the shop says mean its category, so a match
+    /// there counts as a synonym at best ([`Class::Synonym`]), never above
+    /// the title's own words matched by a synonym.
+    aliases: Field,
     /// The names of the product's categories and their ancestors' (English
     /// and Bangla), for [`CATEGORY_SCORE`].
     category: Field,
@@ -280,7 +285,8 @@ fn schema() -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::Basic),
         ),
     );
-    let body = b.add_text_field("body", words);
+    let body = b.add_text_field("body", words.clone());
+    let aliases = b.add_text_field("aliases", words);
     let code = b.add_text_field("code", STRING);
     let popularity = b.add_u64_field("popularity", FAST);
     let shown_title = b.add_text_field("shown_title", STORED);
@@ -293,6 +299,7 @@ fn schema() -> (Schema, Fields) {
             in_stock,
             title,
             body,
+            aliases,
             category,
             code,
             popularity,
@@ -336,6 +343,7 @@ struct ProductDoc {
     sub_title: String,
     seo_url: String,
     body: String,
+    aliases: String,
     category: String,
     codes: Vec<String>,
     popularity: u64,
@@ -457,14 +465,14 @@ impl Search {
                 ProductDoc {
                     id: r.id,
                     body: format!(
-                        "{} {} {} {} {} {}",
+                        "{} {} {} {} {}",
                         r.sub_title,
                         category,
-                        keywords,
                         r.tags.unwrap_or_default(),
                         r.product_code,
                         r.sku
                     ),
+                    aliases: keywords,
                     category,
                     title: r.title,
                     sub_title: r.sub_title,
@@ -495,7 +503,12 @@ impl Search {
             for d in docs {
                 let title = normalized(&d.title);
                 let body = normalized(&d.body);
-                for w in title.split(' ').chain(body.split(' ')) {
+                let aliases = normalized(&d.aliases);
+                for w in title
+                    .split(' ')
+                    .chain(body.split(' '))
+                    .chain(aliases.split(' '))
+                {
                     if !w.is_empty() && !seen.contains(w) {
                         seen.insert(w.to_string());
                     }
@@ -504,6 +517,7 @@ impl Search {
                     self.fields.id => d.id as u64,
                     self.fields.title => title,
                     self.fields.body => body,
+                    self.fields.aliases => aliases,
                     self.fields.category => normalized(&d.category),
                     self.fields.popularity => d.popularity,
                     self.fields.in_stock => u64::from(d.in_stock),
@@ -617,6 +631,18 @@ impl Search {
         if exact {
             out.push(word, Class::Exact);
         }
+        // A word that sounds like another and means something else, as
+        // written ("kather": wood, not khat): only that
+        // (not what its sounds are a synonym of: "kather" heard k-d-r is no
+        // "kedara", a chair).
+        if let Some(meant) = words::as_written(word) {
+            for alt in alternatives(meant) {
+                if vocabulary.all.contains(&alt) {
+                    out.push(&alt, Class::Synonym);
+                }
+            }
+            return out;
+        }
         for alt in &alts[1..] {
             if vocabulary.all.contains(alt) {
                 out.push(alt, Class::Synonym);
@@ -624,23 +650,8 @@ impl Search {
         }
         // A number word is also its digit, below its sounds ("char" alone is
         // a chair; "char joner" a 4 seater).
-        let digit =
-            words::number(word).or_else(|| stems(word).iter().find_map(|s| words::number(s)));
-        if let Some(d) = digit.filter(|d| vocabulary.all.contains(*d)) {
+        if let Some(d) = words::number(word).filter(|d| vocabulary.all.contains(*d)) {
             out.push(d, Class::Related);
-        }
-        // A word that sounds like another and means something else, as
-        // written ("kather": wood, not khat): only that.
-        if let Some(meant) = std::iter::once(word.to_string())
-            .chain(stems(word))
-            .find_map(|w| words::as_written(&w))
-        {
-            for alt in alternatives(meant) {
-                if vocabulary.all.contains(&alt) {
-                    out.push(&alt, Class::Synonym);
-                }
-            }
-            return out;
         }
         if exact {
             // The same word in the other script (ক্যাবিনেট, in "টিভি
@@ -794,7 +805,11 @@ impl Search {
                 .filter(|w| w.1 == class)
                 .map(|w| &w.0)
                 .collect();
-            for (field, bonus) in [(self.fields.title, TITLE_SCORE), (self.fields.body, 0.0)] {
+            for (field, score) in [
+                (self.fields.title, class.score() + TITLE_SCORE),
+                (self.fields.body, class.score()),
+                (self.fields.aliases, class.min(Class::Synonym).score()),
+            ] {
                 let q: Box<dyn Query> = match words.as_slice() {
                     [one] => Box::new(TermQuery::new(
                         Term::from_field_text(field, one),
@@ -804,7 +819,7 @@ impl Search {
                         many.iter().map(|w| Term::from_field_text(field, w)),
                     )),
                 };
-                disjuncts.push(Box::new(ConstScoreQuery::new(q, class.score() + bonus)));
+                disjuncts.push(Box::new(ConstScoreQuery::new(q, score)));
             }
         }
         // A split word: every part in the title, or each part anywhere.
@@ -835,7 +850,7 @@ impl Search {
                 Class::Joined.score() + TITLE_SCORE,
             )));
             disjuncts.push(Box::new(ConstScoreQuery::new(
-                all_in(&[self.fields.title, self.fields.body]),
+                all_in(&[self.fields.title, self.fields.body, self.fields.aliases]),
                 Class::Joined.score(),
             )));
         }

@@ -26,8 +26,11 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["sofa", "couch", "settee"],
     &["chair", "kedara"],
     &["table", "desk"],
-    &["shoe", "juta"],
-    &["lamp", "light", "bati"],
+    // শু is how Bangla writes the English word (শু র‍্যাক): one sound, listed.
+    &["shoe", "juta", "শু", "sandal", "chappal", "স্যান্ডেল"],
+    // A shelf (তাক) is a rack.
+    &["rack", "shelf", "tak"],
+    &["lamp", "light", "bati", "alo"],
     &["rug", "carpet"],
     &[
         "kid",
@@ -37,55 +40,113 @@ pub const SYNONYMS: &[&[&str]] = &[
         "shishu",
         "baccha",
         "বাচ্চা",
+        // Sons and daughters (ছেলেমেয়ে).
+        "chelemeye",
+        "ছেলেমেয়ে",
+        "nobojatok",
     ],
     &["mirror", "ayna"],
     &["teak", "segun"],
     &["wood", "wooden"],
-    &["metal", "loha"],
-    &["glass", "kach"],
-    &["leather", "chamra"],
+    // "loher" is how লোহার is said; ইস্পাত is steel.
+    &["metal", "loha", "loher", "ispat"],
+    // কাঁচ is also written with its nasal.
+    &["glass", "kach", "kanch"],
+    // Rexine (leatherette) is the faux leather sofas here are covered in.
+    &["leather", "chamra", "rexine", "leatherette"],
     // A word of one sound has no key to find it in the other script by.
     &["tea", "cha", "চা"],
     &["swivel", "revolving", "ghurano"],
-    &["study", "pora"],
+    // A student's (ছাত্র) reading table (পড়াশোনা) is a study table.
+    &["study", "pora", "porashona", "reading", "student", "chatro"],
     // A drawing room is what Bangladesh calls a living room (বসার ঘর).
-    &["living", "drawing", "bosar"],
+    &["living", "drawing", "bosar", "boithokkhana", "বৈঠকখানা"],
     // A dining table is a "table for eating" (খাবার টেবিল).
     &["dining", "khabar"],
     &["dressing", "vanity", "makeup", "sajgoj", "saja"],
-    &["stool", "tul"],
+    // A mora (মোড়া) is a cane stool, a piri (পিঁড়ি) a low seat.
+    &["stool", "tul", "mora", "piri"],
     // Office chairs roll on castors (চাকা).
     &["castor", "wheel", "chaka"],
     // Plates and pots (থালা বাসন) live in a crockery cabinet.
-    &["crockery", "thala", "bashon"],
-    &["executive", "boss"],
+    &["crockery", "thala", "bashon", "plate", "cup", "pirich"],
+    // The boss (বড় সাহেব) sits in the executive chair.
+    // An MD's or a director's chair too.
+    &["executive", "boss", "saheb", "sahib", "md", "director"],
+    &["file", "filing"],
     &["corner", "kona"],
-    &["door", "dorja"],
+    // A wardrobe's door is a palla (পাল্লা) or kopat (কপাট).
+    &["door", "dorja", "palla", "kopat"],
     &["side", "pash"],
     // How many a piece seats (তিন জনের সোফা: a 3 seater); one person's
     // (একজনের খাট) is a single bed, two people's a double.
-    &["seater", "jon"],
+    &["seater", "jon", "manush"],
     &["single", "ekjon"],
     &["double", "dujon", "duijon"],
-    &["compact", "small", "choto"],
-    &["large", "big", "boro"],
+    &["compact", "small", "choto", "mini"],
+    &["large", "big", "boro", "bishal"],
     &["standard", "medium", "majhari"],
     &["fabric", "cloth", "kapor"],
     &["velvet", "mokhmol"],
     &["metal", "iron", "steel"],
     &["black", "kalo"],
-    &["white", "sada"],
-    &["brown", "badami"],
-    &["grey", "gray", "dhusor"],
+    // হোয়াইট: the loanword is heard h-t, "white" a-h-t.
+    &["white", "sada", "\u{09B9}\u{09CB}\u{09DF}\u{09BE}\u{0987}\u{099F}"],
+    // Khoyeri (খয়েরি) and chocolate are the browns of furniture.
+    &["brown", "badami", "khoyeri", "chocolate"],
+    // Ash-coloured (ছাই রং): one sound, both scripts listed.
+    &["grey", "gray", "dhusor", "chhai", "ছাই"],
     &["blue", "nil"],
     &["bed", "bichana"],
     // A room (ঘর) named by what is done in it: শোবার ঘর is the bedroom.
     &["room", "ghor", "kamra"],
-    &["bedroom", "shobar"],
+    // The room for sleeping (ঘুমানোর ঘর).
+    &["bedroom", "shobar", "ghumano"],
     // Floor coverings: a galicha (গালিচা) is a rug, a shotoronji (শতরঞ্জি) a
     // flat-woven one.
-    &["rug", "galicha", "shotoronji"],
-    &["tv", "television"],
+    // A madur (মাদুর) is a woven mat, a paposh (পাপোশ) a door mat.
+    &["rug", "galicha", "shotoronji", "madur", "paposh"],
+    &["tv", "television", "tibi", "tivi"],
+    // ফার্নিচার is heard f-r-n-c-r, "furniture" f-r-n-t-r; আসবাব is the
+    // native word.
+    &["furniture", "ফার্নিচার", "asbab", "asbabpotro"],
+    // Engineered wood is sold as board, MDF, particle board or by a maker's
+    // name (Partex); ইঞ্জিনিয়ার্ড is heard a-n-j-n-r-d.
+    &[
+        "engineered",
+        "board",
+        "mdf",
+        "partex",
+        "particle",
+        "laminated",
+        "\u{0987}\u{099E}\u{09CD}\u{099C}\u{09BF}\u{09A8}\u{09BF}\u{09DF}\u{09BE}\u{09B0}\u{09CD}\u{09A1}",
+    ],
+    // Finishes: shiny (চকচকে) is glossy; varnish and polish are lacquer.
+    &["glossy", "shiny", "chokchoke"],
+    &["lacquer", "varnish", "polish"],
+    &["beige", "cream"],
+    // Dark (গাঢ়), walnut (আখরোট).
+    &["dark", "garho"],
+    &["walnut", "akhrot"],
+    // A chest of drawers (দেরাজ).
+    &["drawer", "deraj"],
+    &["rail", "railing"],
+    // A hydraulic khat lifts up on gas struts: a storage bed.
+    &["storage", "hydraulic"],
+    // A gadi (গদি) is a cushion, a padded seat.
+    &["cushion", "gadi"],
+    &["upholstered", "padded", "gadi"],
+    &["pillow", "balish"],
+    &["floor", "mejhe"],
+    &["night", "raat"],
+    &["decor", "decoration", "sajsojja"],
+    // A cradle (দোলনা) or a crib: the shop's cots.
+    &["cot", "crib", "dolna"],
+    // A two-storey (দোতলা) khat is a bunk bed.
+    &["bunk", "dotola"],
+    // An office's visitor (মেহমান, অতিথি) is a guest.
+    &["visitor", "guest", "mehman", "otithi"],
+    &["premium", "luxury", "bilasbohul"],
 ];
 
 /// Number words, Banglish and Bangla, and the digit each is written as in
@@ -94,11 +155,15 @@ pub const SYNONYMS: &[&[&str]] = &[
 /// also how "chair" sounds.
 pub const NUMBERS: &[(&str, &str)] = &[
     ("ek", "1"),
-    ("ekta", "1"),
     ("এক", "1"),
-    ("একটা", "1"),
     ("dui", "2"),
     ("duita", "2"),
+    ("du", "2"),
+    ("duti", "2"),
+    ("duto", "2"),
+    ("দু", "2"),
+    ("দুটি", "2"),
+    ("দুটো", "2"),
     ("দুই", "2"),
     ("দুইটা", "2"),
     ("tin", "3"),
@@ -112,15 +177,19 @@ pub const NUMBERS: &[(&str, &str)] = &[
     ("চারটা", "4"),
     ("panch", "5"),
     ("pach", "5"),
+    ("paanch", "5"),
     ("পাঁচ", "5"),
     ("choy", "6"),
     ("chhoy", "6"),
     ("chhoi", "6"),
+    ("chhay", "6"),
     ("ছয়", "6"),
     ("sat", "7"),
     ("saat", "7"),
     ("সাত", "7"),
     ("aat", "8"),
+    ("aath", "8"),
+    ("ath", "8"),
     ("আট", "8"),
     // English number words, in Latin letters and in Bangla script.
     ("one", "1"),
@@ -139,6 +208,8 @@ pub const NUMBERS: &[(&str, &str)] = &[
     ("সেভেন", "7"),
     ("eight", "8"),
     ("এইট", "8"),
+    ("nine", "9"),
+    ("নাইন", "9"),
 ];
 
 /// Words that sound like another word of the shop and mean something else,
@@ -151,16 +222,52 @@ pub const AS_WRITTEN: &[(&str, &str)] = &[
     ("কাঠ", "wood"),
     ("chotoder", "kid"),
     ("ছোটদের", "kid"),
+    // তাক (shelf) sounds like teak.
+    ("tak", "rack"),
+    ("taak", "rack"),
+    ("তাক", "rack"),
+    // চায়ের (the tea's, টেবিল: a tea table) sounds like chair.
+    ("chayer", "tea"),
+    ("chaer", "tea"),
+    ("\u{099A}\u{09BE}\u{09DF}\u{09C7}\u{09B0}", "tea"),
+    // A seat (সিট) sounds like a set: "3 seat sofa" is a 3 seater.
+    ("seat", "seater"),
+    ("সিট", "seater"),
+    // MD (managing director) sounds like "made".
+    ("md", "executive"),
+    // গাঢ় (dark) sounds like grey.
+    ("garho", "dark"),
+    ("gara", "dark"),
+    // পিঁড়ি (a low seat) sounds like pora (study).
+    ("piri", "stool"),
+    // What the shop does not sell, by words that sound like what it does:
+    // bamboo (বাঁশ: "boss"), cane (বেত: "set"), plastic ("classic"). They
+    // then find nothing, and the query is relaxed to the rest ("plastic
+    // chair": chairs), not to a wrong product.
+    ("bash", "bamboo"),
+    ("\u{09AC}\u{09BE}\u{0981}\u{09B6}", "bamboo"),
+    ("bet", "cane"),
+    ("বেত", "cane"),
+    ("plastic", "plastic"),
 ];
 
-/// What `word` stands for when written so ([`AS_WRITTEN`]).
+/// What `word` stands for when written so, or so with a case ending
+/// ("kather"), by [`AS_WRITTEN`].
 pub fn as_written(word: &str) -> Option<&'static str> {
-    AS_WRITTEN.iter().find(|(w, _)| *w == word).map(|(_, m)| *m)
+    written(AS_WRITTEN, word)
 }
 
-/// The digit `word` names when it is a number word ([`NUMBERS`]).
+/// The digit `word` names when it is a number word, perhaps with a case
+/// ending ("tiner"), by [`NUMBERS`].
 pub fn number(word: &str) -> Option<&'static str> {
-    NUMBERS.iter().find(|(w, _)| *w == word).map(|(_, d)| *d)
+    written(NUMBERS, word)
+}
+
+/// What `table` says `word` or, failing that, one of its [`stems`] stands
+/// for.
+fn written(table: &[(&str, &'static str)], word: &str) -> Option<&'static str> {
+    let find = |w: &str| table.iter().find(|(t, _)| *t == w).map(|(_, m)| *m);
+    find(word).or_else(|| stems(word).iter().find_map(|s| find(s)))
 }
 
 /// Words that say nothing about the product: dropped from a query (unless it
@@ -223,6 +330,10 @@ const STOP_WORDS: &[&str] = &[
     "code",
     "কোড",
     "model",
+    "design",
+    "dijain",
+    "dizain",
+    "ডিজাইন",
     "wala",
     "ওয়ালা",
     "ও",
@@ -233,6 +344,258 @@ const STOP_WORDS: &[&str] = &[
     "সহ",
     "দিয়ে",
     "\u{09A6}\u{09BF}\u{09DF}\u{09C7}",
+    "den",
+    "din",
+    "order",
+    "type",
+    "item",
+    "shop",
+    "market",
+    "stock",
+    // Asking, wanting, who asks, praise, price and shops, "of the
+    // house", colour as a word (Banglish, English, Bangla).
+    "dekhan",
+    "dekhao",
+    "dekhi",
+    "dekhte",
+    "ache",
+    "achhe",
+    "ase",
+    "ki",
+    "kon",
+    "konta",
+    "konti",
+    "kemon",
+    "hobe",
+    "pabo",
+    "paowa",
+    "jabe",
+    "jay",
+    "dao",
+    "deben",
+    "koren",
+    "korben",
+    "chacchi",
+    "khujchi",
+    "khuji",
+    "dorkar",
+    "proyojon",
+    "kena",
+    "kenar",
+    "nibo",
+    "nebo",
+    "nite",
+    "ei",
+    "oi",
+    "khana",
+    "vai",
+    "bhai",
+    "apu",
+    "sir",
+    "dada",
+    "plz",
+    "pls",
+    "please",
+    "amar",
+    "ami",
+    "amake",
+    "amader",
+    "apnar",
+    "apni",
+    "me",
+    "One",
+    "ekta khat chai",
+    "ekta",
+    "ekti",
+    "khub",
+    "onek",
+    "beshi",
+    "sundor",
+    "sundar",
+    "mojbut",
+    "tekshoi",
+    "maner",
+    "quality",
+    "original",
+    "modern",
+    "adhunik",
+    "stylish",
+    "latest",
+    "kom",
+    "dami",
+    "dame",
+    "damer",
+    "komdami",
+    "sasroyi",
+    "taka",
+    "tk",
+    "hajar",
+    "hazar",
+    "lakh",
+    "moddhe",
+    "modhye",
+    "niche",
+    "theke",
+    "porjonto",
+    "offer",
+    "discount",
+    "chhar",
+    "delivery",
+    "emi",
+    "kisti",
+    "dokan",
+    "showroom",
+    "bazar",
+    "sathe",
+    "shathe",
+    "songe",
+    "soho",
+    "moto",
+    "mto",
+    "rokom",
+    "dhoron",
+    "jinish",
+    "pis",
+    "piece",
+    "barir jonno",
+    "basar jonno",
+    "basa",
+    "basar",
+    "bari",
+    "barir",
+    "kalo rong er sofa",
+    "rong",
+    "rang",
+    "ronger",
+    "color",
+    "colour",
+    "kalar",
+    "want",
+    "need",
+    "buy",
+    "looking",
+    "which",
+    "what",
+    "is",
+    "are",
+    "this",
+    "that",
+    "good",
+    "nice",
+    "beautiful",
+    "all",
+    "any",
+    "your",
+    "you",
+    "have",
+    "can",
+    "get",
+    "under",
+    "below",
+    "above",
+    "less",
+    "than",
+    "within",
+    "upto",
+    "how",
+    "much",
+    "cost",
+    "rate",
+    "available",
+    "দেখান",
+    "দেখাও",
+    "দেখি",
+    "দেখতে",
+    "আছে",
+    "কি",
+    "কী",
+    "কোন",
+    "কোনটা",
+    "কেমন",
+    "হবে",
+    "পাবো",
+    "পাও\u{09DF}া",
+    "যাবে",
+    "যা\u{09DF}",
+    "দিন",
+    "দেন",
+    "দাও",
+    "দেবেন",
+    "করেন",
+    "চাচ্ছি",
+    "খুঁজছি",
+    "দরকার",
+    "প্র\u{09DF}োজন",
+    "কেনা",
+    "কেনার",
+    "নিবো",
+    "নেব",
+    "নিতে",
+    "অর্ডার",
+    "এই",
+    "ওই",
+    "ভাই",
+    "আপু",
+    "স্যার",
+    "প্লিজ",
+    "আমার",
+    "আমি",
+    "আমাকে",
+    "আমাদের",
+    "আপনার",
+    "আপনি",
+    "একটা",
+    "একটি",
+    "একটু",
+    "খুব",
+    "অনেক",
+    "বেশি",
+    "সুন্দর",
+    "মজবুত",
+    "টেকসই",
+    "মানের",
+    "আধুনিক",
+    "কম",
+    "দামি",
+    "দামে",
+    "দামের",
+    "কমদামি",
+    "সাশ্র\u{09DF}ী",
+    "টাকা",
+    "৳",
+    "হাজার",
+    "লাখ",
+    "মধ্যে",
+    "নিচে",
+    "থেকে",
+    "পর্যন্ত",
+    "সাথে",
+    "সঙ্গে",
+    "মতো",
+    "মত",
+    "রকম",
+    "ধরনের",
+    "টাইপ",
+    "জিনিস",
+    "আইটেম",
+    "পিস",
+    "অফার",
+    "ছা\u{09DC}",
+    "ডিসকাউন্ট",
+    "ডেলিভারি",
+    "কিস্তি",
+    "অনলাইন",
+    "দোকান",
+    "শোরুম",
+    "বাজার",
+    "বাসা",
+    "বাসার",
+    "বা\u{09DC}ি",
+    "বা\u{09DC}ির",
+    "রং",
+    "রঙ",
+    "রঙের",
+    "কালার",
 ];
 
 /// Whether `word` (as [`words`] gives it) is a stop word.
@@ -254,11 +617,15 @@ pub fn is_bangla(word: &str) -> bool {
 }
 
 /// Folds a plain English plural: "sofas" → "sofa", "tables" → "table",
-/// "benches" → "bench", "boxes" → "box". Short words and "ss" endings are
-/// kept.
+/// "benches" → "bench", "boxes" → "box", "crockeries" → "crockery". Short
+/// words and "ss" endings are kept.
 pub fn fold(word: &str) -> String {
     if !word.is_ascii() || word.len() <= 3 || word.ends_with("ss") {
         return word.to_string();
+    }
+    // "accessories", "crockeries": the y back.
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 3) {
+        return format!("{stem}y");
     }
     for suffix in ["ches", "shes", "xes"] {
         if let Some(stem) = word.strip_suffix(suffix) {
@@ -319,6 +686,26 @@ pub fn query_words(text: &str) -> Vec<String> {
     typed_words(text).into_iter().map(|w| w.1).collect()
 }
 
+/// A number word joined to a word the shop knows, as the digit and that
+/// word: "tinjon" (তিনজন, three people) is 3 jon, a 3 seater;
+/// "charjoner", তিনদরজার. A word known as a whole ("ekjon": single) stays.
+fn number_joined(word: &str) -> Option<(&'static str, String)> {
+    // A meaning beyond the word itself and its stems: a synonym.
+    let known = |w: &str| {
+        let stems = stems(w);
+        meanings(w).iter().any(|m| m != w && !stems.contains(m))
+    };
+    if number(word).is_some() || known(word) {
+        return None;
+    }
+    NUMBERS
+        .iter()
+        .filter_map(|(n, digit)| Some((n, digit, word.strip_prefix(n)?)))
+        .filter(|(_, _, rest)| rest.chars().count() >= 2 && known(rest))
+        .max_by_key(|(n, _, _)| n.len())
+        .map(|(_, digit, rest)| (*digit, rest.to_string()))
+}
+
 /// [`query_words`], each with its spelling as typed (`("Sofas", "sofa")`),
 /// for saying which words a relaxed answer matched.
 pub fn typed_words(text: &str) -> Vec<(String, String)> {
@@ -326,7 +713,13 @@ pub fn typed_words(text: &str) -> Vec<(String, String)> {
         .split(|c: char| !word_char(c))
         .flat_map(|raw| {
             let shown = raw.replace(['\u{200C}', '\u{200D}'], "");
-            let words = words(raw);
+            let words: Vec<String> = words(raw)
+                .into_iter()
+                .flat_map(|w| match number_joined(&w) {
+                    Some((digit, rest)) => vec![digit.to_string(), rest],
+                    None => vec![w],
+                })
+                .collect();
             // A piece that is several words ("bdh120") shows each as folded.
             let one = words.len() == 1;
             words
@@ -353,6 +746,40 @@ pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("file", "almari", &["file", "cabinet"]),
     ("crockery", "almari", &["crockery", "cabinet"]),
     ("office", "almari", &["office", "cabinet"]),
+    // The boss's chair (বড় সাহেবের চেয়ার) is an executive chair, not a big one.
+    ("boro", "saheb", &["executive"]),
+    // A chair that goes up and down (উঁচু নিচু) adjusts its height.
+    ("uchu", "nichu", &["adjustable"]),
+    // A lamp (or a light) on a stand stands on the floor.
+    ("stand", "lamp", &["floor", "lamp"]),
+    // The table in front of the sofa (সোফার সামনের টেবিল) is a centre table;
+    // a TV's table is what it stands on.
+    ("samne", "table", &["centre", "table"]),
+    ("tv", "table", &["tv"]),
+    // A bed for two is a double bed; a small one a single, a big one a
+    // king.
+    ("bed", "two", &["double", "bed"]),
+    ("small", "bed", &["single", "bed"]),
+    ("large", "bed", &["king", "bed"]),
+    // An almari for clothes (কাপড়ের আলমারি) is a wardrobe, one of glass
+    // (কাচের) a showcase, a TV's a TV cabinet; no wardrobe is of steel, the
+    // metal cabinets are.
+    ("fabric", "almari", &["wardrobe"]),
+    ("glass", "almari", &["showcase"]),
+    ("tv", "almari", &["tv", "cabinet"]),
+    ("metal", "almari", &["metal", "cabinet"]),
+    // A table for work (কাজের) is an office table, for writing (লেখার) a
+    // study table.
+    ("kaj", "table", &["office", "table"]),
+    ("lekha", "table", &["study", "table"]),
+    // Space saving (জায়গা বাঁচানো).
+    ("jayga", "bachano", &["space", "saver"]),
+    // A dim light is a night lamp.
+    ("dim", "light", &["night", "lamp"]),
+    ("off", "white", &["white"]),
+    ("triple", "door", &["3", "door"]),
+    // One person's (এক জনের) is a single.
+    ("ek", "jon", &["single"]),
     // A double door wardrobe has two doors.
     ("double", "door", &["2", "door"]),
     ("living", "room", &["living"]),
@@ -430,8 +857,14 @@ pub fn normalized(text: &str) -> String {
 }
 
 /// What a query word may mean: itself and its synonyms ([`alternatives`]),
-/// then its stems' ("khater": khat, bed, ...).
+/// then its stems' ("khater": khat, bed, ...); a word [`as_written`]
+/// means that only ("kather": wood).
 pub fn meanings(word: &str) -> Vec<String> {
+    if let Some(meant) = as_written(word) {
+        let mut all = vec![word.to_string()];
+        all.extend(alternatives(meant));
+        return all;
+    }
     let mut all = alternatives(word);
     for stem in stems(word) {
         all.extend(alternatives(&stem));
@@ -465,12 +898,14 @@ pub fn alternatives(word: &str) -> Vec<String> {
 
 /// Case endings and plural suffixes, longest first, in Latin letters.
 const LATIN_SUFFIXES: &[&str] = &[
-    "gulo", "guli", "gula", "dera", "der", "dor", "era", "er", "ra", "re", "te", "ke", "ta", "ti",
-    "r", "e",
+    "gulo", "guli", "gula", "wala", "wali", "dera", "der", "dor", "era", "er", "ra", "re", "te",
+    "ke", "ta", "ti", "r", "e",
 ];
 
 /// Case endings and plural suffixes in Bangla script, longest first.
 const BANGLA_SUFFIXES: &[&str] = &[
+    // "with": চাকাওয়ালা চেয়ার is a chair with castors.
+    "\u{0993}\u{09DF}\u{09BE}\u{09B2}\u{09BE}",
     "গুলো",
     "গুলি",
     "দের",
@@ -507,6 +942,26 @@ pub fn stems(word: &str) -> Vec<String> {
             if letters >= min && !out.iter().any(|o| o == stem) {
                 out.push(stem.to_string());
             }
+        }
+    }
+    // An English plural in Bangla script: "-ies" is written িজ
+    // (ক্রোকারিজ, crockeries), its singular ি (ক্রোকারি); "-s" after a
+    // consonant স (কিডস, kids).
+    let english_plural = word
+        .strip_suffix('\u{099C}')
+        .filter(|s| s.ends_with('\u{09BF}'))
+        .or_else(|| {
+            word.strip_suffix('\u{09B8}').filter(|s| {
+                s.chars()
+                    .last()
+                    .and_then(bangla_consonant)
+                    .is_some_and(|k| !k.is_empty())
+                    && s.chars().filter(|c| bangla_consonant(*c).is_some()).count() >= 2
+            })
+        });
+    if let Some(stem) = english_plural {
+        if !out.iter().any(|o| o == stem) {
+            out.push(stem.to_string());
         }
     }
     out.sort_by_key(|s| std::cmp::Reverse(s.len()));
@@ -613,8 +1068,9 @@ fn bangla_key(word: &str) -> String {
 
 /// The sounds of a Latin-letter word (English or Banglish), before
 /// [`fold_repeats`]: a class letter per consonant sound, `.` for a vowel.
-/// The `second` reading hears a w between vowels as v ("dewan": divan) and
-/// an s between vowels as z ("visitor": ভিজিটর).
+/// The `second` reading hears a w between vowels as v ("dewan": divan), an
+/// s between vowels as z ("visitor": ভিজিটর) and a th as the d Bangla
+/// writes for it ("leather": লেদার).
 fn latin_key(word: &str, second: bool) -> String {
     let b: Vec<u8> = word.bytes().collect();
     let vowel = |c: u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
@@ -642,9 +1098,13 @@ fn latin_key(word: &str, second: bool) -> String {
             b't' if next == b'i' && at(i + 2) == b'o' && at(i + 3) == b'n' => ("s", 1),
             b'y' | b'w' => (".", 1),
             b'k' if next == b'h' => ("k", 2),
+            // "igh" is one vowel ("light": লাইট; "night", "eight").
+            b'g' if next == b'h' && i > 0 && b[i - 1] == b'i' => ("", 2),
             b'g' if next == b'h' => ("g", 2),
             // A final "ge" sounds j ("storage", স্টোরেজ; "beige").
             b'g' if next == b'e' && at(i + 2) == 0 => ("j", 1),
+            // "chh" is the one sound ছ ("chhoto": choto).
+            b'c' if next == b'h' && at(i + 2) == b'h' => ("c", 3),
             b'c' if next == b'h' => ("c", 2),
             b'c' if next == b'c' && at(i + 2) == b'h' => ("", 1),
             b'c' if next == b'c' => ("c", 2),
@@ -652,7 +1112,7 @@ fn latin_key(word: &str, second: bool) -> String {
             b'c' if matches!(next, b'e' | b'i' | b'y') => ("s", 1),
             b'c' => ("k", 1),
             b'j' if next == b'h' => ("j", 2),
-            b't' if next == b'h' => ("t", 2),
+            b't' if next == b'h' => (if second { "d" } else { "t" }, 2),
             b'd' if next == b'h' => ("d", 2),
             b'p' if next == b'h' => ("f", 2),
             b'b' if next == b'h' => ("b", 2),
@@ -717,13 +1177,17 @@ pub fn key(word: &str) -> String {
 }
 
 /// The keys `word` may be heard by: its [`key`], and, for a Latin word with
-/// a w or an s between vowels, a second reading with that w a v and that s
-/// a z: Banglish writes w both for a glide ("dewal", দেয়াল) and for a v
-/// ("dewan", "diwan": divan); English writes s for a z ("visitor").
+/// a w or an s between vowels or a th, a second reading with that w a v,
+/// that s a z and that th a d: Banglish writes w both for a glide ("dewal",
+/// দেয়াল) and for a v ("dewan", "diwan": divan); English writes s for a z
+/// ("visitor") and th for the sound Bangla writes দ ("leather", লেদার).
 pub fn keys(word: &str) -> Vec<String> {
     let first = key(word);
     let mut out = vec![first];
-    if word.is_ascii() && (word.contains('w') || word.contains('s')) && !out[0].is_empty() {
+    if word.is_ascii()
+        && (word.contains('w') || word.contains('s') || word.contains("th"))
+        && !out[0].is_empty()
+    {
         let second = fold_repeats(&latin_key(word, true));
         if second != out[0] {
             out.push(second);
