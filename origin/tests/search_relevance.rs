@@ -159,6 +159,23 @@ const SHOPPERS: &[(&str, &str, usize)] = &[
     ("ওয়ার্কস্টেশন", "office table", 1),
     ("থ্রি সিটার সোফা", "3 seater", 1),
     ("চার চেয়ারের ডাইনিং টেবিল", "4 seater", 1),
+    // A number joined to a word; th heard as d, igh as a vowel; an English
+    // plural in Bangla script; chh one sound; -wala (issue 20).
+    ("tinjon boshar sofa", "3 seater", 1),
+    ("লেদার সোফা", "leather", 3),
+    ("স্ট্যান্ড লাইট", "floor lamp", 1),
+    ("কিডস খাট", "kids bed", 3),
+    ("chhoto tebil", "compact", 1),
+    ("chakawala cheyar", "office chairs", 1),
+    // The lexicon: an almari of glass is a showcase, the boss's chair an
+    // executive one, a palla a door; a word heard like another means what
+    // it says (tak: a rack, not teak; kather: wood, not a chair).
+    ("kacher almari", "showcase", 1),
+    ("boro sahiber cheyar", "executive chair", 1),
+    ("teen pallar almari", "3 door", 1),
+    ("sandel rakhar tak", "shoe rack", 1),
+    ("oak kather khat", "oak", 1),
+    ("ekta sofa", "sofa", 3),
 ];
 
 #[tokio::test]
@@ -477,6 +494,52 @@ async fn the_index_follows_the_change_log() {
         suggest(&shop, "quokka").await.is_empty(),
         "inactive products leave"
     );
+}
+
+/// What else shoppers call a category (its keywords: "toddler bed" for Kids
+/// Beds, "khat" for Beds) counts as a synonym at best: a bed with "toddler"
+/// in its own title comes before the beds that have both words only as
+/// their categories' keywords (issue 20).
+#[tokio::test]
+async fn category_keywords_rank_below_a_product_s_own_words() {
+    let shop = TestShop::fresh().await;
+    let id: i64 = shop
+        .scalar_i64(
+            "SELECT pc.product_id FROM product_category pc JOIN category c ON c.id = pc.category_id \
+             JOIN product p ON p.id = pc.product_id \
+             WHERE c.seo_url = 'kids-beds' AND p.is_active = TRUE AND pc.product_id NOT IN \
+             (SELECT pc2.product_id FROM product_category pc2 JOIN category c2 ON c2.id = pc2.category_id \
+              WHERE c2.seo_url = 'beds') ORDER BY pc.product_id LIMIT 1",
+        )
+        .await;
+    db::query("UPDATE product SET title = 'Quokka Toddler Oak Kids Bed' WHERE id = $1")
+        .bind(id)
+        .execute(&shop.state.pool)
+        .await
+        .unwrap();
+    // A bed also listed as a kids' bed has both words as keywords: "khat"
+    // (Beds) and "toddler" (Kids Beds), and neither in its title.
+    let both: i64 = shop
+        .scalar_i64(
+            "SELECT p.id FROM product p JOIN product_category pc ON pc.product_id = p.id \
+             JOIN category c ON c.id = pc.category_id WHERE c.seo_url = 'beds' \
+             AND p.is_active = TRUE AND lower(p.title) NOT LIKE '%toddler%' ORDER BY p.id LIMIT 1",
+        )
+        .await;
+    db::query(
+        "INSERT INTO product_category (product_id, category_id) \
+         SELECT $1, id FROM category WHERE seo_url = 'kids-beds' \
+         AND NOT EXISTS (SELECT 1 FROM product_category pc JOIN category c ON c.id = pc.category_id \
+         WHERE pc.product_id = $1 AND c.seo_url = 'kids-beds')",
+    )
+    .bind(both)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    shop.state.search.catch_up(&shop.state.pool).await.unwrap();
+    let hits = suggest(&shop, "toddler khat").await;
+    assert_eq!(hits[0]["title"], "Quokka Toddler Oak Kids Bed", "{hits:?}");
+    assert!(hits.iter().any(|h| h["id"] == both), "{hits:?}");
 }
 
 /// `category/products` for `query`: its total and its facets.

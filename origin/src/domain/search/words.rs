@@ -40,9 +40,9 @@ pub const SYNONYMS: &[&[&str]] = &[
         "shishu",
         "baccha",
         "বাচ্চা",
-        // Sons and daughters (ছেলেমেয়ে).
+        // Sons and daughters (ছেলেমেয়ে).
         "chelemeye",
-        "ছেলেমেয়ে",
+        "ছেলেমে\u{09DF}ে",
         "nobojatok",
     ],
     &["mirror", "ayna"],
@@ -57,20 +57,20 @@ pub const SYNONYMS: &[&[&str]] = &[
     // A word of one sound has no key to find it in the other script by.
     &["tea", "cha", "চা"],
     &["swivel", "revolving", "ghurano"],
-    // A student's (ছাত্র) reading table (পড়াশোনা) is a study table.
+    // A student's (ছাত্র) reading table (পড়াশোনা) is a study table.
     &["study", "pora", "porashona", "reading", "student", "chatro"],
     // A drawing room is what Bangladesh calls a living room (বসার ঘর).
     &["living", "drawing", "bosar", "boithokkhana", "বৈঠকখানা"],
     // A dining table is a "table for eating" (খাবার টেবিল).
     &["dining", "khabar"],
     &["dressing", "vanity", "makeup", "sajgoj", "saja"],
-    // A mora (মোড়া) is a cane stool, a piri (পিঁড়ি) a low seat.
+    // A mora (মোড়া) is a cane stool, a piri (পিঁড়ি) a low seat.
     &["stool", "tul", "mora", "piri"],
     // Office chairs roll on castors (চাকা).
     &["castor", "wheel", "chaka"],
     // Plates and pots (থালা বাসন) live in a crockery cabinet.
     &["crockery", "thala", "bashon", "plate", "cup", "pirich"],
-    // The boss (বড় সাহেব) sits in the executive chair.
+    // The boss (বড় সাহেব) sits in the executive chair.
     // An MD's or a director's chair too.
     &["executive", "boss", "saheb", "sahib", "md", "director"],
     &["file", "filing"],
@@ -90,9 +90,9 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["velvet", "mokhmol"],
     &["metal", "iron", "steel"],
     &["black", "kalo"],
-    // হোয়াইট: the loanword is heard h-t, "white" a-h-t.
+    // হোয়াইট: the loanword is heard h-t, "white" a-h-t.
     &["white", "sada", "\u{09B9}\u{09CB}\u{09DF}\u{09BE}\u{0987}\u{099F}"],
-    // Khoyeri (খয়েরি) and chocolate are the browns of furniture.
+    // Khoyeri (খয়েরি) and chocolate are the browns of furniture.
     &["brown", "badami", "khoyeri", "chocolate"],
     // Ash-coloured (ছাই রং): one sound, both scripts listed.
     &["grey", "gray", "dhusor", "chhai", "ছাই"],
@@ -111,7 +111,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     // native word.
     &["furniture", "ফার্নিচার", "asbab", "asbabpotro"],
     // Engineered wood is sold as board, MDF, particle board or by a maker's
-    // name (Partex); ইঞ্জিনিয়ার্ড is heard a-n-j-n-r-d.
+    // name (Partex); ইঞ্জিনিয়ার্ড is heard a-n-j-n-r-d.
     &[
         "engineered",
         "board",
@@ -125,7 +125,7 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["glossy", "shiny", "chokchoke"],
     &["lacquer", "varnish", "polish"],
     &["beige", "cream"],
-    // Dark (গাঢ়), walnut (আখরোট).
+    // Dark (গাঢ়), walnut (আখরোট).
     &["dark", "garho"],
     &["walnut", "akhrot"],
     // A chest of drawers (দেরাজ).
@@ -183,7 +183,7 @@ pub const NUMBERS: &[(&str, &str)] = &[
     ("chhoy", "6"),
     ("chhoi", "6"),
     ("chhay", "6"),
-    ("ছয়", "6"),
+    ("ছ\u{09DF}", "6"),
     ("sat", "7"),
     ("saat", "7"),
     ("সাত", "7"),
@@ -193,7 +193,7 @@ pub const NUMBERS: &[(&str, &str)] = &[
     ("আট", "8"),
     // English number words, in Latin letters and in Bangla script.
     ("one", "1"),
-    ("ওয়ান", "1"),
+    ("ও\u{09DF}ান", "1"),
     ("two", "2"),
     ("টু", "2"),
     ("three", "3"),
@@ -226,7 +226,7 @@ pub const AS_WRITTEN: &[(&str, &str)] = &[
     ("tak", "rack"),
     ("taak", "rack"),
     ("তাক", "rack"),
-    // চায়ের (the tea's, টেবিল: a tea table) sounds like chair.
+    // চায়ের (the tea's, টেবিল: a tea table) sounds like chair.
     ("chayer", "tea"),
     ("chaer", "tea"),
     ("\u{099A}\u{09BE}\u{09DF}\u{09C7}\u{09B0}", "tea"),
@@ -235,10 +235,10 @@ pub const AS_WRITTEN: &[(&str, &str)] = &[
     ("সিট", "seater"),
     // MD (managing director) sounds like "made".
     ("md", "executive"),
-    // গাঢ় (dark) sounds like grey.
+    // গাঢ় (dark) sounds like grey.
     ("garho", "dark"),
     ("gara", "dark"),
-    // পিঁড়ি (a low seat) sounds like pora (study).
+    // পিঁড়ি (a low seat) sounds like pora (study).
     ("piri", "stool"),
     // What the shop does not sell, by words that sound like what it does:
     // bamboo (বাঁশ: "boss"), cane (বেত: "set"), plastic ("classic"). They
@@ -335,14 +335,13 @@ const STOP_WORDS: &[&str] = &[
     "dizain",
     "ডিজাইন",
     "wala",
-    "ওয়ালা",
+    "ও\u{09DF}ালা",
     "ও",
     "এবং",
     "আর",
     "জন্য",
     "এর",
     "সহ",
-    "দিয়ে",
     "\u{09A6}\u{09BF}\u{09DF}\u{09C7}",
     "den",
     "din",
@@ -403,8 +402,6 @@ const STOP_WORDS: &[&str] = &[
     "apnar",
     "apni",
     "me",
-    "One",
-    "ekta khat chai",
     "ekta",
     "ekti",
     "khub",
@@ -457,13 +454,10 @@ const STOP_WORDS: &[&str] = &[
     "jinish",
     "pis",
     "piece",
-    "barir jonno",
-    "basar jonno",
     "basa",
     "basar",
     "bari",
     "barir",
-    "kalo rong er sofa",
     "rong",
     "rang",
     "ronger",
@@ -746,7 +740,7 @@ pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("file", "almari", &["file", "cabinet"]),
     ("crockery", "almari", &["crockery", "cabinet"]),
     ("office", "almari", &["office", "cabinet"]),
-    // The boss's chair (বড় সাহেবের চেয়ার) is an executive chair, not a big one.
+    // The boss's chair (বড় সাহেবের চেয়ার) is an executive chair, not a big one.
     ("boro", "saheb", &["executive"]),
     // A chair that goes up and down (উঁচু নিচু) adjusts its height.
     ("uchu", "nichu", &["adjustable"]),
@@ -761,7 +755,7 @@ pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("bed", "two", &["double", "bed"]),
     ("small", "bed", &["single", "bed"]),
     ("large", "bed", &["king", "bed"]),
-    // An almari for clothes (কাপড়ের আলমারি) is a wardrobe, one of glass
+    // An almari for clothes (কাপড়ের আলমারি) is a wardrobe, one of glass
     // (কাচের) a showcase, a TV's a TV cabinet; no wardrobe is of steel, the
     // metal cabinets are.
     ("fabric", "almari", &["wardrobe"]),
@@ -772,7 +766,7 @@ pub const PHRASES: &[(&str, &str, &[&str])] = &[
     // study table.
     ("kaj", "table", &["office", "table"]),
     ("lekha", "table", &["study", "table"]),
-    // Space saving (জায়গা বাঁচানো).
+    // Space saving (জায়গা বাঁচানো).
     ("jayga", "bachano", &["space", "saver"]),
     // A dim light is a night lamp.
     ("dim", "light", &["night", "lamp"]),
@@ -904,12 +898,12 @@ const LATIN_SUFFIXES: &[&str] = &[
 
 /// Case endings and plural suffixes in Bangla script, longest first.
 const BANGLA_SUFFIXES: &[&str] = &[
-    // "with": চাকাওয়ালা চেয়ার is a chair with castors.
+    // "with": চাকাওয়ালা চেয়ার is a chair with castors.
     "\u{0993}\u{09DF}\u{09BE}\u{09B2}\u{09BE}",
     "গুলো",
     "গুলি",
     "দের",
-    "য়ের",
+    "\u{09DF}ের",
     "\u{09DF}\u{09C7}\u{09B0}",
     "ের",
     "েরা",
@@ -969,7 +963,7 @@ pub fn stems(word: &str) -> Vec<String> {
 }
 
 /// The Latin consonant class of a Bangla consonant (`Some("")` for a letter
-/// read as a vowel, য় and the like).
+/// read as a vowel, য় and the like).
 fn bangla_consonant(c: char) -> Option<&'static str> {
     Some(match c {
         'ক' | 'খ' => "k",
@@ -1018,7 +1012,7 @@ fn bangla_key(word: &str) -> String {
     for (i, &c) in chars.iter().enumerate() {
         let prev = if i > 0 { Some(chars[i - 1]) } else { None };
         if c == '\u{09BC}' {
-            // Nukta: ড় and য় written in two code points.
+            // Nukta: ড় and য় written in two code points.
             match prev {
                 Some('ড') | Some('ঢ') => {
                     out.pop();
@@ -1054,7 +1048,7 @@ fn bangla_key(word: &str) -> String {
             continue;
         }
         match bangla_consonant(c) {
-            // য় and the like: a glide between vowels.
+            // য় and the like: a glide between vowels.
             Some("") => out.push('.'),
             Some(k) => {
                 out.push_str(k);
@@ -1094,7 +1088,7 @@ fn latin_key(word: &str, second: bool) -> String {
             _ if vowel(c) => (".", 1),
             b'w' if second && vowel(b[i - 1]) && vowel(next) => ("b", 1),
             b's' if second && i > 0 && vowel(b[i - 1]) && vowel(next) => ("j", 1),
-            // "tion" is "shon" ("workstation": ওয়ার্কস্টেশন).
+            // "tion" is "shon" ("workstation": ওয়ার্কস্টেশন).
             b't' if next == b'i' && at(i + 2) == b'o' && at(i + 3) == b'n' => ("s", 1),
             b'y' | b'w' => (".", 1),
             b'k' if next == b'h' => ("k", 2),
@@ -1179,7 +1173,7 @@ pub fn key(word: &str) -> String {
 /// The keys `word` may be heard by: its [`key`], and, for a Latin word with
 /// a w or an s between vowels or a th, a second reading with that w a v,
 /// that s a z and that th a d: Banglish writes w both for a glide ("dewal",
-/// দেয়াল) and for a v ("dewan", "diwan": divan); English writes s for a z
+/// দেয়াল) and for a v ("dewan", "diwan": divan); English writes s for a z
 /// ("visitor") and th for the sound Bangla writes দ ("leather", লেদার).
 pub fn keys(word: &str) -> Vec<String> {
     let first = key(word);
@@ -1491,6 +1485,91 @@ mod tests {
         assert!(!alternatives("সেট").contains(&"sofa".to_string()));
         assert!(alternatives("sofa").contains(&"settee".to_string()));
         assert!(alternatives("khaat").contains(&"bed".to_string()));
+    }
+
+    #[test]
+    fn chh_is_one_sound_igh_a_vowel_and_th_also_a_d() {
+        assert_eq!(key("chhoto"), key("choto"));
+        assert_eq!(key("chhoto"), key("ছোট"));
+        assert_eq!(key("light"), key("লাইট"));
+        assert_eq!(key("night"), key("নাইট"));
+        assert_ne!(key("ghor"), key("or"), "a gh that begins a word stays");
+        // "leather" is লেদার by its second reading, "thin" থিন by its first.
+        assert!(keys("leather").contains(&key("লেদার")));
+        assert_eq!(key("leather"), key("lether"));
+        assert_eq!(key("thin"), key("থিন"));
+    }
+
+    #[test]
+    fn english_plurals_in_bangla_script_and_wala_are_stemmed() {
+        assert!(stems("ক্রোকারিজ").contains(&"ক্রোকারি".to_string()));
+        assert!(stems("কিডস").contains(&"কিড".to_string()));
+        assert!(stems(&words("চাকাওয়ালা")[0]).contains(&"চাকা".to_string()));
+        assert!(stems("aynawala").contains(&"ayna".to_string()));
+        assert!(stems("কেস").is_empty(), "a vowel before স: no plural");
+        assert!(stems("বক্স").is_empty(), "a conjunct before স: no plural");
+        assert_eq!(fold("crockeries"), "crockery");
+        assert_eq!(fold("ties"), "tie", "a stem of two letters is no y word");
+    }
+
+    #[test]
+    fn a_number_joined_to_a_known_word_is_the_digit_and_the_word() {
+        assert_eq!(
+            query_words("tinjon boshar sofa"),
+            vec!["3", "jon", "boshar", "sofa"]
+        );
+        assert_eq!(query_words("তিনজনের সোফা"), vec!["3", "জনের", "সোফা"]);
+        assert_eq!(
+            query_words("ekjon khat"),
+            vec!["ekjon", "khat"],
+            "a word known whole stays"
+        );
+        assert_eq!(query_words("ekjoner khat"), vec!["ekjoner", "khat"]);
+        assert_eq!(query_words("tinta"), vec!["tinta"], "a number word alone");
+        assert_eq!(
+            query_words("satin"),
+            vec!["satin"],
+            "the rest means nothing"
+        );
+        assert_eq!(query_words("ekta sofa"), vec!["sofa"], "ekta says a");
+    }
+
+    #[test]
+    fn a_word_read_as_written_means_only_that() {
+        assert_eq!(as_written("kather"), Some("wood"), "with its case ending");
+        assert_eq!(as_written("khater"), None);
+        assert_eq!(as_written("taker"), Some("rack"));
+        assert_eq!(number("tiner"), Some("3"));
+        // Heard k-d-r by its second reading, "kather" would be a "kedara".
+        assert!(alternatives("kather").contains(&"chair".to_string()));
+        assert!(!meanings("kather").contains(&"chair".to_string()));
+        assert!(meanings("kather").contains(&"wood".to_string()));
+        assert!(meanings("seat").contains(&"seater".to_string()));
+        assert!(!meanings("seat").contains(&"set".to_string()));
+    }
+
+    #[test]
+    fn every_listed_word_is_written_as_the_index_writes_it() {
+        let listed = SYNONYMS
+            .iter()
+            .flat_map(|g| g.iter().copied())
+            .chain(STOP_WORDS.iter().copied())
+            .chain(NUMBERS.iter().map(|(w, _)| *w))
+            .chain(AS_WRITTEN.iter().map(|(w, _)| *w))
+            .chain(PHRASES.iter().flat_map(|(a, b, _)| [*a, *b]));
+        for w in listed {
+            assert_eq!(
+                words(w),
+                vec![fold(w)],
+                "{w:?} is one word as words() gives it"
+            );
+        }
+        for w in STOP_WORDS {
+            assert!(
+                !SYNONYMS.iter().any(|g| g.contains(w)) && number(w).is_none(),
+                "{w:?} is a stop word and a word with a meaning"
+            );
+        }
     }
 
     #[test]
