@@ -462,6 +462,14 @@ impl Search {
                         .map(str::to_lowercase),
                 );
                 let (category, keywords) = cats_of.remove(&r.id).unwrap_or_default();
+                // A keyword that repeats a category's name ("kids beds" for
+                // Kids Beds) adds nothing to the names in the body.
+                let names: BTreeSet<String> = words::words(&category).into_iter().collect();
+                let keywords: BTreeSet<String> = words::words(&keywords)
+                    .into_iter()
+                    .filter(|w| !names.contains(w))
+                    .collect();
+                let keywords = keywords.into_iter().collect::<Vec<_>>().join(" ");
                 ProductDoc {
                     id: r.id,
                     body: format!(

@@ -17,6 +17,8 @@
 //!   meaning in a furniture search ("chairs for dining").
 //! - [`max_typos`] and [`distance`], typo tolerance by word length.
 
+use std::sync::LazyLock;
+
 /// Groups of words that mean the same thing; a query word of a group also
 /// finds the others. Only different words: each is matched through its
 /// phonetic [`key`] too, so one spelling (Latin or Bangla) is enough.
@@ -866,23 +868,28 @@ pub fn meanings(word: &str) -> Vec<String> {
     all
 }
 
+/// [`SYNONYMS`] as folded words, each with its [`key`], worked out once.
+static SYNONYM_KEYS: LazyLock<Vec<Vec<(String, String)>>> = LazyLock::new(|| {
+    SYNONYMS
+        .iter()
+        .map(|group| group.iter().map(|g| (fold(g), key(g))).collect())
+        .collect()
+});
+
 /// The words a query word also stands for (itself first).
 pub fn alternatives(word: &str) -> Vec<String> {
     let mut out = vec![word.to_string()];
     let word_keys = keys(word);
-    for group in SYNONYMS {
+    for group in SYNONYM_KEYS.iter() {
         // A synonym is found by any spelling of it: "almirah" is "almari".
-        let hit = group.iter().any(|g| {
-            fold(g) == word || {
-                let k = key(g);
-                k.chars().count() >= 2 && word_keys.contains(&k) && same_word_by_key(word, &k, g)
-            }
+        let hit = group.iter().any(|(g, k)| {
+            g == word
+                || (k.chars().count() >= 2 && word_keys.contains(k) && same_word_by_key(word, k, g))
         });
         if hit {
-            for g in group.iter() {
-                let g = fold(g);
-                if !out.contains(&g) {
-                    out.push(g);
+            for (g, _) in group {
+                if !out.contains(g) {
+                    out.push(g.clone());
                 }
             }
         }
