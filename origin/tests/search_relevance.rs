@@ -176,6 +176,10 @@ const SHOPPERS: &[(&str, &str, usize)] = &[
     ("sandel rakhar tak", "shoe rack", 1),
     ("oak kather khat", "oak", 1),
     ("ekta sofa", "sofa", 3),
+    // পালঙ্ক written in full; Sylheti fillers; tea for drinking.
+    ("পালঙ্ক", "bed", 3),
+    ("bala khat ase ni", "bed", 3),
+    ("cha khawar table", "tea table", 1),
 ];
 
 #[tokio::test]
@@ -429,6 +433,31 @@ async fn an_exact_code_or_sku_comes_first() {
             "{keyword}"
         );
     }
+}
+
+/// The start of a code, as a shopper types it, finds the nearest codes
+/// first: "qqz-43" is QQZ-430 before the more popular QQZ-4301 (issue 20).
+#[tokio::test]
+async fn the_start_of_a_code_finds_the_nearest_codes_first() {
+    let shop = TestShop::fresh().await;
+    let ids: Vec<i64> =
+        db::query_scalar("SELECT id FROM product WHERE is_active = TRUE ORDER BY id LIMIT 2")
+            .fetch_all(&shop.state.pool)
+            .await
+            .unwrap();
+    for (id, code, popularity) in [(ids[0], "QQZ-430", 1), (ids[1], "QQZ-4301", 1000)] {
+        db::query("UPDATE product SET product_code = $1, popularity = $2 WHERE id = $3")
+            .bind(code)
+            .bind(popularity)
+            .bind(id)
+            .execute(&shop.state.pool)
+            .await
+            .unwrap();
+    }
+    shop.state.search.catch_up(&shop.state.pool).await.unwrap();
+    let hits = suggest(&shop, "qqz-43").await;
+    let found: Vec<i64> = hits.iter().map(|h| h["id"].as_i64().unwrap()).collect();
+    assert_eq!(found, vec![ids[0], ids[1]], "{hits:?}");
 }
 
 #[tokio::test]

@@ -68,6 +68,9 @@ use words::{
 
 /// Most vocabulary words one query word may widen to.
 const MAX_EXPANSIONS: usize = 40;
+/// Most words the word being typed begins that are looked at, to keep the
+/// nearest [`MAX_EXPANSIONS`].
+const PREFIX_SCAN: usize = 400;
 /// Most parts a joined query word is split into ("sofacumbed").
 const MAX_PARTS: usize = 3;
 /// A one-word query of at most this many letters is answered from memory
@@ -88,7 +91,10 @@ enum Class {
     TwoTypos = 30,
     /// One typo.
     OneTypo = 50,
-    /// A longer word that the word being typed begins.
+    /// A word that the word being typed begins, longer than the shortest
+    /// such word.
+    LongerPrefix = 65,
+    /// One of the shortest words that the word being typed begins.
     Prefix = 70,
     /// A joined word split, or two words joined.
     Joined = 80,
@@ -751,17 +757,27 @@ impl Search {
             }
         }
         // Words the word being typed begins (not its synonyms': "khat" is
-        // not "bedside"); they are contiguous in the sorted vocabulary.
+        // not "bedside"); they are contiguous in the sorted vocabulary. The
+        // nearest first: "43" is 430 to 439 before 4300 ("bst-43").
         if typing {
-            for w in vocabulary
+            let mut begun: Vec<&String> = vocabulary
                 .all
                 .range(word.to_string()..)
                 .take_while(|w| w.starts_with(word))
-                .take(MAX_EXPANSIONS)
-            {
-                if w != word {
-                    out.push(w, Class::Prefix);
-                }
+                .filter(|w| *w != word)
+                .take(PREFIX_SCAN)
+                .collect();
+            begun.sort_by_key(|w| w.len());
+            let nearest = begun.first().map_or(0, |w| w.len());
+            for w in begun.into_iter().take(MAX_EXPANSIONS) {
+                out.push(
+                    w,
+                    if w.len() == nearest {
+                        Class::Prefix
+                    } else {
+                        Class::LongerPrefix
+                    },
+                );
             }
         }
         // Typos of the word typed, not of its synonyms ("light" for "lamp"

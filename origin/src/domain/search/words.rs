@@ -23,7 +23,8 @@ use std::sync::LazyLock;
 /// finds the others. Only different words: each is matched through its
 /// phonetic [`key`] too, so one spelling (Latin or Bangla) is enough.
 pub const SYNONYMS: &[&[&str]] = &[
-    &["bed", "khat", "palong", "choki"],
+    // পালঙ্ক is palong written in full.
+    &["bed", "khat", "palong", "choki", "পালঙ্ক"],
     &["wardrobe", "almari", "closet", "cupboard"],
     &["sofa", "couch", "settee"],
     &["chair", "kedara"],
@@ -347,6 +348,12 @@ const STOP_WORDS: &[&str] = &[
     "\u{09A6}\u{09BF}\u{09DF}\u{09C7}",
     "den",
     "din",
+    // Sylheti: "bala" is good, "ni" asks; sitting (boshe) and using
+    // (chalanor) say what for, not what.
+    "bala",
+    "ni",
+    "boshe",
+    "chalanor",
     "order",
     "type",
     "item",
@@ -770,6 +777,9 @@ pub const PHRASES: &[(&str, &str, &[&str])] = &[
     ("lekha", "table", &["study", "table"]),
     // Space saving (জায়গা বাঁচানো).
     ("jayga", "bachano", &["space", "saver"]),
+    // A table for drinking tea (চা খাওয়ার টেবিল) is a tea table, not a
+    // dining one (খাওয়ার টেবিল alone).
+    ("tea", "dining", &["tea"]),
     // A dim light is a night lamp.
     ("dim", "light", &["night", "lamp"]),
     ("off", "white", &["white"]),
@@ -909,6 +919,8 @@ const BANGLA_SUFFIXES: &[&str] = &[
     "\u{0993}\u{09DF}\u{09BE}\u{09B2}\u{09BE}",
     "গুলো",
     "গুলি",
+    // "on", "in": বিছানায় is on the bed.
+    "\u{09DF}",
     "দের",
     "\u{09DF}ের",
     "\u{09DF}\u{09C7}\u{09B0}",
@@ -943,6 +955,15 @@ pub fn stems(word: &str) -> Vec<String> {
             if letters >= min && !out.iter().any(|o| o == stem) {
                 out.push(stem.to_string());
             }
+        }
+    }
+    // "On" in Banglish: "bichanay" is on the bed.
+    if let Some(stem) = word
+        .strip_suffix('y')
+        .filter(|s| s.ends_with('a') && s.len() >= 4 && s.is_ascii())
+    {
+        if !out.iter().any(|o| o == stem) {
+            out.push(stem.to_string());
         }
     }
     // An English plural in Bangla script: "-ies" is written িজ
@@ -1513,6 +1534,10 @@ mod tests {
         assert!(stems("কিডস").contains(&"কিড".to_string()));
         assert!(stems(&words("চাকাওয়ালা")[0]).contains(&"চাকা".to_string()));
         assert!(stems("aynawala").contains(&"ayna".to_string()));
+        // "On": বিছানায়, "bichanay" (on the bed).
+        assert!(stems(&words("বিছানায়")[0]).contains(&"বিছানা".to_string()));
+        assert!(stems("bichanay").contains(&"bichana".to_string()));
+        assert!(stems("grey").is_empty());
         assert!(stems("কেস").is_empty(), "a vowel before স: no plural");
         assert!(stems("বক্স").is_empty(), "a conjunct before স: no plural");
         assert_eq!(fold("crockeries"), "crockery");
