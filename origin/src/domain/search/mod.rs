@@ -214,6 +214,9 @@ struct Vocabulary {
     /// The words of category names, the only ones a [`CATEGORY_SCORE`]
     /// bonus can be for.
     category: BTreeSet<String>,
+    /// The words of category keywords, the only ones the keyword field
+    /// ([`Fields::aliases`]) is asked for.
+    aliases: BTreeSet<String>,
 }
 
 impl Vocabulary {
@@ -499,6 +502,7 @@ impl Search {
             .collect();
         let count = docs.len();
         let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut aliased: BTreeSet<String> = BTreeSet::new();
         {
             let mut writer = self
                 .writer
@@ -527,6 +531,11 @@ impl Search {
                         seen.insert(w.to_string());
                     }
                 }
+                for w in aliases.split(' ') {
+                    if !w.is_empty() && !aliased.contains(w) {
+                        aliased.insert(w.to_string());
+                    }
+                }
                 let mut doc = doc!(
                     self.fields.id => d.id as u64,
                     self.fields.title => title,
@@ -552,6 +561,7 @@ impl Search {
             .write()
             .map_err(|_| anyhow::anyhow!("vocabulary poisoned"))?;
         vocabulary.add(seen);
+        vocabulary.aliases.extend(aliased);
         vocabulary.category = categories
             .iter()
             .flat_map(|c| {
@@ -639,6 +649,13 @@ impl Search {
     /// What the query word `word` matches in `vocabulary`; `typing` when it
     /// is the last word, perhaps not finished.
     fn expand(vocabulary: &Vocabulary, word: &str, typed: &str, typing: bool) -> Widened {
+        let mut out = Self::widen(vocabulary, word, typed, typing);
+        out.note_aliases(vocabulary);
+        out
+    }
+
+    /// [`Search::expand`] but for which words are category keywords.
+    fn widen(vocabulary: &Vocabulary, word: &str, typed: &str, typing: bool) -> Widened {
         let mut out = Widened::default();
         let alts = alternatives(word);
         let exact = vocabulary.all.contains(word);
@@ -823,18 +840,29 @@ impl Search {
         classes.sort_unstable();
         classes.dedup();
         for class in classes {
-            let words: Vec<&String> = widened
-                .words
-                .iter()
-                .filter(|w| w.1 == class)
-                .map(|w| &w.0)
+            let of_class = || {
+                widened
+                    .words
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.1 == class)
+            };
+            let words: Vec<&String> = of_class().map(|(_, w)| &w.0).collect();
+            let aliased: Vec<&String> = of_class()
+                .filter(|(i, _)| widened.aliased.get(*i).copied().unwrap_or(false))
+                .map(|(_, w)| &w.0)
                 .collect();
-            for (field, score) in [
-                (self.fields.title, class.score() + TITLE_SCORE),
-                (self.fields.body, class.score()),
-                (self.fields.aliases, class.min(Class::Synonym).score()),
+            for (field, score, words) in [
+                (self.fields.title, class.score() + TITLE_SCORE, &words),
+                (self.fields.body, class.score(), &words),
+                (
+                    self.fields.aliases,
+                    class.min(Class::Synonym).score(),
+                    &aliased,
+                ),
             ] {
                 let q: Box<dyn Query> = match words.as_slice() {
+                    [] => continue,
                     [one] => Box::new(TermQuery::new(
                         Term::from_field_text(field, one),
                         IndexRecordOption::Basic,
@@ -1110,10 +1138,11 @@ impl Search {
                             (Occur::Must, self.word_query(&widened[i])),
                             (Occur::Must, self.word_query(&widened[i + 1])),
                         ];
-                        let together = Widened {
+                        let mut together = Widened {
                             words: vec![(j, Class::Joined)],
-                            splits: Vec::new(),
+                            ..Widened::default()
                         };
+                        together.note_aliases(&vocabulary);
                         // Two words' worth.
                         let together = BooleanQuery::new(vec![
                             (Occur::Must, self.word_query(&together)),
@@ -1300,11 +1329,23 @@ struct Widened {
     /// Splits of a joined word into indexed words, each part the words it
     /// may be (a typed last part: the words it begins).
     splits: Vec<Vec<Vec<String>>>,
+    /// Which of `words` are category keywords (the others are not asked of
+    /// the keyword field: one clause fewer per class, a cost per product).
+    aliased: Vec<bool>,
 }
 
 impl Widened {
     fn is_empty(&self) -> bool {
         self.words.is_empty() && self.splits.is_empty()
+    }
+
+    /// Notes which words are category keywords ([`Widened::aliased`]).
+    fn note_aliases(&mut self, vocabulary: &Vocabulary) {
+        self.aliased = self
+            .words
+            .iter()
+            .map(|(w, _)| vocabulary.aliases.contains(w))
+            .collect();
     }
 
     /// Adds `word` as matched by `class`, keeping its best class.
