@@ -802,3 +802,195 @@ async fn a_pre_booking_in_the_basic_cart_is_sent_to_pay_online_not_to_checkout()
         .text
         .contains("A pre-booking is reserved with a part payment online"));
 }
+
+/// Owned form fields as `post` takes them.
+fn as_refs<'a>(form: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    form.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// The mails in the outbox, oldest first.
+fn mails(shop: &TestShop) -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(&shop.state.dirs.outbox)
+        .map(|dir| dir.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
+    let shop = TestShop::fresh().await;
+    let (email, old_password) = common::DEMO;
+    let mut browser = Browser::new(&shop);
+    browser
+        .extra
+        .push(("x-forwarded-for", "203.0.113.61".into()));
+    // The sign-in page: the script page's label, and the way to a new password.
+    let login = browser.get("/lite/login").await;
+    assert!(
+        login
+            .text
+            .contains("<label for=\"login\">Email or mobile number</label>"),
+        "{}",
+        login.text
+    );
+    assert!(!login.text.contains("E-mail"), "{}", login.text);
+    assert!(login
+        .text
+        .contains("<a href=\"/lite/forgot-password\">Forgot your password?</a>"));
+    let register = browser.get("/lite/register").await;
+    assert!(register.text.contains("<label for=\"email\">Email</label>"));
+
+    let page = browser.get("/lite/forgot-password").await;
+    assert_eq!(page.status, StatusCode::OK);
+    page.assert_private();
+    assert!(page.text.contains("<h1>Forgot password</h1>"));
+    assert!(page.text.contains("<label for=\"email\">Email</label>"));
+    let csrf = page.csrf();
+    // Without the CSRF value: refused, back to the form.
+    let page = browser
+        .post("/lite/forgot-password", &[("email", email)])
+        .await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(page.text.contains("href=\"/lite/forgot-password\""));
+    // The API's check of the address, shown by the field, the value kept.
+    let page = browser
+        .post(
+            "/lite/forgot-password",
+            &[("csrf", &csrf), ("email", "not-an-address")],
+        )
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("id=\"email-e\""), "{}", page.text);
+    assert!(page.text.contains("value=\"not-an-address\""));
+    // An address no account uses gets the same answer, and no mail.
+    let page = browser
+        .post(
+            "/lite/forgot-password",
+            &[("csrf", &csrf), ("email", "nobody.here@example.com")],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/forgot-password?done=link-sent");
+    assert!(mails(&shop).is_empty());
+    let page = browser
+        .post(
+            "/lite/forgot-password",
+            &[("csrf", &csrf), ("email", email)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/forgot-password?done=link-sent");
+    let sent = browser.get(page.location()).await;
+    assert!(sent
+        .text
+        .contains("If an account uses that e-mail, we have sent it a link to reset the password."));
+
+    // The mail leads to the basic reset page.
+    let mails = mails(&shop);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].contains(&format!("To: {email}")), "{}", mails[0]);
+    let start = mails[0]
+        .find("/lite/reset-password?token=")
+        .unwrap_or_else(|| panic!("no basic link in {}", mails[0]));
+    let link = mails[0][start..].split_whitespace().next().unwrap();
+    let token = link
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
+    let page = browser.get(link).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.text.contains("<h1>Reset password</h1>"));
+    assert_eq!(hidden(&page.text, "token"), token);
+    assert_eq!(hidden(&page.text, "email"), email);
+    let csrf = page.csrf();
+    let mut form = vec![
+        ("csrf", csrf.clone()),
+        ("token", token.to_string()),
+        ("email", email.to_string()),
+        ("password", "a-new-password-2".to_string()),
+        ("password_confirmation", "another-password-3".to_string()),
+    ];
+    let page = browser.post("/lite/reset-password", &as_refs(&form)).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("The two passwords differ."));
+    assert_eq!(hidden(&page.text, "token"), token, "the token rides along");
+    form[4].1 = "a-new-password-2".to_string();
+    let page = browser.post("/lite/reset-password", &as_refs(&form)).await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/login?done=password-reset");
+    let page = browser.get(page.location()).await;
+    assert!(page
+        .text
+        .contains("Your password has been reset. Sign in with the new one."));
+    let csrf = page.csrf();
+
+    // The link works once.
+    let page = browser.post("/lite/reset-password", &as_refs(&form)).await;
+    assert_eq!(
+        page.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("This link is invalid, used or expired."));
+    assert!(page.text.contains("href=\"/lite/forgot-password\""));
+    // The old password no longer signs in; the new one does.
+    let page = browser
+        .post(
+            "/lite/login",
+            &[
+                ("csrf", &csrf),
+                ("login", email),
+                ("password", old_password),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::UNAUTHORIZED, "{}", page.text);
+    let page = browser
+        .post(
+            "/lite/login",
+            &[
+                ("csrf", &csrf),
+                ("login", email),
+                ("password", "a-new-password-2"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    assert_eq!(page.location(), "/lite/cart?done=signed-in");
+
+    // The API's limit holds here too: three links an hour per client.
+    let page = browser
+        .post(
+            "/lite/forgot-password",
+            &[("csrf", &csrf), ("email", email)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
+    let page = browser
+        .post(
+            "/lite/forgot-password",
+            &[("csrf", &csrf), ("email", email)],
+        )
+        .await;
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "{}", page.text);
+    assert!(page.text.contains("Too many reset links asked for."));
+    assert!(page.text.contains(&format!("value=\"{email}\"")));
+}

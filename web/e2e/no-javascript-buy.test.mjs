@@ -147,7 +147,7 @@ test('a shopper signs up, out and in without JavaScript', async () => {
   await page.getByRole('link', { name: 'Use the basic sign-up' }).click();
   await page.waitForURL(/\/lite\/register$/);
   await page.getByLabel('Your name').fill('Tanvir Hasan');
-  await page.getByLabel('E-mail').fill(address);
+  await page.getByLabel('Email', { exact: true }).fill(address);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password again').fill(password);
   await page.getByRole('checkbox', { name: /I agree/ }).check();
@@ -167,11 +167,11 @@ test('a shopper signs up, out and in without JavaScript', async () => {
   watcher.expect(/\/lite\/login$/);
   await page.goto('/user/login');
   await page.getByRole('link', { name: 'Use the basic sign-in' }).click();
-  await page.getByLabel('E-mail or mobile number').fill(address);
+  await page.getByLabel('Email or mobile number').fill(address);
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').waitFor();
-  assert.equal(await page.getByLabel('E-mail or mobile number').inputValue(), address);
+  assert.equal(await page.getByLabel('Email or mobile number').inputValue(), address);
   await page.getByLabel('Password').fill(password);
   await shot('login');
   await page.getByRole('button', { name: 'Sign in' }).click();

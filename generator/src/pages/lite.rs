@@ -66,6 +66,10 @@ pub enum LitePage {
     Checkout(CheckoutView),
     Login(LoginView),
     Register(RegisterView),
+    /// Asking for a password reset link.
+    Forgot(ForgotView),
+    /// Choosing a new password with a reset link's token.
+    Reset(ResetView),
     Track(TrackView),
     Order(OrderView),
     /// A page that only says something (a refused form, a missing page).
@@ -116,6 +120,20 @@ pub struct RegisterView {
     pub name: String,
     pub email: String,
     pub telephone: String,
+    pub errors: FieldErrors,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ForgotView {
+    pub email: String,
+    pub errors: FieldErrors,
+}
+
+/// The reset form: the link's token and e-mail ride along hidden.
+#[derive(Debug, Clone, Default)]
+pub struct ResetView {
+    pub token: String,
+    pub email: String,
     pub errors: FieldErrors,
 }
 
@@ -209,6 +227,32 @@ impl RegisterTemplate<'_> {
 }
 
 #[derive(Template)]
+#[template(path = "lite/forgot.html")]
+struct ForgotTemplate<'a> {
+    f: &'a LiteFrame,
+    v: &'a ForgotView,
+}
+
+impl ForgotTemplate<'_> {
+    fn err(&self, field: &str) -> Option<&str> {
+        find(&self.v.errors, field)
+    }
+}
+
+#[derive(Template)]
+#[template(path = "lite/reset.html")]
+struct ResetTemplate<'a> {
+    f: &'a LiteFrame,
+    v: &'a ResetView,
+}
+
+impl ResetTemplate<'_> {
+    fn err(&self, field: &str) -> Option<&str> {
+        find(&self.v.errors, field)
+    }
+}
+
+#[derive(Template)]
 #[template(path = "lite/track.html")]
 struct TrackTemplate<'a> {
     f: &'a LiteFrame,
@@ -243,6 +287,8 @@ impl LitePage {
             LitePage::Checkout(_) => "Checkout",
             LitePage::Login(_) => "Sign in",
             LitePage::Register(_) => "Create an account",
+            LitePage::Forgot(_) => "Forgot password",
+            LitePage::Reset(_) => "Reset password",
             LitePage::Track(_) => "Track your order",
             LitePage::Order(_) => "Thank you for your order",
             LitePage::Message(m) => &m.title,
@@ -263,6 +309,8 @@ pub fn render_lite(
         LitePage::Checkout(v) => CheckoutTemplate { f, v }.render()?,
         LitePage::Login(v) => LoginTemplate { f, v }.render()?,
         LitePage::Register(v) => RegisterTemplate { f, v }.render()?,
+        LitePage::Forgot(v) => ForgotTemplate { f, v }.render()?,
+        LitePage::Reset(v) => ResetTemplate { f, v }.render()?,
         LitePage::Track(v) => TrackTemplate { f, v }.render()?,
         LitePage::Order(v) => OrderTemplate { f, v }.render()?,
         LitePage::Message(v) => MessageTemplate { f, v }.render()?,

@@ -166,6 +166,17 @@ pub const LITE_PAGES: &[(&str, &str, &str)] = &[
         "/lite/track-order",
         "Use the basic order tracking",
     ),
+    (
+        "/user/forgot_password",
+        "/lite/forgot-password",
+        "Use the basic password reset",
+    ),
+    // A link mailed for the script page: the basic page sends one for itself.
+    (
+        "/user/reset_password",
+        "/lite/forgot-password",
+        "Ask for a new link on the basic page",
+    ),
 ];
 
 #[derive(Template)]

@@ -1,6 +1,7 @@
 //! The basic shop for browsers that run no script (Opera Mini's extreme
 //! mode, data savers): cart, checkout by cash on delivery, sign-in, sign-up,
-//! sign-out and track-order as plain HTML forms under `/lite/`, rendered
+//! sign-out, a forgotten password and track-order as plain HTML forms under
+//! `/lite/`, rendered
 //! here with the generator's templates ([`generator::serve::render_lite`])
 //! in the same frame as every page. Each form is POST, then 303, then GET;
 //! a form with a problem is shown again with the shopper's values and a
@@ -39,8 +40,9 @@ use axum::Router;
 use catalog::clock;
 use catalog::pricing::taka;
 use generator::serve::{
-    CartView, CheckoutValues, CheckoutView, FieldErrors, LiteFrame, LiteLine, LiteMoney, LitePage,
-    LoginView, MessageView, OrderSummary, OrderView, RegisterView, Site, TrackView,
+    CartView, CheckoutValues, CheckoutView, FieldErrors, ForgotView, LiteFrame, LiteLine,
+    LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView, ResetView,
+    Site, TrackView,
 };
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
@@ -90,6 +92,8 @@ pub fn service(state: AppState) -> Router {
         .route("/login", get(get_login).post(post_login))
         .route("/register", get(get_register).post(post_register))
         .route("/logout", post(post_logout))
+        .route("/forgot-password", get(get_forgot).post(post_forgot))
+        .route("/reset-password", get(get_reset).post(post_reset))
         .route("/track-order", get(get_track))
         .fallback(not_found)
         .with_state(lite)
@@ -113,6 +117,14 @@ struct Answer {
 }
 
 impl Answer {
+    /// An API response read as an answer.
+    async fn of(response: Response) -> anyhow::Result<Answer> {
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 4 * 1024 * 1024).await?;
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Ok(Answer { status, body })
+    }
+
     fn ok(&self) -> bool {
         self.status.is_success()
     }
@@ -185,10 +197,7 @@ impl Lite {
             None => request.body(Body::empty())?,
         };
         let response = self.0.api.clone().oneshot(request).await?;
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 4 * 1024 * 1024).await?;
-        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok(Answer { status, body })
+        Answer::of(response).await
     }
 
     /// The page frame, reloaded after [`FRAME_TTL`].
@@ -435,6 +444,7 @@ fn form_page(path: &str) -> &'static str {
         "/checkout" => "/lite/checkout",
         "/login" | "/logout" => "/lite/login",
         "/register" => "/lite/register",
+        "/forgot-password" | "/reset-password" => "/lite/forgot-password",
         _ => "/lite/cart",
     }
 }
@@ -590,6 +600,8 @@ fn done_notice(done: Option<&str>) -> Top {
         Some("signed-in") => "You are signed in.",
         Some("registered") => "Your account has been created. You are signed in.",
         Some("signed-out") => "You are signed out.",
+        Some("link-sent") => api::password::LINK_SENT,
+        Some("password-reset") => "Your password has been reset. Sign in with the new one.",
         _ => return Top::None,
     };
     Top::Notice(text.to_string())
@@ -1036,6 +1048,123 @@ async fn post_logout(State(lite): State<Lite>, Posted { v, .. }: Posted) -> Resp
                     .await?;
             }
             Ok(see_other(&v.signed_out(), "/lite/login?done=signed-out"))
+        }
+        .await,
+    )
+}
+
+async fn get_forgot(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Response {
+    let v = Visitor::read(lite.pool(), &headers).await;
+    let done = param(&uri, "done");
+    failed(
+        lite.page(
+            &v,
+            StatusCode::OK,
+            "/lite/forgot-password",
+            done_notice(done.as_deref()),
+            LitePage::Forgot(ForgotView::default()),
+        )
+        .await,
+    )
+}
+
+/// `POST /lite/forgot-password` with `email`: the API's own sending
+/// ([`api::password::send_link`]: its check of the address, its limits per
+/// address and per client, the same answer whether or not an account uses
+/// the address), with the link leading to the basic reset page.
+async fn post_forgot(State(lite): State<Lite>, Posted { v, headers, f }: Posted) -> Response {
+    failed(
+        async {
+            let email = field(&f, "email").to_string();
+            let sent = api::password::send_link(
+                &lite.0.state,
+                &email,
+                &ratelimit::client(&headers),
+                "/lite/reset-password",
+            )
+            .await;
+            let answer = match sent {
+                Ok(()) => return Ok(see_other(&v, "/lite/forgot-password?done=link-sent")),
+                Err(err) => Answer::of(err.into_response()).await?,
+            };
+            let view = ForgotView {
+                email,
+                errors: answer.field_errors(),
+            };
+            lite.page(
+                &v,
+                refused_status(&answer),
+                "/lite/forgot-password",
+                Top::Error(answer.message()),
+                LitePage::Forgot(view),
+            )
+            .await
+        }
+        .await,
+    )
+}
+
+/// `GET /lite/reset-password?token=&email=`: the mailed link's page.
+async fn get_reset(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Response {
+    let v = Visitor::read(lite.pool(), &headers).await;
+    let view = ResetView {
+        token: param(&uri, "token").unwrap_or_default(),
+        email: param(&uri, "email").unwrap_or_default(),
+        errors: Vec::new(),
+    };
+    failed(
+        lite.page(
+            &v,
+            StatusCode::OK,
+            "/lite/reset-password",
+            Top::None,
+            LitePage::Reset(view),
+        )
+        .await,
+    )
+}
+
+/// `POST /lite/reset-password` with the link's `token` and `email`,
+/// `password` and `password_confirmation`: the API's reset-password; then
+/// to the sign-in page.
+async fn post_reset(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Response {
+    failed(
+        async {
+            let view = ResetView {
+                token: field(&f, "token").to_string(),
+                email: field(&f, "email").to_string(),
+                errors: Vec::new(),
+            };
+            let body = json!({
+                "token": view.token,
+                "email": view.email,
+                "password": field(&f, "password"),
+                "password_confirmation": field(&f, "password_confirmation"),
+            });
+            let answer = lite
+                .api(
+                    &v.as_guest(),
+                    Method::POST,
+                    "/api/user/reset-password",
+                    Some(body),
+                    &[],
+                )
+                .await?;
+            if answer.ok() {
+                return Ok(see_other(&v, "/lite/login?done=password-reset"));
+            }
+            let view = ResetView {
+                errors: answer.field_errors(),
+                ..view
+            };
+            lite.page(
+                &v,
+                refused_status(&answer),
+                "/lite/reset-password",
+                Top::Error(answer.message()),
+                LitePage::Reset(view),
+            )
+            .await
         }
         .await,
     )

@@ -56,13 +56,34 @@ struct ForgotBody {
     email: Option<String>,
 }
 
+/// The answer to every accepted request for a link, whether or not an
+/// account uses the address.
+pub const LINK_SENT: &str =
+    "If an account uses that e-mail, we have sent it a link to reset the password.";
+
 /// `POST /api/user/forgot-password-send-link` with `{email}`.
 async fn post_forgot(
     State(state): State<AppState>,
     headers: HeaderMap,
     Body(body): Body<ForgotBody>,
 ) -> ApiResult<Json<MessageResponse>> {
-    let email = body.email.unwrap_or_default().trim().to_lowercase();
+    let email = body.email.unwrap_or_default();
+    send_link(
+        &state,
+        &email,
+        &ratelimit::client(&headers),
+        "/user/reset_password",
+    )
+    .await?;
+    Ok(Json(MessageResponse::new(LINK_SENT)))
+}
+
+/// Sends `email`'s account a reset link to the page at `page` (the script
+/// page, or the basic page `/lite/reset-password` when the basic form asked),
+/// limited per address and per `client`; nothing is sent, and nothing said,
+/// when no account uses the address.
+pub async fn send_link(state: &AppState, email: &str, client: &str, page: &str) -> ApiResult<()> {
+    let email = email.trim().to_lowercase();
     if !validate::email(&email) {
         return Err(ApiError::invalid(
             "email",
@@ -70,10 +91,7 @@ async fn post_forgot(
         ));
     }
     let now = clock::now_unix();
-    let keys = [
-        format!("to:{email}"),
-        format!("ip:{}", ratelimit::client(&headers)),
-    ];
+    let keys = [format!("to:{email}"), format!("ip:{client}")];
     if let Err(retry_after) =
         ratelimit::check(&state.pool, &keys, LINKS_PER_HOUR, 3_600, now).await?
     {
@@ -89,7 +107,7 @@ async fn post_forgot(
     if let Some((id, name)) = user {
         let token = password_reset::issue(&state.pool, id, now).await?;
         let link = format!(
-            "{}/user/reset_password?token={token}&email={}",
+            "{}{page}?token={token}&email={}",
             state.site_url,
             email.replace('@', "%40").replace('+', "%2B")
         );
@@ -104,9 +122,7 @@ async fn post_forgot(
             })
             .map_err(ApiError::Internal)?;
     }
-    Ok(Json(MessageResponse::new(
-        "If an account uses that e-mail, we have sent it a link to reset the password.",
-    )))
+    Ok(())
 }
 
 /// A new password, with the link's token and e-mail. An unknown, used or
