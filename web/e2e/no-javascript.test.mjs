@@ -1,10 +1,15 @@
 // With JavaScript off, the generated pages are the whole shop a reader sees:
 // home, a category, a product and a blog post are readable (title, heading,
 // prices in taka), every page the home page links to answers with content,
-// and the header's search form (a plain GET) finds products.
+// and the header's search form (a plain GET) finds products. A shopper who
+// forgot the password gets a new one from the basic sign-in, at phone size.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, test } from 'node:test';
-import { BASE, buyable, knownDefect, launch, open } from './lib.mjs';
+import { BASE, buyable, email, knownDefect, launch, open, until } from './lib.mjs';
+
+const OUTBOX = process.env.E2E_OUTBOX ?? '';
 
 let browser, context, page, watcher;
 before(async () => {
@@ -114,5 +119,68 @@ test('the search form works without JavaScript, typos included', async () => {
   await page.goto(`/c/products?keyword=${encodeURIComponent(typo)}`);
   assert.ok((await results.count()) > 0, `results for the typo "${typo}"`);
   assert.ok((await page.locator('main').innerText()).toLowerCase().includes(word.toLowerCase()), `"${typo}" finds "${word}"`);
+  watcher.check();
+});
+
+/** The text of every mail in the outbox. */
+function mails() {
+  try {
+    return readdirSync(OUTBOX)
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => readFileSync(join(OUTBOX, f), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+test('a forgotten password is reset from the basic sign-in without JavaScript, at phone size', { skip: !OUTBOX && 'E2E_OUTBOX is not set' }, async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const address = email('lite-reset');
+  const main = () => page.locator('main').innerText();
+  // An account of its own (the basic sign-up), signed out again.
+  await page.goto('/lite/register');
+  await page.getByLabel('Your name').fill('Nusrat Jahan');
+  await page.getByLabel('Email', { exact: true }).fill(address);
+  await page.getByLabel('Password', { exact: true }).fill('first-password-1');
+  await page.getByLabel('Password again').fill('first-password-1');
+  await page.getByRole('checkbox', { name: /I agree/ }).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/lite\/cart\?done=registered$/);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/lite\/login\?done=signed-out$/);
+
+  await page.goto('/user/login');
+  await page.getByRole('link', { name: 'Use the basic sign-in' }).click();
+  await page.waitForURL(/\/lite\/login$/);
+  await page.getByLabel('Email or mobile number').waitFor();
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL(/\/lite\/forgot-password$/);
+  const before = mails().length;
+  await page.getByLabel('Email', { exact: true }).fill(address);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await page.waitForURL(/\/lite\/forgot-password\?done=link-sent$/);
+  assert.match(await main(), /we have sent it a link to reset the password/);
+  await until(() => mails().length, before + 1, 'one more mail in the outbox');
+  const mail = mails().find((m) => m.includes(`To: ${address}`));
+  assert.ok(mail, `a mail to ${address}`);
+  const link = mail.match(/https?:\/\/\S+\/lite\/reset-password\?\S+/)?.[0];
+  assert.ok(link, `the mail links the basic reset page: ${mail}`);
+
+  const url = new URL(link);
+  await page.goto(url.pathname + url.search);
+  await page.getByLabel('New password', { exact: true }).fill('second-password-2');
+  await page.getByLabel('Confirm new password').fill('second-password-2');
+  await page.getByRole('button', { name: 'Save the new password' }).click();
+  await page.waitForURL(/\/lite\/login\?done=password-reset$/);
+  assert.match(await main(), /Your password has been reset\. Sign in with the new one\./);
+  await page.getByLabel('Email or mobile number').fill(address);
+  await page.getByLabel('Password').fill('second-password-2');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/lite\/cart\?done=signed-in$/);
+  assert.match(await main(), /Signed in as Nusrat Jahan\./);
+  // Nothing wider than the phone.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+  const refusedPreload = /^request failed: GET \S+\/assets\/\S+\.js csp$/;
+  watcher.problems.splice(0, Infinity, ...watcher.problems.filter((p) => !refusedPreload.test(p)));
   watcher.check();
 });
