@@ -10,7 +10,8 @@
 //! English spellings of one sound; a w also read as v) when the word itself
 //! is not indexed; the word without a case
 //! ending ("khater", বাচ্চাদের); for the word being typed (the last one),
-//! words it begins; words within the typos its length allows (1 from 5
+//! words it begins, the shortest first ("bst-43": BST-430 before
+//! BST-4301); words within the typos its length allows (1 from 5
 //! letters, 2 from 9; one more on a word that finds nothing else); a
 //! joined word split into indexed words ("nightstand" → night stand), and
 //! two query words joined when the index has them as one ("book shelf" →
@@ -31,7 +32,10 @@
 //! words beat phonetic ones, which beat prefixes and typos; words close
 //! together beat words apart; a product of the category named beats one
 //! that only has the word in its title ("living room furniture": a sofa
-//! before a "living room rug"); a title beats a description. Equal scores go to the more popular product, then the one
+//! before a "living room rug"); a title beats a description, and a
+//! category's keywords (what else shoppers call it: "khat" for Beds) count
+//! as a synonym at best, below a product's own words. Equal scores go to
+//! the more popular product, then the one
 //! in stock. An exact product code or SKU (or a variation's code) comes
 //! first. Categories for the suggestion panel are matched in memory.
 
