@@ -920,19 +920,26 @@ async fn get_order(
     )
 }
 
-async fn get_login(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let done = param(&uri, "done");
+/// A form page as first shown: empty, under the notice its `?done=` names
+/// (where the form before it sent the shopper).
+async fn blank_form(
+    lite: &Lite,
+    headers: &HeaderMap,
+    uri: &Uri,
+    path: &str,
+    page: LitePage,
+) -> Response {
+    let v = Visitor::read(lite.pool(), headers).await;
+    let done = param(uri, "done");
     failed(
-        lite.page(
-            &v,
-            StatusCode::OK,
-            "/lite/login",
-            done_notice(done.as_deref()),
-            LitePage::Login(LoginView::default()),
-        )
-        .await,
+        lite.page(&v, StatusCode::OK, path, done_notice(done.as_deref()), page)
+            .await,
     )
+}
+
+async fn get_login(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Response {
+    let page = LitePage::Login(LoginView::default());
+    blank_form(&lite, &headers, &uri, "/lite/login", page).await
 }
 
 /// `POST /lite/login` with `login` (e-mail or mobile) and `password`: the
@@ -1054,18 +1061,8 @@ async fn post_logout(State(lite): State<Lite>, Posted { v, .. }: Posted) -> Resp
 }
 
 async fn get_forgot(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Response {
-    let v = Visitor::read(lite.pool(), &headers).await;
-    let done = param(&uri, "done");
-    failed(
-        lite.page(
-            &v,
-            StatusCode::OK,
-            "/lite/forgot-password",
-            done_notice(done.as_deref()),
-            LitePage::Forgot(ForgotView::default()),
-        )
-        .await,
-    )
+    let page = LitePage::Forgot(ForgotView::default());
+    blank_form(&lite, &headers, &uri, "/lite/forgot-password", page).await
 }
 
 /// `POST /lite/forgot-password` with `email`: the API's own sending
