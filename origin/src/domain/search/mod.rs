@@ -653,13 +653,6 @@ impl Search {
     /// What the query word `word` matches in `vocabulary`; `typing` when it
     /// is the last word, perhaps not finished.
     fn expand(vocabulary: &Vocabulary, word: &str, typed: &str, typing: bool) -> Widened {
-        let mut out = Self::widen(vocabulary, word, typed, typing);
-        out.note_aliases(vocabulary);
-        out
-    }
-
-    /// [`Search::expand`] but for which words are category keywords.
-    fn widen(vocabulary: &Vocabulary, word: &str, typed: &str, typing: bool) -> Widened {
         let mut out = Widened::default();
         let alts = alternatives(word);
         let exact = vocabulary.all.contains(word);
@@ -835,7 +828,7 @@ impl Search {
 
     /// The query for one widened word: its best match in the title or
     /// elsewhere.
-    fn word_query(&self, widened: &Widened) -> Box<dyn Query> {
+    fn word_query(&self, vocabulary: &Vocabulary, widened: &Widened) -> Box<dyn Query> {
         let mut disjuncts: Vec<Box<dyn Query>> = Vec::new();
         // One clause per class and field: several words of a class are one
         // set (a bitset of their products, far cheaper than a union of
@@ -844,17 +837,18 @@ impl Search {
         classes.sort_unstable();
         classes.dedup();
         for class in classes {
-            let of_class = || {
-                widened
-                    .words
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, w)| w.1 == class)
-            };
-            let words: Vec<&String> = of_class().map(|(_, w)| &w.0).collect();
-            let aliased: Vec<&String> = of_class()
-                .filter(|(i, _)| widened.aliased.get(*i).copied().unwrap_or(false))
-                .map(|(_, w)| &w.0)
+            let words: Vec<&String> = widened
+                .words
+                .iter()
+                .filter(|w| w.1 == class)
+                .map(|w| &w.0)
+                .collect();
+            // The keyword field only for words it holds: one clause fewer per
+            // class for the rest, a cost per product.
+            let aliased: Vec<&String> = words
+                .iter()
+                .copied()
+                .filter(|w| vocabulary.aliases.contains(*w))
                 .collect();
             for (field, score, words) in [
                 (self.fields.title, class.score() + TITLE_SCORE, &words),
@@ -1139,18 +1133,17 @@ impl Search {
                 match joined {
                     Some(j) => {
                         let apart: Vec<(Occur, Box<dyn Query>)> = vec![
-                            (Occur::Must, self.word_query(&widened[i])),
-                            (Occur::Must, self.word_query(&widened[i + 1])),
+                            (Occur::Must, self.word_query(&vocabulary, &widened[i])),
+                            (Occur::Must, self.word_query(&vocabulary, &widened[i + 1])),
                         ];
-                        let mut together = Widened {
+                        let together = Widened {
                             words: vec![(j, Class::Joined)],
-                            ..Widened::default()
+                            splits: Vec::new(),
                         };
-                        together.note_aliases(&vocabulary);
                         // Two words' worth.
                         let together = BooleanQuery::new(vec![
-                            (Occur::Must, self.word_query(&together)),
-                            (Occur::Should, self.word_query(&together)),
+                            (Occur::Must, self.word_query(&vocabulary, &together)),
+                            (Occur::Should, self.word_query(&vocabulary, &together)),
                         ]);
                         groups.push((
                             Box::new(DisjunctionMaxQuery::new(vec![
@@ -1165,7 +1158,7 @@ impl Search {
                     }
                     None => {
                         groups.push((
-                            self.word_query(&widened[i]),
+                            self.word_query(&vocabulary, &widened[i]),
                             !widened[i].is_empty(),
                             typed[i].0.clone(),
                             names_category(&widened[i]),
@@ -1333,23 +1326,11 @@ struct Widened {
     /// Splits of a joined word into indexed words, each part the words it
     /// may be (a typed last part: the words it begins).
     splits: Vec<Vec<Vec<String>>>,
-    /// Which of `words` are category keywords (the others are not asked of
-    /// the keyword field: one clause fewer per class, a cost per product).
-    aliased: Vec<bool>,
 }
 
 impl Widened {
     fn is_empty(&self) -> bool {
         self.words.is_empty() && self.splits.is_empty()
-    }
-
-    /// Notes which words are category keywords ([`Widened::aliased`]).
-    fn note_aliases(&mut self, vocabulary: &Vocabulary) {
-        self.aliased = self
-            .words
-            .iter()
-            .map(|(w, _)| vocabulary.aliases.contains(w))
-            .collect();
     }
 
     /// Adds `word` as matched by `class`, keeping its best class.
