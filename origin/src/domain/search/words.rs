@@ -945,44 +945,35 @@ pub fn stems(word: &str) -> Vec<String> {
     } else {
         return Vec::new();
     };
-    let mut out: Vec<String> = Vec::new();
-    for s in suffixes {
-        if let Some(stem) = word.strip_suffix(s) {
-            let letters = stem
-                .chars()
-                .filter(|c| bangla_consonant(*c).is_some() || c.is_ascii_alphabetic())
-                .count();
-            if letters >= min && !out.iter().any(|o| o == stem) {
-                out.push(stem.to_string());
-            }
-        }
-    }
+    let mut candidates: Vec<&str> = suffixes
+        .iter()
+        .filter_map(|s| word.strip_suffix(s))
+        .collect();
     // "On" in Banglish: "bichanay" is on the bed.
-    if let Some(stem) = word
-        .strip_suffix('y')
-        .filter(|s| s.ends_with('a') && s.len() >= 4 && s.is_ascii())
-    {
-        if !out.iter().any(|o| o == stem) {
-            out.push(stem.to_string());
-        }
-    }
+    candidates.extend(
+        word.strip_suffix('y')
+            .filter(|s| s.ends_with('a') && s.len() >= 4),
+    );
     // An English plural in Bangla script: "-ies" is written িজ
     // (ক্রোকারিজ, crockeries), its singular ি (ক্রোকারি); "-s" after a
     // consonant স (কিডস, kids).
-    let english_plural = word
-        .strip_suffix('\u{099C}')
-        .filter(|s| s.ends_with('\u{09BF}'))
-        .or_else(|| {
-            word.strip_suffix('\u{09B8}').filter(|s| {
-                s.chars()
-                    .last()
-                    .and_then(bangla_consonant)
-                    .is_some_and(|k| !k.is_empty())
-                    && s.chars().filter(|c| bangla_consonant(*c).is_some()).count() >= 2
-            })
-        });
-    if let Some(stem) = english_plural {
-        if !out.iter().any(|o| o == stem) {
+    candidates.extend(
+        word.strip_suffix('\u{099C}')
+            .filter(|s| s.ends_with('\u{09BF}')),
+    );
+    candidates.extend(word.strip_suffix('\u{09B8}').filter(|s| {
+        s.chars()
+            .last()
+            .and_then(bangla_consonant)
+            .is_some_and(|k| !k.is_empty())
+    }));
+    let mut out: Vec<String> = Vec::new();
+    for stem in candidates {
+        let letters = stem
+            .chars()
+            .filter(|c| bangla_consonant(*c).is_some() || c.is_ascii_alphabetic())
+            .count();
+        if letters >= min && !out.iter().any(|o| o == stem) {
             out.push(stem.to_string());
         }
     }
