@@ -337,71 +337,75 @@ async fn address_parameters_are_typed_and_named_when_wrong() {
 
 #[tokio::test]
 async fn a_new_email_or_mobile_needs_the_current_password_and_the_old_address_is_told() {
-    let shop = TestShop::fresh().await;
-    let token = shop.login(None, DEMO).await;
-    let update =
-        |body: serde_json::Value| shop.as_user(&token, "POST", "/api/user/user-update", Some(body));
-    let mine = json!({ "name": "Demo Shopper", "email": DEMO.0, "phone": "01712345678" });
-    // The name alone needs no password.
-    let (status, body) = update(mine.clone()).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    // A new e-mail, a new mobile or a cleared one: without the password, or
-    // with a wrong one, a 400 naming old_password, and nothing changes.
-    for (field, value) in [
-        ("email", "taken.over@example.com"),
-        ("phone", "01812345678"),
-        ("phone", ""),
-    ] {
+    common::at_one_instant(async {
+        let shop = TestShop::fresh().await;
+        let token = shop.login(None, DEMO).await;
+        let update = |body: serde_json::Value| {
+            shop.as_user(&token, "POST", "/api/user/user-update", Some(body))
+        };
+        let mine = json!({ "name": "Demo Shopper", "email": DEMO.0, "phone": "01712345678" });
+        // The name alone needs no password.
+        let (status, body) = update(mine.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        // A new e-mail, a new mobile or a cleared one: without the password, or
+        // with a wrong one, a 400 naming old_password, and nothing changes.
+        for (field, value) in [
+            ("email", "taken.over@example.com"),
+            ("phone", "01812345678"),
+            ("phone", ""),
+        ] {
+            let mut change = mine.clone();
+            change[field] = json!(value);
+            let (status, body) = update(change.clone()).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{field}={value}: {body}");
+            assert!(
+                body["errors"]["old_password"][0]
+                    .as_str()
+                    .unwrap()
+                    .contains("current password"),
+                "{body}"
+            );
+            change["old_password"] = json!("not-my-password");
+            let (status, body) = update(change).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+            assert_eq!(
+                body["errors"]["old_password"][0],
+                "Your current password is not right."
+            );
+        }
+        let (_, body) = shop.as_user(&token, "GET", "/api/auth/user", None).await;
+        assert_eq!(body["user"]["email"], DEMO.0);
+        assert_eq!(body["user"]["phone"], "01712345678");
+        // With it, the e-mail changes and the old address gets a mail.
         let mut change = mine.clone();
-        change[field] = json!(value);
-        let (status, body) = update(change.clone()).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{field}={value}: {body}");
-        assert!(
-            body["errors"]["old_password"][0]
-                .as_str()
-                .unwrap()
-                .contains("current password"),
-            "{body}"
-        );
-        change["old_password"] = json!("not-my-password");
+        change["email"] = json!("demo.new@example.com");
+        change["old_password"] = json!(DEMO.1);
         let (status, body) = update(change).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-        assert_eq!(
-            body["errors"]["old_password"][0],
-            "Your current password is not right."
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["user"]["email"], "demo.new@example.com");
+        let mails: Vec<String> = std::fs::read_dir(&shop.state.dirs.outbox)
+            .unwrap()
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect();
+        assert_eq!(mails.len(), 1, "{mails:?}");
+        assert!(mails[0].contains("To: demo@example.com"), "{}", mails[0]);
+        assert!(
+            mails[0].contains("is now demo.new@example.com"),
+            "{}",
+            mails[0]
         );
-    }
-    let (_, body) = shop.as_user(&token, "GET", "/api/auth/user", None).await;
-    assert_eq!(body["user"]["email"], DEMO.0);
-    assert_eq!(body["user"]["phone"], "01712345678");
-    // With it, the e-mail changes and the old address gets a mail.
-    let mut change = mine.clone();
-    change["email"] = json!("demo.new@example.com");
-    change["old_password"] = json!(DEMO.1);
-    let (status, body) = update(change).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["user"]["email"], "demo.new@example.com");
-    let mails: Vec<String> = std::fs::read_dir(&shop.state.dirs.outbox)
-        .unwrap()
-        .flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap())
-        .collect();
-    assert_eq!(mails.len(), 1, "{mails:?}");
-    assert!(mails[0].contains("To: demo@example.com"), "{}", mails[0]);
-    assert!(
-        mails[0].contains("is now demo.new@example.com"),
-        "{}",
-        mails[0]
-    );
-    shop.login(None, ("demo.new@example.com", DEMO.1)).await;
-    // Wrong passwords here count on the account's sign-in throttle.
-    for _ in 0..6 {
+        shop.login(None, ("demo.new@example.com", DEMO.1)).await;
+        // Wrong passwords here count on the account's sign-in throttle.
+        for _ in 0..6 {
+            let mut change = mine.clone();
+            change["old_password"] = json!("guess-guess");
+            update(change).await;
+        }
         let mut change = mine.clone();
-        change["old_password"] = json!("guess-guess");
-        update(change).await;
-    }
-    let mut change = mine.clone();
-    change["old_password"] = json!(DEMO.1);
-    let (status, body) = update(change).await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+        change["old_password"] = json!(DEMO.1);
+        let (status, body) = update(change).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    })
+    .await
 }

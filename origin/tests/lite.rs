@@ -752,29 +752,32 @@ async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
 
 #[tokio::test]
 async fn the_basic_sign_in_is_throttled_by_the_visitors_address_and_says_the_wait() {
-    let shop = TestShop::fresh().await;
-    let mut browser = Browser::new(&shop);
-    browser
-        .extra
-        .push(("x-forwarded-for", "203.0.113.60".into()));
-    let csrf = browser.get("/lite/login").await.csrf();
-    let wrong = [
-        ("csrf", csrf.as_str()),
-        ("login", "demo@example.com"),
-        ("password", "wrong-password"),
-    ];
-    for _ in 0..6 {
+    common::at_one_instant(async {
+        let shop = TestShop::fresh().await;
+        let mut browser = Browser::new(&shop);
+        browser
+            .extra
+            .push(("x-forwarded-for", "203.0.113.60".into()));
+        let csrf = browser.get("/lite/login").await.csrf();
+        let wrong = [
+            ("csrf", csrf.as_str()),
+            ("login", "demo@example.com"),
+            ("password", "wrong-password"),
+        ];
+        for _ in 0..6 {
+            let page = browser.post("/lite/login", &wrong).await;
+            assert_eq!(page.status, StatusCode::UNAUTHORIZED, "{}", page.text);
+        }
+        // The form's calls count against the visitor's address, not the origin's own.
+        let by_address = shop
+            .scalar_i64("SELECT failures FROM throttle WHERE key = 'login-ip:203.0.113.60'")
+            .await;
+        assert_eq!(by_address, 6);
         let page = browser.post("/lite/login", &wrong).await;
-        assert_eq!(page.status, StatusCode::UNAUTHORIZED, "{}", page.text);
-    }
-    // The form's calls count against the visitor's address, not the origin's own.
-    let by_address = shop
-        .scalar_i64("SELECT failures FROM throttle WHERE key = 'login-ip:203.0.113.60'")
-        .await;
-    assert_eq!(by_address, 6);
-    let page = browser.post("/lite/login", &wrong).await;
-    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
-    assert!(page.text.contains("try again in"), "{}", page.text);
+        assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(page.text.contains("try again in"), "{}", page.text);
+    })
+    .await
 }
 
 #[tokio::test]

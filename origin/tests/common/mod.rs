@@ -316,6 +316,14 @@ impl TestShop {
     }
 }
 
+/// Runs a test with the shop's clock stopped at the moment it starts
+/// (`clock::as_of`): the router answers in the test's own task, so every
+/// request sees that instant, and a throttle's wait of a second or two lapses
+/// only when the test clears it, never because a loaded machine was slow.
+pub async fn at_one_instant<F: std::future::Future>(test: F) -> F::Output {
+    catalog::clock::as_of(catalog::clock::now_unix(), test).await
+}
+
 /// Asserts an API error: the status, and a JSON body `{"success": false, "message": "..."}`.
 pub fn assert_api_error(status: StatusCode, headers: &HeaderMap, body: &Value, want: StatusCode) {
     assert_eq!(status, want, "body: {body}");
