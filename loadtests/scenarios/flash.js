@@ -135,9 +135,24 @@ function windowTag() {
  * Judges a price read sent at `sent` and answered at `answered` (Unix
  * seconds): `isNew` whether it showed the sale price, `isOld` the regular one.
  */
-function judge(kind, sent, answered, isNew, isOld) {
-  if (sent >= AT + SWITCH_WITHIN) priceAfter.add(isNew, { kind });
-  else if (answered < AT) priceBefore.add(isOld && !isNew, { kind });
+function judge(kind, sent, answered, isNew, isOld, res) {
+  let fine = true;
+  if (sent >= AT + SWITCH_WITHIN) {
+    priceAfter.add(isNew, { kind });
+    fine = isNew;
+  } else if (answered < AT) {
+    priceBefore.add(isOld && !isNew, { kind });
+    fine = isOld && !isNew;
+  }
+  if (!fine) {
+    // Which read, when, and from where: the edge's verdict and the copy's age.
+    const h = (name) => res.headers[name] || '-';
+    const at = (t) => (t - AT).toFixed(3);
+    console.warn(
+      `wrong price: ${kind} ${res.request.url} sent ${at(sent)} s answered ${at(answered)} s from the boundary; ` +
+        `sale ${isNew} regular ${isOld}; X-Cache ${h('X-Cache')} Age ${h('Age')} Cache-Control ${h('Cache-Control')}`,
+    );
+  }
 }
 
 function saleItem() {
@@ -162,7 +177,7 @@ function salePage() {
   // The product's own offer in its JSON-LD (`"price":"22750"`): the shown
   // `৳22,750` may also be another product's price on a card of the page.
   const offer = (n) => res.body.includes(`"price":"${n}"`);
-  judge('page', sent, answered, offer(item.sale) && res.body.includes(taka(item.sale)), offer(item.regular));
+  judge('page', sent, answered, offer(item.sale) && res.body.includes(taka(item.sale)), offer(item.regular), res);
 }
 
 function checkPrice(item) {
@@ -175,7 +190,7 @@ function checkPrice(item) {
   ok(res, 'product info');
   const body = json(res);
   const price = body && body.product ? Number(body.product.product_price_now) : NaN;
-  judge('api', sent, answered, price === item.sale, price === item.regular);
+  judge('api', sent, answered, price === item.sale, price === item.regular, res);
 }
 
 export function shop() {
