@@ -332,10 +332,11 @@ async fn open(
     })
     .await
     .with_context(|| format!("opening {}", options.database))?;
-    let writer = match dry {
+    let mut writer = match dry {
         Some(dry) => SiteWriter::open_dry(&options.out, options.compression, dry)?,
         None => SiteWriter::open(&options.out, options.compression)?,
     };
+    writer.as_of(options.now);
     Ok((pool, writer))
 }
 

@@ -70,6 +70,28 @@ pub struct Entry {
     /// BLAKE3 of the uncompressed body, hex; also the page's ETag.
     pub hash: String,
     pub keys: Vec<String>,
+    /// The instant (Unix seconds) whose data the page shows: the `now` of
+    /// the build that rendered it last. Once a price change it shows has
+    /// passed (`catalog::pricing::next_change_for(as_of, keys)`), the file
+    /// is outdated until the watch rewrites it, and the origin sends it
+    /// uncacheable. `None` in a manifest from before this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<i64>,
+}
+
+impl Entry {
+    /// Whether a price the page shows has changed at or before `now` since
+    /// the data it was written from ([`Entry::as_of`]): a flash sale started
+    /// or ended and the watch has not rewritten the file yet (it takes a
+    /// moment, and a rebuild begun just before the boundary writes the old
+    /// prices just after it). The origin sends such a copy uncacheable.
+    pub async fn outdated(&self, pool: &catalog::db::Pool, now: i64) -> sqlx::Result<bool> {
+        let Some(as_of) = self.as_of.filter(|t| *t < now) else {
+            return Ok(false);
+        };
+        let change = catalog::pricing::next_change_for(pool, as_of, &self.keys).await?;
+        Ok(change.is_some_and(|t| t <= now))
+    }
 }
 
 /// Every page of the site, by URL path.
@@ -186,6 +208,7 @@ fn render_page(
     let entry = Entry {
         hash: hash(&page.body),
         keys: page.keys.clone(),
+        as_of: None,
     };
     if old.is_some_and(|o| o.hash == entry.hash) && !dry.renews(&page.keys) {
         return Ok((entry, PageOutcome::Unchanged));
@@ -244,6 +267,7 @@ pub fn write_page(
     let entry = Entry {
         hash: hash(&page.body),
         keys: page.keys.clone(),
+        as_of: None,
     };
     let file = dir.join(file_for(&page.path)?);
     if old.is_some_and(|o| o.hash == entry.hash) && file.exists() {
@@ -322,6 +346,8 @@ pub struct SiteWriter {
     report: WriteReport,
     /// A dry run: nothing is written, the pages are kept in the report.
     dry: Option<DryRun>,
+    /// The instant whose data the pages written show ([`Entry::as_of`]).
+    as_of: Option<i64>,
 }
 
 impl SiteWriter {
@@ -342,6 +368,7 @@ impl SiteWriter {
             seen: BTreeSet::new(),
             report: WriteReport::default(),
             dry: Some(dry),
+            as_of: None,
         })
     }
 
@@ -361,7 +388,14 @@ impl SiteWriter {
             seen: BTreeSet::new(),
             report: WriteReport::default(),
             dry: None,
+            as_of: None,
         })
+    }
+
+    /// Records the pages written from now on as showing the data of instant
+    /// `now` (Unix seconds, [`Entry::as_of`]).
+    pub fn as_of(&mut self, now: i64) {
+        self.as_of = Some(now);
     }
 
     /// Compresses the pages written from now on with these shared parts.
@@ -399,7 +433,8 @@ impl SiteWriter {
         use rayon::prelude::*;
 
         let manifest = &self.manifest;
-        let (dir, compression, shared) = (&self.dir, self.compression, &self.shared);
+        let (dir, compression, shared, as_of) =
+            (&self.dir, self.compression, &self.shared, self.as_of);
         let dry = self.dry.as_ref();
         let deadline = dry.and_then(|d| d.deadline);
         let each = || {
@@ -412,10 +447,11 @@ impl SiteWriter {
                     let page = page_of(item)?;
                     let page = page.borrow();
                     let old = manifest.pages.get(&page.path);
-                    let (entry, outcome) = match dry {
+                    let (mut entry, outcome) = match dry {
                         Some(dry) => render_page(page, old, compression, shared, dry)?,
                         None => write_page(dir, page, old, compression, shared)?,
                     };
+                    entry.as_of = as_of;
                     Ok((page.path.clone(), entry, outcome))
                 })
                 .collect::<anyhow::Result<Vec<(String, Entry, PageOutcome)>>>()

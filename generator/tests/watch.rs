@@ -580,6 +580,20 @@ async fn the_pages_a_sale_changes_are_staged_before_it_and_written_at_it_without
     })
     .await;
     let written = generator::serve::Manifest::load(&w.out()).unwrap();
+    // Every page is current after it: none shows a price that has changed
+    // since the data it was written from (the origin would send such a page
+    // uncacheable), the pages this rebuild did not render included.
+    let now = catalog::clock::now_unix();
+    for (url, entry) in &written.pages {
+        let as_of = entry.as_of.expect("every page says when its data are from");
+        let change = catalog::pricing::next_change_for(&w.pool, as_of, &entry.keys)
+            .await
+            .unwrap();
+        assert!(
+            change.is_none_or(|t| t > now),
+            "{url}, written as of {as_of}, is outdated by the change at {change:?}"
+        );
+    }
     // Each staged page changed at the boundary, or its freshness ended there
     // (a list, the flash sales: its successor renews it with no origin
     // request); a page that neither changes nor expires there is not staged.
@@ -638,7 +652,8 @@ async fn the_pages_a_sale_changes_are_staged_before_it_and_written_at_it_without
 /// A stand-in for the origin serving the site directory as the origin does:
 /// the manifest's pages, the stored brotli copy or gzip made on request,
 /// with the fields of `generator::serve` (the origin's own rule) at the time
-/// of the request and the page's surrogate keys. Counts requests by path.
+/// of the request and the page's surrogate keys (uncacheable while a price
+/// change has outdated the file, `Entry::outdated`). Counts requests by path.
 #[derive(Clone)]
 struct SiteOrigin {
     out: PathBuf,
@@ -703,6 +718,10 @@ async fn serve_site(
         .unwrap();
     let mut response = bytes.into_response();
     let h = response.headers_mut();
+    if entry.outdated(&o.pool, now).await.unwrap() {
+        h.insert("cache-control", "private, no-store".parse().unwrap());
+        return response;
+    }
     for (name, value) in site::public_page_fields(&path, &entry.hash, coding, now, next) {
         h.insert(name, value.parse().unwrap());
     }

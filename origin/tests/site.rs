@@ -9,6 +9,7 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
+use catalog::db;
 use origin::state::{AppState, Dirs};
 
 struct Site {
@@ -17,27 +18,60 @@ struct Site {
     pool: catalog::db::Pool,
 }
 
+impl Site {
+    /// Builds the site again from the database as it is at `now`, as the
+    /// generator's watch does after a change or at a flash-sale boundary.
+    async fn build(&self, now: i64) {
+        build(self.dir.path(), now).await;
+    }
+}
+
+/// The generator's build of the database in `dir` into `dir/site`, at `now`.
+async fn build(dir: &std::path::Path, now: i64) {
+    generator::commands::build(&generator::commands::BuildOptions {
+        database: format!("sqlite:{}", dir.join("shop.db").display()),
+        out: dir.join("site"),
+        base_url: "https://shop.example".into(),
+        web_dist: dir.join("no-web"),
+        compression: Default::default(),
+        progress: false,
+        now,
+        batch: 100,
+    })
+    .await
+    .unwrap();
+}
+
 /// A site built by the generator from a migrated database.
 async fn site() -> Site {
+    site_of(0).await
+}
+
+/// A site built by the generator from a migrated database with the demo
+/// shop's `products` products (none: no seeding).
+async fn site_of(products: u32) -> Site {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite:{}", dir.path().join("shop.db").display());
     let pool = catalog::db::connect(&catalog::db::PoolConfig::new(&db))
         .await
         .unwrap();
     catalog::db::migrate(&pool).await.unwrap();
+    if products > 0 {
+        demo::seed(
+            &pool,
+            &demo::SeedOptions {
+                products,
+                seed: 7,
+                storage_dir: dir.path().join("storage"),
+                now: catalog::clock::now_unix(),
+                progress: false,
+            },
+        )
+        .await
+        .unwrap();
+    }
     let out = dir.path().join("site");
-    generator::commands::build(&generator::commands::BuildOptions {
-        database: db,
-        out: out.clone(),
-        base_url: "https://shop.example".into(),
-        web_dist: dir.path().join("no-web"),
-        compression: Default::default(),
-        progress: false,
-        now: catalog::clock::now_unix(),
-        batch: 100,
-    })
-    .await
-    .unwrap();
+    build(dir.path(), catalog::clock::now_unix()).await;
     let (search, _) = origin::domain::search::Search::build(&pool).await.unwrap();
     let app = origin::app(AppState {
         search: Arc::new(search),
@@ -222,4 +256,107 @@ async fn old_addresses_move_permanently_to_the_pages_they_name() {
         let (status, _, _) = get(&site.app, unknown, &[]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_written_before_a_price_change_is_never_cached_past_it() {
+    let site = site_of(40).await;
+    let t0 = catalog::clock::now_unix();
+    // A product taken out of the demo's sales, the site rewritten at t0, and
+    // a sale on it from t0 + 100.
+    let (id, seo_url): (i64, String) =
+        db::query_as("SELECT id, seo_url FROM product WHERE is_active = TRUE ORDER BY id LIMIT 1")
+            .fetch_one(&site.pool)
+            .await
+            .unwrap();
+    db::query(&format!("DELETE FROM flash_item WHERE product_id = {id}"))
+        .execute(&site.pool)
+        .await
+        .unwrap();
+    site.build(t0).await;
+    db::query(&format!(
+        "INSERT INTO flash_schedule (id, fs_name, starts_at, ends_at) VALUES (99, 'Test Sale', {}, {});
+         INSERT INTO flash_item (schedule_id, product_id, discount_percent) VALUES (99, {id}, 20);",
+        t0 + 100,
+        t0 + 3600
+    ))
+    .execute(&site.pool)
+    .await
+    .unwrap();
+    let page = format!("/product/{seo_url}");
+    let price_at = |t: i64| {
+        let (app, uri) = (
+            site.app.clone(),
+            format!("/api/product/info?seo_url={seo_url}"),
+        );
+        catalog::clock::as_of(t, async move {
+            let (_, _, body) = get(&app, &uri, &[]).await;
+            let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            info["product"]["product_price_now"].as_i64().unwrap()
+        })
+    };
+    let (regular, sale) = (price_at(t0 + 50).await, price_at(t0 + 100).await);
+    assert!(sale < regular, "{sale} < {regular}");
+    let offer = |n: i64| format!(r#""price":"{n}""#);
+    // The page as the origin sends it at instant `t`, to a cache holding
+    // the copy `etag` names, if any.
+    let at = |t: i64, etag: Option<String>| {
+        let (app, page) = (site.app.clone(), page.clone());
+        catalog::clock::as_of(t, async move {
+            let headers: Vec<(&str, &str)> =
+                etag.iter().map(|e| ("if-none-match", e.as_str())).collect();
+            let (status, h, body) = get(&app, &page, &headers).await;
+            (status, h, String::from_utf8(body).unwrap())
+        })
+    };
+
+    // Before the sale, the page written at t0 is good until it starts.
+    let (status, headers, html) = at(t0 + 70, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&offer(regular)));
+    assert_eq!(header(&headers, "cache-control"), "public, max-age=30");
+    assert_eq!(
+        header(&headers, "cdn-cache-control"),
+        "max-age=30, stale-if-error=86400"
+    );
+    let etag = header(&headers, "etag").to_string();
+
+    // From its start until the page is rewritten, the file still shows the
+    // old price: it is sent, but no cache may keep it, and a cache's copy
+    // of it is not confirmed with a 304.
+    let (status, headers, html) = at(t0 + 100, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&offer(regular)));
+    assert_eq!(header(&headers, "cache-control"), "private, no-store");
+    assert_eq!(header(&headers, "cdn-cache-control"), "");
+    assert_eq!(header(&headers, "surrogate-key"), "");
+    let (status, headers, _) = at(t0 + 101, Some(etag)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(header(&headers, "cache-control"), "private, no-store");
+
+    // A page that does not show the product stays cacheable meanwhile.
+    let manifest = generator::serve::Manifest::load(&site.dir.path().join("site")).unwrap();
+    let key = format!("product:{id}");
+    let other = manifest
+        .pages
+        .iter()
+        .find(|(path, e)| path.starts_with("/product/") && !e.keys.contains(&key))
+        .map(|(path, _)| path.clone())
+        .expect("a product page without the product");
+    let (app, t) = (site.app.clone(), t0 + 101);
+    let (status, headers, _) =
+        catalog::clock::as_of(t, async move { get(&app, &other, &[]).await }).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(header(&headers, "cache-control").starts_with("public"));
+
+    // Rewritten at the boundary, it shows the sale price and is cached until the sale ends.
+    site.build(t0 + 100).await;
+    let (status, headers, html) = at(t0 + 101, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&offer(sale)), "the sale price {sale}");
+    assert_eq!(header(&headers, "cache-control"), "public, max-age=60");
+    assert_eq!(
+        header(&headers, "cdn-cache-control"),
+        "max-age=3499, stale-if-error=86400"
+    );
 }

@@ -9,7 +9,9 @@
 //! Accept-Encoding`; the ETag is the manifest's content hash (per encoding),
 //! and a matching `If-None-Match` gets a 304. Pages are public and tagged with
 //! the manifest's surrogate keys through [`crate::plumbing::cache::public`], so the
-//! cache headers are written in one place. Per-visitor pages with a variable
+//! cache headers are written in one place; a page whose prices a flash sale's
+//! start or end has changed since it was written (`Entry::outdated`) is sent
+//! whole and uncacheable until the watch rewrites it. Per-visitor pages with a variable
 //! last segment (`/user/{view}`, `/product/review/{id}`) get their shell;
 //! hashed assets under `/assets/` are served as files, cacheable forever;
 //! `/c` and a CMS page's number (`/page/7`) move permanently to the pages
@@ -220,7 +222,31 @@ async fn serve_site(State(state): State<SiteState>, request: Request) -> Respons
         }
     }
     if let Some((page, entry)) = page_for(&manifest, &path) {
-        return match send_page(&site.dir, page, entry, request.headers(), head).await {
+        // A copy whose prices a flash sale's start or end has outdated
+        // ([`Entry::outdated`]) is sent `private, no-store`, so that no cache
+        // keeps it past its time and the edge asks again until the watch
+        // has rewritten it; and whole: a 304 would tell a cache that its
+        // copy of the same old prices is still good. When the schedules
+        // cannot be read, the cache middleware makes every answer
+        // uncacheable anyway.
+        let outdated = entry
+            .outdated(&state.pool, catalog::clock::now_unix())
+            .await
+            .unwrap_or(false);
+        let unconditional;
+        let headers = if outdated {
+            let mut all = request.headers().clone();
+            all.remove(IF_NONE_MATCH);
+            unconditional = all;
+            &unconditional
+        } else {
+            request.headers()
+        };
+        return match send_page(&site.dir, page, entry, headers, head).await {
+            Ok(response) if outdated => {
+                tracing::debug!(path = %page, "a price on this page changed since it was written: sent uncacheable until the watch rewrites it");
+                response
+            }
             Ok(response) => crate::plumbing::cache::public(response, entry.keys.iter().cloned()),
             Err(err) => {
                 tracing::error!(cause = %err, path = %page, "cannot read a site page");
@@ -472,6 +498,7 @@ mod tests {
         let entry = Entry {
             hash: "0123456789abcdef0123456789abcdef".into(),
             keys: vec![],
+            as_of: None,
         };
         let tag = etag(&entry, Coding::Brotli);
         assert_eq!(tag, "\"0123456789abcdef0123-br\"");
@@ -496,6 +523,7 @@ mod tests {
                 Entry {
                     hash: "h".into(),
                     keys: vec![],
+                    as_of: None,
                 },
             );
         }
@@ -516,6 +544,7 @@ mod tests {
                 Entry {
                     hash: format!("{i:064x}"),
                     keys: (0..6).map(|k| format!("product:{}", i + k)).collect(),
+                    as_of: None,
                 },
             );
         }

@@ -342,6 +342,7 @@ fn html_response(body: Vec<u8>, headers: &HeaderMap, head: bool) -> anyhow::Resu
     let entry = Entry {
         hash: generator::serve::hash(&body),
         keys: Vec::new(),
+        as_of: None,
     };
     let coding = negotiate::preferred_coding(headers);
     if site::not_modified(headers, &entry) {
