@@ -143,19 +143,24 @@ pub async fn next_change_for(
     query.fetch_one(pool).await
 }
 
+/// The ids of the products whose price changes after `$1` and up to `$2`
+/// (those of the active flash sales that start or end in that span), as a
+/// subquery: [`products_repriced`] lists them, and a caller that wants a
+/// field of each (a slug, a category) joins it in one query.
+pub const REPRICED_IDS: &str = "SELECT fi.product_id FROM flash_item fi \
+     JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active \
+     AND ((fs.starts_at > $1 AND fs.starts_at <= $2) OR (fs.ends_at > $1 AND fs.ends_at <= $2))";
+
 /// The products whose price changes after `after` and up to `upto`: those
-/// of the active flash sales that start or end in that span.
+/// of the active flash sales that start or end in that span ([`REPRICED_IDS`]).
 pub async fn products_repriced(
     pool: &crate::db::Pool,
     after: i64,
     upto: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    db::query_scalar(
-        "SELECT DISTINCT fi.product_id FROM flash_item fi \
-         JOIN flash_schedule fs ON fs.id = fi.schedule_id WHERE fs.is_active \
-         AND ((fs.starts_at > $1 AND fs.starts_at <= $2) OR (fs.ends_at > $1 AND fs.ends_at <= $2)) \
-         ORDER BY fi.product_id",
-    )
+    db::query_scalar(&format!(
+        "SELECT DISTINCT product_id FROM ({REPRICED_IDS}) repriced ORDER BY product_id"
+    ))
     .bind(after)
     .bind(upto)
     .fetch_all(pool)

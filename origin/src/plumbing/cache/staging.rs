@@ -226,28 +226,31 @@ async fn candidates(pool: &catalog::db::Pool, now: i64, t: i64) -> anyhow::Resul
     .into_iter()
     .map(String::from)
     .collect();
-    let ids = catalog::pricing::products_repriced(pool, now, t).await?;
-    let mut categories = std::collections::BTreeSet::new();
-    for id in ids {
-        let slug: Option<String> =
-            catalog::db::query_scalar("SELECT seo_url FROM product WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await?;
-        if let Some(slug) = slug {
-            let q = encode(&slug);
-            urls.push(format!("/api/product/info?seo_url={q}"));
-            urls.push(format!("/api/product/simple-info?seo_url={q}"));
-        }
-        let slugs: Vec<String> = catalog::db::query_scalar(
-            "SELECT c.seo_url FROM product_category pc JOIN category c ON c.id = pc.category_id \
-             WHERE pc.product_id = $1",
-        )
-        .bind(id)
-        .fetch_all(pool)
-        .await?;
-        categories.extend(slugs);
+    // The repriced products and their categories: two queries, whatever
+    // the sale's size.
+    let repriced = catalog::pricing::REPRICED_IDS;
+    let products: Vec<String> = catalog::db::query_scalar(&format!(
+        "SELECT seo_url FROM product WHERE id IN ({repriced}) ORDER BY id"
+    ))
+    .bind(now)
+    .bind(t)
+    .fetch_all(pool)
+    .await?;
+    for slug in products {
+        let q = encode(&slug);
+        urls.push(format!("/api/product/info?seo_url={q}"));
+        urls.push(format!("/api/product/simple-info?seo_url={q}"));
     }
+    let categories: std::collections::BTreeSet<String> = catalog::db::query_scalar(&format!(
+        "SELECT DISTINCT c.seo_url FROM product_category pc JOIN category c ON c.id = pc.category_id \
+         WHERE pc.product_id IN ({repriced})"
+    ))
+    .bind(now)
+    .bind(t)
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .collect();
     urls.extend(
         categories
             .into_iter()
@@ -372,5 +375,80 @@ mod tests {
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut plain)
             .unwrap();
         assert_eq!(plain, "{\"a\":12345}");
+    }
+
+    #[tokio::test]
+    async fn the_answers_staged_are_those_of_the_products_a_boundary_reprices_and_their_lists() {
+        let db = catalog::db::testing::TestDatabase::migrated().await;
+        let pool = db.pool().await;
+        let dir = catalog::db::testing::temp_dir();
+        let now = 1_800_000_000;
+        demo::seed(
+            &pool,
+            &demo::SeedOptions {
+                products: 60,
+                seed: 7,
+                storage_dir: dir.path().to_path_buf(),
+                now,
+                progress: false,
+            },
+        )
+        .await
+        .unwrap();
+        let t = catalog::pricing::next_price_change(&pool, now)
+            .await
+            .unwrap()
+            .expect("the demo has a coming boundary");
+        let repriced = catalog::pricing::products_repriced(&pool, now, t)
+            .await
+            .unwrap();
+        assert!(!repriced.is_empty());
+        // Each repriced product's two answers and each of its categories'
+        // lists, beside the lists every boundary may change; nothing else.
+        let every_boundary: Vec<String> = [
+            "/api/home/flash-sales",
+            "/api/common/flash-sales",
+            "/api/home/top-offers",
+            "/api/common/top-offers",
+            "/api/category/products?seo_url=products",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut want = every_boundary.clone();
+        let mut lists = std::collections::BTreeSet::new();
+        for id in &repriced {
+            let slug: String =
+                catalog::db::query_scalar("SELECT seo_url FROM product WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+            want.push(format!("/api/product/info?seo_url={}", encode(&slug)));
+            want.push(format!(
+                "/api/product/simple-info?seo_url={}",
+                encode(&slug)
+            ));
+            let categories: Vec<String> = catalog::db::query_scalar(
+                "SELECT c.seo_url FROM product_category pc JOIN category c ON c.id = pc.category_id \
+                 WHERE pc.product_id = $1",
+            )
+            .bind(id)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+            lists.extend(categories);
+        }
+        want.extend(
+            lists
+                .iter()
+                .map(|c| format!("/api/category/products?seo_url={}", encode(c))),
+        );
+        assert_eq!(candidates(&pool, now, t).await.unwrap(), want);
+        // A span that reprices nothing stages only those lists.
+        assert!(t > now + 1);
+        assert_eq!(
+            candidates(&pool, now, now + 1).await.unwrap(),
+            every_boundary
+        );
     }
 }
