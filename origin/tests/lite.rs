@@ -138,6 +138,12 @@ impl<'a> Browser<'a> {
     async fn post(&mut self, uri: &str, fields: &[(&str, &str)]) -> Page {
         self.send("POST", uri, Some(encode(fields))).await
     }
+
+    /// Sends the basic sign-in form.
+    async fn sign_in(&mut self, csrf: &str, login: &str, password: &str) -> Page {
+        let fields = [("csrf", csrf), ("login", login), ("password", password)];
+        self.post("/lite/login", &fields).await
+    }
 }
 
 /// An active product outside every flash sale, in stock, payable on
@@ -576,36 +582,13 @@ async fn a_shopper_signs_up_out_and_in_and_keeps_the_guest_cart() {
     browser
         .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
         .await;
-    let page = browser
-        .post(
-            "/lite/login",
-            &[
-                ("csrf", &csrf),
-                ("login", email),
-                ("password", "wrong-password"),
-            ],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, email, "wrong-password").await;
     assert_eq!(page.status, StatusCode::UNAUTHORIZED);
     assert!(page.text.contains("value=\"karim.lite@example.com\""));
-    let page = browser
-        .post(
-            "/lite/login",
-            &[("csrf", &csrf), ("login", email), ("password", "")],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, email, "").await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(page.text.contains("Enter your password."));
-    let page = browser
-        .post(
-            "/lite/login",
-            &[
-                ("csrf", &csrf),
-                ("login", email),
-                ("password", "a-long-password-1"),
-            ],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, email, "a-long-password-1").await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
     let cart = browser.get(page.location()).await;
     assert!(cart.text.contains("You are signed in."));
@@ -650,12 +633,7 @@ async fn odd_requests_get_fitting_pages() {
     let page = browser.get("/lite/order/%00?key=%00").await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
     // A NUL byte (which PostgreSQL's text refuses) is a 4xx page, not a 500.
-    let page = browser
-        .post(
-            "/lite/login",
-            &[("csrf", &csrf), ("login", "a\u{0}b"), ("password", "x")],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, "a\u{0}b", "x").await;
     assert!(page.status.is_client_error(), "{}", page.status);
     let page = browser
         .get("/lite/track-order?number=1%002&mobile=01712345678")
@@ -955,27 +933,9 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     assert!(page.text.contains("This link is invalid, used or expired."));
     assert!(page.text.contains("href=\"/lite/forgot-password\""));
     // The old password no longer signs in; the new one does.
-    let page = browser
-        .post(
-            "/lite/login",
-            &[
-                ("csrf", &csrf),
-                ("login", email),
-                ("password", old_password),
-            ],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, email, old_password).await;
     assert_eq!(page.status, StatusCode::UNAUTHORIZED, "{}", page.text);
-    let page = browser
-        .post(
-            "/lite/login",
-            &[
-                ("csrf", &csrf),
-                ("login", email),
-                ("password", "a-new-password-2"),
-            ],
-        )
-        .await;
+    let page = browser.sign_in(&csrf, email, "a-new-password-2").await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
     assert_eq!(page.location(), "/lite/cart?done=signed-in");
 
