@@ -534,7 +534,7 @@ pub fn remove_page(dir: &Path, path: &str) -> anyhow::Result<()> {
 }
 
 /// Removes `file`; one that is not there is fine.
-fn remove_if_present(file: &Path) -> anyhow::Result<()> {
+pub(crate) fn remove_if_present(file: &Path) -> anyhow::Result<()> {
     match fs::remove_file(file) {
         Ok(()) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -739,7 +739,7 @@ pub fn gzip_bytes(body: &[u8], level: u32) -> anyhow::Result<Vec<u8>> {
     w.finish().context("gzip")
 }
 
-fn with_suffix(file: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn with_suffix(file: &Path, suffix: &str) -> PathBuf {
     let mut s = file.as_os_str().to_owned();
     s.push(suffix);
     PathBuf::from(s)

@@ -11,12 +11,20 @@
 //! and does not purge those whose content is what was staged (a purge would
 //! drop the successor).
 //!
+//! The staged pages also wait on disk beside the site ([`STAGED_DIR`], never
+//! served), and at the boundary the watch moves them into the site first
+//! ([`install`]), before its rebuild renders them again with the data of
+//! that moment: an edge that lost a successor (a stock change purged it)
+//! then gets the new prices from the origin at once, not after the rebuild.
+//!
 //! The render runs on its own threads at the lowest CPU priority
 //! ([`low_priority_threads`], nice 19 on Linux): it has minutes to finish, and
 //! must not take the cores that serve requests. A render still going at the
 //! boundary is abandoned (the boundary's rebuild does the work then).
 
 use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -25,8 +33,12 @@ use catalog::surrogate::SurrogateKey;
 use negotiate::Coding;
 use serde::Serialize;
 
+use anyhow::Context;
+
 use crate::build::{build_dry, BuildOptions, Products};
-use crate::output::{DryRun, Rendered};
+use crate::output::{
+    file_for, remove_if_present, with_suffix, Compression, DryRun, Entry, Manifest, Rendered,
+};
 
 /// Responses per `POST /stage` (the edge takes 10,000).
 const RESPONSES_PER_REQUEST: usize = 1_500;
@@ -137,7 +149,8 @@ fn ms(at: i64) -> i64 {
 /// `built_at` and `at`, and every other page), and those whose freshness
 /// ends at `at` though their content does not change (a list, the flash
 /// sales: [`DryRun::renew`]), and prepares their staging. Nothing is
-/// written; a render not done by `at` fails.
+/// written into the site: the pages are kept beside it ([`keep`]) for the
+/// boundary. A render not done by `at` fails.
 pub async fn render(
     options: &BuildOptions,
     pool: &catalog::db::Pool,
@@ -172,7 +185,10 @@ pub async fn render(
     for page in &rendered {
         next.push(catalog::pricing::next_change_for(pool, at, &page.keys).await?);
     }
-    let built = tokio::task::block_in_place(|| threads.install(|| chunks(&rendered, at, &next)))?;
+    let built = tokio::task::block_in_place(|| {
+        keep(&options.out, at, &rendered, options.compression)?;
+        threads.install(|| chunks(&rendered, at, &next))
+    })?;
     Ok(Staging {
         at,
         pages: rendered
@@ -258,6 +274,102 @@ fn chunks(pages: &[Rendered], at: i64, next: &[Option<i64>]) -> anyhow::Result<V
     Ok(out)
 }
 
+/// The directory, inside the site directory, where the staged pages wait
+/// for their boundary (`.staged/{at}/`, laid out as the site). The manifest
+/// does not list them, so the origin never serves them.
+pub const STAGED_DIR: &str = ".staged";
+
+/// Where the pages staged for boundary `at` wait.
+fn staged_root(out: &Path, at: i64) -> PathBuf {
+    out.join(STAGED_DIR).join(at.to_string())
+}
+
+/// Keeps the staged pages on disk for [`install`], in place of any earlier
+/// staging's: each as the site writes it (the page, its `.br` and, when the
+/// site keeps one, its `.gz`; the page itself last, which marks it whole).
+pub fn keep(
+    out: &Path,
+    at: i64,
+    pages: &[Rendered],
+    compression: Compression,
+) -> anyhow::Result<()> {
+    discard(out)?;
+    let root = staged_root(out, at);
+    for page in pages {
+        let file = root.join(file_for(&page.path)?);
+        let parent = file.parent().context("a page file has a directory")?;
+        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        let mut copies = vec![(with_suffix(&file, ".br"), &page.br)];
+        if compression.gzip_level.is_some() {
+            copies.push((with_suffix(&file, ".gz"), &page.gz));
+        }
+        copies.push((file, &page.body));
+        for (file, bytes) in copies {
+            fs::write(&file, bytes).with_context(|| format!("writing {}", file.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes every staging kept on disk.
+pub fn discard(out: &Path) -> anyhow::Result<()> {
+    let dir = out.join(STAGED_DIR);
+    match fs::remove_dir_all(&dir) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+            Err(err).with_context(|| format!("removing {}", dir.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// At the boundary: moves the pages [`keep`] kept for `staging` into the
+/// site (a rename per file, the page itself last) and then records them in
+/// the manifest as showing the data of the boundary. A page the site no
+/// longer has, or whose kept files are not whole, is left to the rebuild.
+/// Removes what is kept and returns the paths of the pages moved.
+pub fn install(
+    out: &Path,
+    staging: &Staging,
+    compression: Compression,
+) -> anyhow::Result<Vec<String>> {
+    let root = staged_root(out, staging.at);
+    let mut moved = Vec::new();
+    for (path, page) in &staging.pages {
+        let file = file_for(path)?;
+        let (from, to) = (root.join(&file), out.join(&file));
+        if !from.exists() || !to.exists() {
+            continue;
+        }
+        let mut renames = vec![(with_suffix(&from, ".br"), with_suffix(&to, ".br"))];
+        if compression.gzip_level.is_some() {
+            renames.push((with_suffix(&from, ".gz"), with_suffix(&to, ".gz")));
+        } else {
+            remove_if_present(&with_suffix(&to, ".gz"))?;
+        }
+        renames.push((from, to));
+        for (from, to) in renames {
+            fs::rename(&from, &to).with_context(|| format!("moving {}", from.display()))?;
+        }
+        moved.push((path, page));
+    }
+    if !moved.is_empty() {
+        let mut manifest = Manifest::load(out)?;
+        for (path, page) in &moved {
+            manifest.pages.insert(
+                (*path).clone(),
+                Entry {
+                    hash: page.hash.clone(),
+                    keys: page.keys.clone(),
+                    as_of: Some(staging.at),
+                },
+            );
+        }
+        manifest.save(out)?;
+    }
+    discard(out)?;
+    Ok(moved.into_iter().map(|(path, _)| path.clone()).collect())
+}
+
 /// The instant `at_ms` (Unix milliseconds) as a system time.
 pub fn instant(at_ms: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(at_ms.max(0) as u64)
@@ -314,6 +426,80 @@ mod tests {
             serde_json::json!(["product:5", "flash"])
         );
         assert_eq!(chunks[0].pages.len(), 1);
+    }
+
+    #[test]
+    fn kept_pages_move_into_the_site_at_the_boundary_and_the_manifest_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        let old = |path: &str| crate::output::Page {
+            path: path.into(),
+            body: b"<p>regular</p>".to_vec(),
+            keys: vec!["product:5".into()],
+        };
+        let compression = Compression {
+            gzip_level: None,
+            ..Compression::default()
+        };
+        crate::output::write_pages(
+            out,
+            &[old("/product/sofa"), old("/c/sofas")],
+            compression,
+            crate::output::Scope::Full,
+        )
+        .unwrap();
+        let sofa = page("/product/sofa", "<p>sale</p>");
+        let gone = page("/product/gone", "<p>sale</p>");
+        let mut staging = Staging {
+            at: 1000,
+            ..Staging::default()
+        };
+        for p in [&sofa, &gone] {
+            staging.pages.insert(
+                p.path.clone(),
+                StagedPage {
+                    hash: p.hash.clone(),
+                    keys: p.keys.clone(),
+                },
+            );
+        }
+        // A staging kept earlier is replaced.
+        keep(
+            out,
+            900,
+            &[page("/product/sofa", "<p>older</p>")],
+            compression,
+        )
+        .unwrap();
+        keep(out, 1000, &[sofa.clone(), gone.clone()], compression).unwrap();
+        assert!(!out.join(".staged/900").exists());
+        let kept = out.join(".staged/1000/product/sofa/index.html");
+        assert_eq!(fs::read(&kept).unwrap(), b"<p>sale</p>");
+        assert!(
+            !with_suffix(&kept, ".gz").exists(),
+            "the site keeps no gzip copy"
+        );
+        let site = |p: &str| fs::read(out.join(p)).unwrap();
+        assert_eq!(site("product/sofa/index.html"), b"<p>regular</p>");
+
+        assert_eq!(
+            install(out, &staging, compression).unwrap(),
+            ["/product/sofa"]
+        );
+        assert_eq!(site("product/sofa/index.html"), b"<p>sale</p>");
+        assert_eq!(site("product/sofa/index.html.br"), sofa.br);
+        assert_eq!(site("c/sofas/index.html"), b"<p>regular</p>");
+        assert!(!out.join("product/gone").exists(), "not a page of the site");
+        assert!(!out.join(STAGED_DIR).exists());
+        let manifest = Manifest::load(out).unwrap();
+        let entry = &manifest.pages["/product/sofa"];
+        assert_eq!(
+            (entry.hash.as_str(), entry.as_of),
+            (sofa.hash.as_str(), Some(1000))
+        );
+        assert!(!manifest.pages.contains_key("/product/gone"));
+        // Nothing kept: nothing moves.
+        assert!(install(out, &staging, compression).unwrap().is_empty());
     }
 
     #[test]

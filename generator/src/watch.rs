@@ -347,6 +347,9 @@ pub async fn watch(
     let mut staging: Option<Staging> = None;
     let mut stage_tried: Option<i64> = None;
     let mut restage_from_ms = 0i64;
+    // How long the last targeted rebuild took (ms): how close to a boundary
+    // a rebuild for changes waits for it instead.
+    let mut last_rebuild_ms = 0i64;
     // Nothing to stage at without an edge.
     let stage_lead = options.stage_lead.filter(|_| !options.edges.is_empty());
 
@@ -417,6 +420,20 @@ pub async fn watch(
             }
             continue;
         }
+        // A rebuild for changes that would still run at the boundary waits
+        // for it: it would write the old prices after the boundary, and purge
+        // the staged successors of what it writes. At the boundary the staged
+        // pages move in first, and one rebuild takes the changes too.
+        if let Some(wait) = boundary
+            .filter(|_| !due)
+            .and_then(|t| wait_for_boundary(t, unix_ms(), last_rebuild_ms))
+        {
+            tokio::select! {
+                () = &mut shutdown => break,
+                () = tokio::time::sleep(wait) => {}
+            }
+            continue;
+        }
         let at = now_ms / 1000;
         let reason = if due {
             Reason::Boundary
@@ -444,9 +461,28 @@ pub async fn watch(
         } else {
             Products::Changed(tags)
         };
+        // At the boundary the staged pages move into the site first, and are
+        // purged at once except where an edge holds them staged: an edge
+        // that lost their successor may hold a copy from before the sale was
+        // known, fresh for a day.
+        if let Some(staged) = staging.as_ref().filter(|s| due && Some(s.at) == boundary) {
+            let moved: BTreeSet<String> = install_staged(&options.build, staged, now_ms)
+                .into_iter()
+                .collect();
+            purge(Purge {
+                urls: moved.clone(),
+                unless_staged: moved,
+                spare_at_ms: Some(staged.at * 1000),
+                ..Purge::default()
+            });
+        }
+        let started = Instant::now();
         match rebuild(&options.build, &products, at, reason, changes.rows).await {
             Ok(report) => {
                 failures = 0;
+                if !report.full {
+                    last_rebuild_ms = started.elapsed().as_millis() as i64;
+                }
                 applied = changes.last;
                 built_at = at;
                 let mut p = pages_of(&report);
@@ -486,6 +522,7 @@ pub async fn watch(
         // A staging for what is no longer the next boundary (a sale moved or
         // removed): its successors must not apply.
         if let Some(staged) = staging.take_if(|s| next.is_some_and(|n| n != Some(s.at))) {
+            discard_staged(&options.build.out);
             tracing::info!(
                 at = staged.at,
                 pages = staged.pages.len(),
@@ -503,6 +540,21 @@ pub async fn watch(
     let _ = tokio::time::timeout(Duration::from_secs(2), join_all(purgers)).await;
     Ok(())
 }
+
+/// The wait until boundary `t` (Unix seconds) at `now_ms` when a rebuild as
+/// long as the last targeted one (`rebuild_ms`, with a margin) would not end
+/// before it; none when it would, or when the boundary is past. A rebuild
+/// slower than [`MAX_BOUNDARY_WAIT_MS`] waits no longer than that.
+fn wait_for_boundary(t: i64, now_ms: i64, rebuild_ms: i64) -> Option<Duration> {
+    let left = t * 1000 - now_ms;
+    let window = (rebuild_ms + REBUILD_MARGIN_MS).min(MAX_BOUNDARY_WAIT_MS);
+    (left > 0 && left < window).then(|| Duration::from_millis(left as u64))
+}
+
+/// What a targeted rebuild may take beyond the last one's time (ms).
+const REBUILD_MARGIN_MS: i64 = 250;
+/// The longest a change waits for a boundary (ms).
+const MAX_BOUNDARY_WAIT_MS: i64 = 10_000;
 
 /// No staging is begun later than this before its boundary (ms).
 const STAGE_MARGIN_MS: i64 = 1_000;
@@ -525,6 +577,7 @@ async fn stage(
     let staged = match crate::stage::render(options, pool, built_at, at).await {
         Ok(staged) => staged,
         Err(err) => {
+            discard_staged(&options.out);
             tracing::warn!(cause = %format!("{err:#}"), at, "cannot render the pages of the coming boundary; they are purged at it");
             if let Some(old) = old {
                 order(Order::Purge(Purge {
@@ -562,6 +615,39 @@ async fn stage(
         chunks: Vec::new(),
         ..staged
     })
+}
+
+/// Removes the pages kept for a staging that will not apply.
+fn discard_staged(out: &std::path::Path) {
+    if let Err(err) = crate::stage::discard(out) {
+        tracing::warn!(cause = %format!("{err:#}"), "cannot remove the kept staged pages");
+    }
+}
+
+/// Moves the pages kept for the boundary into the site before its rebuild
+/// ([`crate::stage::install`]), and logs how long after the boundary that was.
+/// Returns the paths moved.
+fn install_staged(options: &BuildOptions, staged: &Staging, now_ms: i64) -> Vec<String> {
+    let started = Instant::now();
+    let out = &options.out;
+    match tokio::task::block_in_place(|| crate::stage::install(out, staged, options.compression)) {
+        Ok(installed) => {
+            tracing::info!(
+                pages = installed.len(),
+                after_boundary_ms = now_ms - staged.at * 1000,
+                ms = started.elapsed().as_millis() as u64,
+                "boundary: the staged pages moved into the site"
+            );
+            installed
+        }
+        Err(err) => {
+            tracing::warn!(
+                cause = %format!("{err:#}"),
+                "cannot move the staged pages into the site; the rebuild writes them"
+            );
+            Vec::new()
+        }
+    }
 }
 
 /// Marks the pages of a boundary's rebuild written with the content staged
@@ -1020,6 +1106,27 @@ mod tests {
         }
         .drop_from(&mut h);
         assert!(h.is_empty());
+    }
+
+    #[test]
+    fn a_rebuild_that_would_run_past_the_boundary_waits_for_it() {
+        let t = 100;
+        // 300 ms before the boundary, after rebuilds of 200 ms: wait 300 ms.
+        assert_eq!(
+            wait_for_boundary(t, 99_700, 200),
+            Some(Duration::from_millis(300))
+        );
+        // 600 ms before it: a rebuild ends in time.
+        assert_eq!(wait_for_boundary(t, 99_400, 200), None);
+        // At or after it: the boundary's rebuild is due.
+        assert_eq!(wait_for_boundary(t, 100_000, 200), None);
+        assert_eq!(wait_for_boundary(t, 100_500, 200), None);
+        // However slow the rebuilds, a change waits at most 10 s.
+        assert_eq!(wait_for_boundary(t, 85_000, 60_000), None);
+        assert_eq!(
+            wait_for_boundary(t, 91_000, 60_000),
+            Some(Duration::from_secs(9))
+        );
     }
 
     #[test]

@@ -566,8 +566,14 @@ async fn the_pages_a_sale_changes_are_staged_before_it_and_written_at_it_without
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(reads > 0);
+    // It waits beside the site, as the boundary will have it.
+    let kept = w.out().join(format!(
+        ".staged/{starts_at}/product/leather-sofa/index.html"
+    ));
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), body);
 
-    // At the boundary the rebuild writes the staged pages, and purges none.
+    // At the boundary the staged pages move into the site (then the rebuild
+    // renders them again), and no page is purged.
     w.wait_for("the sale price on the page", || {
         w.page("/product/leather-sofa").contains(SALE)
     })
@@ -580,6 +586,7 @@ async fn the_pages_a_sale_changes_are_staged_before_it_and_written_at_it_without
     })
     .await;
     let written = generator::serve::Manifest::load(&w.out()).unwrap();
+    assert!(!w.out().join(".staged").exists(), "nothing left waiting");
     // Every page is current after it: none shows a price that has changed
     // since the data it was written from (the origin would send such a page
     // uncacheable), the pages this rebuild did not render included.
