@@ -34,6 +34,10 @@ export const options = base(
     'http_req_duration{kind:page}': ['p(95)<100', 'p(99)<300'],
     'http_req_duration{kind:api}': ['p(95)<300', 'p(99)<1000'],
     'price_after{kind:api}': ['rate>0.999'],
+    // About 70 page reads are judged; before the boundary fixes of 27 Nov
+    // (no-store for an outdated file, the staged pages moved in at the
+    // boundary) 2 to 5 showed the old price. The full `flash` run asks for 1.
+    'price_after{kind:page}': ['rate>0.97'],
     price_before: ['rate>0.999'],
     'cache_hit{kind:page}': ['rate>0.6'],
   },
