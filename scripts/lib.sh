@@ -9,7 +9,9 @@ cd "$ROOT"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/furniture-shop/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-step() { printf '\n==> %s\n' "$*"; }
+# A step's heading, with the time and the seconds since the script began
+# (where a run spends its time).
+step() { printf '\n==> %s  [%s UTC, +%ds]\n' "$*" "$(date -u +%H:%M:%S)" "$SECONDS"; }
 
 # The shared target directory grows with every clone that builds into it (a
 # clone's path is part of its crates' identity, so each new clone adds its own
