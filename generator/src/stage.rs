@@ -28,12 +28,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use anyhow::Context;
 use base64::Engine;
 use catalog::surrogate::SurrogateKey;
 use negotiate::Coding;
 use serde::Serialize;
-
-use anyhow::Context;
 
 use crate::build::{build_dry, BuildOptions, Products};
 use crate::output::{
