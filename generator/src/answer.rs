@@ -14,6 +14,9 @@
 //!   compressed copy, and a strong `ETag` per coding from the content hash.
 //! - A page compressed on request (no stored copy in that coding) is gzipped
 //!   at [`GZIP_ON_REQUEST`].
+//! - The browser's security fields ([`security_fields`]), which the origin
+//!   adds to every answer (`origin::plumbing::security`) and a staged page
+//!   carries as well.
 
 use negotiate::Coding;
 
@@ -30,6 +33,44 @@ pub const VARY: &str = "Accept-Encoding";
 /// Gzip level for pages compressed at request time: the edge keeps each
 /// answer, so the bytes matter more than the half millisecond.
 pub const GZIP_ON_REQUEST: u32 = 6;
+
+/// The CSP header of a page (HTML): the page's own `<meta>` adds the
+/// scripts it allows by hash (`crate::render`).
+pub const PAGE_CSP: &str = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
+/// The CSP header of everything else but scripts (JSON, images, text).
+pub const OTHER_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
+/// What no page may use.
+pub const PERMISSIONS_POLICY: &str =
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()";
+
+/// The browser's security fields of an answer of type `content_type`:
+/// `nosniff`, the referrer policy, no framing, the permissions policy and a
+/// CSP that fits the type (none for JavaScript: a page's scripts follow the
+/// page's policy, and the service worker's own would stop its fetches).
+/// `not_modified`: a 304, which gets no CSP, since it has no type to choose
+/// by and a cache updates the stored answer's fields with the 304's (RFC
+/// 9111, 4.3.4). Names lower-case.
+pub fn security_fields(
+    content_type: &str,
+    not_modified: bool,
+) -> Vec<(&'static str, &'static str)> {
+    let kind = content_type.to_ascii_lowercase();
+    let mut fields = vec![
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "strict-origin-when-cross-origin"),
+        ("x-frame-options", "DENY"),
+        ("permissions-policy", PERMISSIONS_POLICY),
+    ];
+    if !kind.contains("javascript") && !not_modified {
+        let csp = if kind.starts_with("text/html") {
+            PAGE_CSP
+        } else {
+            OTHER_CSP
+        };
+        fields.push(("content-security-policy", csp));
+    }
+    fields
+}
 
 /// The `Cache-Control` and `CDN-Cache-Control` values of a public answer at
 /// `now` (unix seconds), given the next known price change, for an edge
@@ -95,8 +136,9 @@ pub fn page_fields(path: &str, hash: &str, coding: Coding) -> Vec<(&'static str,
 }
 
 /// Every field the origin sends with a generated page in `coding` at `now`
-/// ([`page_fields`] and the freshness of [`cache_header_values`] for the
-/// day-long edge lifetime); the surrogate keys go beside them.
+/// ([`page_fields`], the freshness of [`cache_header_values`] for the
+/// day-long edge lifetime, and the [`security_fields`]); the surrogate keys
+/// go beside them.
 pub fn public_page_fields(
     path: &str,
     hash: &str,
@@ -108,6 +150,8 @@ pub fn public_page_fields(
     let (browser, edge) = cache_header_values(now, next_price_change, EDGE_TTL);
     fields.push(("cache-control", browser));
     fields.push(("cdn-cache-control", edge));
+    let security = security_fields(content_type(path), false);
+    fields.extend(security.into_iter().map(|(k, v)| (k, v.to_string())));
     fields
 }
 
@@ -150,10 +194,19 @@ mod tests {
                 "content-encoding",
                 "etag",
                 "cache-control",
-                "cdn-cache-control"
+                "cdn-cache-control",
+                "x-content-type-options",
+                "referrer-policy",
+                "x-frame-options",
+                "permissions-policy",
+                "content-security-policy"
             ]
         );
         assert_eq!(br[3].1, "\"0123456789abcdef0123-br\"");
+        // A staged page carries the page's policy, as the origin sends it.
+        assert_eq!(br[10].1, PAGE_CSP);
+        let worker = public_page_fields("/sw.js", hash, Coding::Brotli, 1000, None);
+        assert!(worker.iter().all(|f| f.0 != "content-security-policy"));
         assert_eq!(br[5].1, "max-age=3600, stale-if-error=86400");
         let plain = page_fields("/p/sofa", hash, Coding::Identity);
         assert!(!plain.iter().any(|f| f.0 == "content-encoding"));

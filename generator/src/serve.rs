@@ -24,14 +24,16 @@
 //! - the header fields of public answers (`answer`): [`cache_header_values`]
 //!   (freshness capped at the next price change), [`page_fields`] and
 //!   [`public_page_fields`] (a page's type, `Vary`, coding and [`etag`]),
-//!   which `generator watch` stages at the edge with the same values.
+//!   which `generator watch` stages at the edge with the same values, and
+//!   [`security_fields`] (every answer's, by its type).
 //!
 //! Nothing else of the generator is public to the origin; the binary's
 //! commands are in [`crate::commands`].
 
 pub use crate::answer::{
-    cache_header_values, content_type, etag, page_fields, public_page_fields, BROWSER_TTL,
-    EDGE_TTL, GZIP_ON_REQUEST, STALE_IF_ERROR, STALE_WHILE_REVALIDATE, VARY,
+    cache_header_values, content_type, etag, page_fields, public_page_fields, security_fields,
+    BROWSER_TTL, EDGE_TTL, GZIP_ON_REQUEST, OTHER_CSP, PAGE_CSP, PERMISSIONS_POLICY,
+    STALE_IF_ERROR, STALE_WHILE_REVALIDATE, VARY,
 };
 pub use crate::catalogue::{Catalogue, LISTING_PAGE};
 pub use crate::chrome::{Chrome, ChromeData};

@@ -107,3 +107,29 @@ async fn pages_allow_only_their_own_inline_scripts_by_hash() {
         assert!(inline >= 1, "{uri}: the class=js script at least");
     }
 }
+
+#[tokio::test]
+async fn a_page_revalidated_by_a_cache_keeps_its_policy() {
+    let shop = TestShop::with_site().await;
+    for uri in ["/", "/c/products?keyword=sofa", "/c/products?page=2"] {
+        let (status, first, _) = shop.fetch("GET", uri, &[]).await;
+        assert_eq!(status, 200, "{uri}");
+        let etag = first["etag"].to_str().unwrap().to_string();
+        let (status, again, _) = shop
+            .fetch("GET", uri, &[("if-none-match", etag.as_str())])
+            .await;
+        assert_eq!(status, 304, "{uri}");
+        // A cache updates the stored answer's fields with the 304's (RFC
+        // 9111, 4.3.4): the page's policy must survive it.
+        let mut stored = first.clone();
+        for (name, value) in &again {
+            stored.insert(name.clone(), value.clone());
+        }
+        assert_common(&stored, uri);
+        assert_eq!(
+            stored["content-security-policy"],
+            "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+            "{uri}"
+        );
+    }
+}

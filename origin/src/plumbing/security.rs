@@ -18,24 +18,24 @@
 //!   fetches); for anything else (JSON, images) `default-src 'none';
 //!   frame-ancestors 'none'`, as nothing in it may run.
 //!
-//! A header a handler set is kept. HSTS is the edge's: only its TLS
+//! The rule is `generator::serve::security_fields`, so that the pages
+//! `generator watch` stages at the edges carry the same fields. A header a
+//! handler set is kept. HSTS is the edge's: only its TLS
 //! listener knows the shopper came over TLS.
+//!
+//! A `304 Not Modified` gets no CSP: it has no body and no type to choose a
+//! policy by, and a cache updates the stored answer's fields with the 304's
+//! (RFC 9111, 4.3.4), so the strict policy of "anything else" would replace a
+//! page's and block its styles, pictures and scripts for everyone.
 
 use axum::extract::Request;
-use axum::http::header::{
-    CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
-};
-use axum::http::{HeaderName, HeaderValue};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
-/// The CSP header of a page (HTML).
-pub const PAGE_CSP: &str = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'";
-/// The CSP header of everything else.
-pub const OTHER_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
-/// What no page may use.
-pub const PERMISSIONS_POLICY: &str =
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()";
+/// The rule, shared with the pages `generator watch` stages at the edge.
+pub use generator::serve::{security_fields, OTHER_CSP, PAGE_CSP};
 
 /// Middleware: adds the headers above to every response that lacks them.
 pub async fn headers(request: Request, next: Next) -> Response {
@@ -45,29 +45,14 @@ pub async fn headers(request: Request, next: Next) -> Response {
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
-        .to_ascii_lowercase();
-    let html = kind.starts_with("text/html");
-    let script = kind.contains("javascript");
+        .to_string();
+    let not_modified = response.status() == StatusCode::NOT_MODIFIED;
     let h = response.headers_mut();
-    let set = |h: &mut axum::http::HeaderMap, name: HeaderName, value: &'static str| {
+    for (name, value) in security_fields(&kind, not_modified) {
+        let name = HeaderName::from_static(name);
         if !h.contains_key(&name) {
             h.insert(name, HeaderValue::from_static(value));
         }
-    };
-    set(h, X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set(h, REFERRER_POLICY, "strict-origin-when-cross-origin");
-    set(h, X_FRAME_OPTIONS, "DENY");
-    set(
-        h,
-        HeaderName::from_static("permissions-policy"),
-        PERMISSIONS_POLICY,
-    );
-    if !script {
-        set(
-            h,
-            CONTENT_SECURITY_POLICY,
-            if html { PAGE_CSP } else { OTHER_CSP },
-        );
     }
     response
 }
@@ -75,6 +60,7 @@ pub async fn headers(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::{CONTENT_SECURITY_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS};
     use axum::routing::get;
     use tower::ServiceExt;
 
@@ -104,5 +90,18 @@ mod tests {
             assert_eq!(h[X_CONTENT_TYPE_OPTIONS], "nosniff");
             assert_eq!(h[X_FRAME_OPTIONS], "DENY");
         }
+    }
+
+    #[tokio::test]
+    async fn a_revalidation_leaves_the_stored_policy_alone() {
+        let app = axum::Router::new()
+            .route("/", get(|| async { axum::http::StatusCode::NOT_MODIFIED }))
+            .layer(axum::middleware::from_fn(headers));
+        let request = axum::http::Request::get("/")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let h = app.oneshot(request).await.unwrap().headers().clone();
+        assert!(h.get(CONTENT_SECURITY_POLICY).is_none());
+        assert_eq!(h[X_CONTENT_TYPE_OPTIONS], "nosniff");
     }
 }
