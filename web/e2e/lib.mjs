@@ -188,7 +188,7 @@ export async function checkoutAsGuest(page, { name, address, tag }) {
   await fill(page, 'Full name', name);
   await fill(page, 'Mobile number', mobile());
   await fill(page, 'Emergency mobile number', mobile(Date.now() + 7));
-  await fill(page, 'Email', email(tag));
+  await fill(page, 'Email for the receipt (optional)', email(tag));
   const district = page.getByLabel('District');
   await district.locator('option').nth(1).waitFor({ state: 'attached' });
   await district.selectOption((await district.locator('option').nth(1).getAttribute('value')) ?? '');

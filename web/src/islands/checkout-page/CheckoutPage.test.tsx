@@ -53,6 +53,13 @@ describe('checkout-page', () => {
     });
   });
 
+  it('takes no email for the receipt, but one to make an account with', () => {
+    const noEmail = { name: 'Rina', mobile: '01712345678', emergency_mobile: '01812345678', email: ' ', district: 'Dhaka', address: 'Road 1' };
+    expect(checkAddress(noEmail)).toEqual({});
+    expect(checkAddress(noEmail, true)).toEqual({ email: 'Enter your email address.' });
+    expect(checkAddress({ ...noEmail, email: 'rina@' })).toEqual({ email: 'Enter an email address like name@example.com.' });
+  });
+
   it('gives the emergency number its own messages, never the mobile field’s', () => {
     const base = { name: 'Rina', mobile: '01712345678', email: 'r@x.bd', district: 'Dhaka', address: 'Road 1' };
     expect(checkAddress({ ...base, emergency_mobile: '' })).toEqual({
@@ -76,7 +83,7 @@ describe('checkout-page', () => {
       'Full name': 'Rina Akter',
       'Mobile number': '01712345678',
       'Emergency mobile number': '01812345678',
-      Email: 'rina@example.com',
+      'Email for the receipt (optional)': 'rina@example.com',
       Address: 'House 5, Road 2, Kolatoli',
     });
     fireEvent.change(screen.getByLabelText('District'), { target: { value: "Cox's Bazar" } });
@@ -111,7 +118,13 @@ describe('checkout-page', () => {
     });
     render(<CheckoutPage />);
     await flush();
-    fill({ 'Full name': 'Rina Akter', 'Mobile number': '01712345678', 'Emergency mobile number': '01812345678', Email: 'rina@example.com', Address: 'Road 2' });
+    fill({
+      'Full name': 'Rina Akter',
+      'Mobile number': '01712345678',
+      'Emergency mobile number': '01812345678',
+      'Email for the receipt (optional)': 'rina@example.com',
+      Address: 'Road 2',
+    });
     fireEvent.change(screen.getByLabelText('District'), { target: { value: 'Dhaka' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
     await flush();

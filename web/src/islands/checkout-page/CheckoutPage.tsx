@@ -1,5 +1,6 @@
 // Checkout, the delivery address (/checkout): name, mobile and emergency
-// mobile (11 digits, different), email, district and address, checked here
+// mobile (11 digits, different), email (optional unless an account is made
+// with it), district and address, checked here
 // with a message beside each field, then sent as the original shop named
 // them (`cart/checkout-delivery-address`); the delivery charge for the
 // district and the order's totals beside. A signed-in shopper's details and
@@ -28,14 +29,18 @@ export interface AddressForm {
   address: string;
 }
 
-/** What is wrong with the form, field by field (the server's rules: ORIGINAL-API.md §2). */
-export function checkAddress(f: AddressForm): Record<string, string> {
+/**
+ * What is wrong with the form, field by field (the server's rules: ORIGINAL-API.md §2). The
+ * email is for the receipt and may be left out (many who pay on delivery have none), unless an
+ * account is made with it (`withAccount`).
+ */
+export function checkAddress(f: AddressForm, withAccount = false): Record<string, string> {
   const name = f.name.trim();
   return only({
     name: !name ? 'Enter the name of the person receiving the order.' : name.length < 3 ? 'Enter at least 3 letters.' : '',
     mobile: checkPhone(f.mobile),
     emergency_mobile: checkEmergencyPhone(f.emergency_mobile, f.mobile),
-    email: checkEmail(f.email),
+    email: f.email.trim() || withAccount ? checkEmail(f.email) : '',
     district: f.district ? '' : 'Choose the district for delivery.',
     address: f.address.trim() ? '' : 'Enter the delivery address: house, road, area.',
   });
@@ -108,7 +113,7 @@ export function CheckoutPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = checkAddress(f);
+    const found = checkAddress(f, create);
     if (create && password.length < 6) found.password = 'Use at least 6 characters, or untick “Create an account”.';
     setErrors(found);
     setError(Object.keys(found).length ? 'Please correct the fields marked below.' : '');
@@ -190,7 +195,16 @@ export function CheckoutPage() {
           error={errors.emergency_mobile}
           onChange={set('emergency_mobile')}
         />
-        <Field label="Email" name="email" type="email" autoComplete="email" required value={f.email} error={errors.email} onChange={set('email')} />
+        <Field
+          label={create ? 'Email' : 'Email for the receipt (optional)'}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required={create}
+          value={f.email}
+          error={errors.email}
+          onChange={set('email')}
+        />
         <div className={styles.field}>
           <label htmlFor="checkout-district">District</label>
           <select
