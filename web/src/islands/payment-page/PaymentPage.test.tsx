@@ -45,6 +45,8 @@ describe('payment-page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
     expect(screen.getByText('You must select a payment method')).toBeTruthy();
     expect(screen.getByText('You must agree with terms')).toBeTruthy();
+    // The terms to agree to are a tap away.
+    expect(screen.getByRole('link', { name: 'terms and conditions' }).getAttribute('href')).toBe('/page/terms-and-conditions');
     expect(fetch.mock.calls.filter((c) => urlOf(c[0]).includes('store-payment-method'))).toHaveLength(0);
     expect(document.querySelector('dl')!.textContent).toBe('Subtotal৳52,000Delivery৳1,500To pay৳53,500');
   });

@@ -184,7 +184,7 @@ export function PaymentPage() {
             aria-describedby={errors.terms ? 'pay-terms-e' : undefined}
             onChange={(e) => setTerms(e.target.checked)}
           />{' '}
-          I agree to the terms and conditions
+          I agree to the <a href="/page/terms-and-conditions">terms and conditions</a>
         </label>
         {errors.terms && (
           <small id="pay-terms-e" className={forms.error}>
