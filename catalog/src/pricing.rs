@@ -172,12 +172,15 @@ pub async fn products_repriced(
 /// `12500000` → `৳1,25,00,000`; a refund keeps its sign (`-৳1,500`). The web
 /// side's `formatTaka` (web/src/lib/money.ts) follows the same rule.
 pub fn taka(amount: i64) -> String {
-    let digits = amount.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() * 2 + 4);
-    if amount < 0 {
-        out.push('-');
-    }
-    out.push('৳');
+    let sign = if amount < 0 { "-" } else { "" };
+    format!("{sign}৳{}", grouped(amount.unsigned_abs()))
+}
+
+/// A count grouped the South Asian way, as [`taka`] writes money:
+/// `100000` → `1,00,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 2);
     let head = digits.len().saturating_sub(3);
     for (i, c) in digits[..head].chars().enumerate() {
         if i > 0 && (head - i).is_multiple_of(2) {
@@ -195,6 +198,13 @@ pub fn taka(amount: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_grouped_as_money_is() {
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(2_000), "2,000");
+        assert_eq!(grouped(100_000), "1,00,000");
+    }
 
     #[test]
     fn taka_is_grouped_in_lakh_and_crore() {

@@ -182,6 +182,28 @@ async fn a_keyword_searches_with_the_index_in_english_and_banglish() {
     let (api, total) = api_slugs(&shop, "seo_url=products&keyword=sofa&per_page=24").await;
     assert_eq!(slugs, api, "the index's ranking, as the API has it");
     assert!(html.contains("Search results for “sofa”"));
+    // How many it found, and not the description of the whole shop it ran in.
+    let found = if total == 1 {
+        "1 product".to_string()
+    } else {
+        format!("{} products", catalog::pricing::grouped(total as u64))
+    };
+    assert!(
+        html.contains(&format!(r#"<p class="muted">{found}</p>"#)),
+        "{found}"
+    );
+    let description = common::text(
+        &shop,
+        "SELECT COALESCE(description, '') FROM category WHERE seo_url = 'products'",
+    )
+    .await;
+    let words: String = description.chars().skip(3).take(30).collect();
+    assert!(
+        !words.trim().is_empty(),
+        "the shop's listing has a description"
+    );
+    assert!(page(&shop, "/c/products?page=2").await.contains(&words));
+    assert!(!html.contains(&words), "{words}");
     assert!(html.contains(r#"<meta name="robots" content="noindex">"#));
     assert_eq!(canonical(&html), "https://shop.example/c/products");
     // The best match is a sofa.

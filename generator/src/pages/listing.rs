@@ -53,6 +53,8 @@ struct ListingTemplate<'a> {
     h1: &'a str,
     /// "Showing results for …" of a relaxed search.
     relaxed: Option<&'a str>,
+    /// How many products the listing has: "24 products".
+    found: String,
     description: &'a str,
     subs: Vec<(String, String)>,
     filters: &'a str,
@@ -444,11 +446,20 @@ pub fn render_variant(
         None => name.clone(),
     };
     let card_views: Vec<CardView> = v.cards.iter().map(|c| CardView::from_card(c)).collect();
+    let found = match v.total {
+        1 => "1 product".to_string(),
+        n => format!("{} products", catalog::pricing::grouped(n as u64)),
+    };
     let main = ListingTemplate {
         crumbs: &crumbs,
         h1: &h1,
         relaxed: v.relaxed.as_deref(),
-        description: c.description.as_deref().unwrap_or(""),
+        found: found.clone(),
+        // Search results are not the category the search ran in.
+        description: match v.keyword {
+            Some(_) => "",
+            None => c.description.as_deref().unwrap_or(""),
+        },
         subs: catalogue
             .children(c.id)
             .iter()
@@ -480,7 +491,14 @@ pub fn render_variant(
             .collect(),
     }
     .render()?;
-    let description = c.meta_description.clone().unwrap_or_else(|| {
+    let description = match &v.keyword {
+        Some(_) => Some(format!(
+            "{h1} at {}: {found}, prices in taka, delivery across Bangladesh.",
+            site.chrome.company
+        )),
+        None => c.meta_description.clone(),
+    };
+    let description = description.unwrap_or_else(|| {
         let text = plain_text(c.description.as_deref().unwrap_or(""), 150);
         if text.is_empty() {
             format!(

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { navigate } from '../../lib/navigate';
 import { calledUrl, mockFetch } from '../../lib/test-utils';
-import { SearchBox, searchUrl } from './SearchBox';
+import { SearchBox, searchedFor, searchUrl } from './SearchBox';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn() }));
 
@@ -126,6 +126,20 @@ describe('search-box', () => {
     fireEvent.submit(input().form!);
     expect(navigate).toHaveBeenCalledWith('/c/products?keyword=dining%20%26%20table&time=1700000000000');
     expect(searchUrl('')).toBe('/c/products');
+  });
+
+  it('holds the words a results page shows, and asks nothing for them until they change', async () => {
+    expect(searchedFor({ pathname: '/c/products', search: '?keyword=%E0%A6%96%E0%A6%BE%E0%A6%9F&time=1' })).toBe('খাট');
+    expect(searchedFor({ pathname: '/product/oslo-bed', search: '?keyword=khat' })).toBe('');
+    const fetch = mockFetch({ '/api/common/main-search-product': { body: answer } });
+    render(<SearchBox initial="khat" shown="khat" />);
+    expect(input().value).toBe('khat');
+    await wait(600);
+    expect(fetch).not.toHaveBeenCalled();
+    fireEvent.change(input(), { target: { value: 'khat teak' } });
+    await wait(500);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(calledUrl(fetch).searchParams.get('keyword')).toBe('khat teak');
   });
 
   it('says when nothing matched and shows API errors', async () => {

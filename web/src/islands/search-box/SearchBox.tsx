@@ -7,7 +7,8 @@
 // Escape, closes the panel and keeps the text; arrow keys move through the
 // suggestions. When no product has every word, the API relaxes the query
 // and the panel says which words its products match ("Showing results for
-// …"). Submitting goes to /c/products?keyword=…&time=<timestamp>.
+// …"). Submitting goes to /c/products?keyword=…&time=<timestamp>; on that
+// results page the box holds the words searched for, to edit.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
@@ -29,13 +30,29 @@ function productHref(url: string): string {
   return url.startsWith('/') || /^https?:/.test(url) ? url : `/product/${url}`;
 }
 
+/** The words of the search a listing page shows (`/c/…?keyword=`), for the box to hold. */
+export function searchedFor(loc: Pick<Location, 'pathname' | 'search'> = location): string {
+  return loc.pathname.startsWith('/c/') ? (new URLSearchParams(loc.search).get('keyword') ?? '').trim() : '';
+}
+
 /** Where submitting `keyword` goes. */
 export function searchUrl(keyword: string, now = Date.now()): string {
   const q = keyword.trim();
   return q ? `/c/products?keyword=${encodeURIComponent(q)}&time=${now}` : '/c/products';
 }
 
-export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE_MS }: { initial?: string; focused?: boolean; debounceMs?: number }) {
+export function SearchBox({
+  initial = '',
+  shown = '',
+  focused = false,
+  debounceMs = DEBOUNCE_MS,
+}: {
+  initial?: string;
+  /** The search the page already shows: the box holds it, and asks no suggestions for it until it changes. */
+  shown?: string;
+  focused?: boolean;
+  debounceMs?: number;
+}) {
   const id = useId();
   const [keyword, setKeyword] = useState(initial);
   const [open, setOpen] = useState(focused);
@@ -47,12 +64,14 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
   const quietFocus = useRef(false);
 
   const q = keyword.trim();
+  const asked = q !== shown;
   useEffect(() => {
     if (!q) {
       setData(null);
       setError('');
       return;
     }
+    if (!asked) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
       apiGet<SearchResponse>('/api/common/main-search-product', { keyword: q }, { signal: ctl.signal, quiet: true })
@@ -74,7 +93,7 @@ export function SearchBox({ initial = '', focused = false, debounceMs = DEBOUNCE
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [q, debounceMs]);
+  }, [q, asked, debounceMs]);
 
   // A click (or tap) outside closes the panel.
   useEffect(() => {
