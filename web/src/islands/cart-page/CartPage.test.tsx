@@ -84,6 +84,21 @@ describe('cart-page', () => {
     expect(screen.getByRole('alert').textContent).toBe('Only 2 left in stock');
   });
 
+  it('shows the cart’s quantity again after a refused change, and the message goes with the next step', async () => {
+    api({ '/api/cart/update': { status: 409, body: { success: false, message: 'Only 50 left in stock' } } });
+    render(<CartPage />);
+    await flush();
+    const input = screen.getByRole<HTMLInputElement>('spinbutton', { name: 'Quantity of Akij Chair' });
+    fireEvent.change(input, { target: { value: '60' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await flush();
+    expect(screen.getByRole('alert').textContent).toBe('Only 50 left in stock');
+    expect(input.value).toBe('2');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Deliver to (district)' }), { target: { value: 'Dhaka' } });
+    await flush();
+    expect(screen.queryByText('Only 50 left in stock')).toBeNull();
+  });
+
   it('removes a line and a whole set', async () => {
     const fetch = api({ '/api/cart/remove-cart-item': { body: { success: true } } });
     render(<CartPage />);

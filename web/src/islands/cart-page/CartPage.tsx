@@ -38,7 +38,11 @@ const store = (key: string, value: string) => {
 
 function Quantity({ line, busy, onSet }: { line: CartLine; busy: boolean; onSet: (qty: number) => void }) {
   const [text, setText] = useState(String(line.qty));
-  useEffect(() => setText(String(line.qty)), [line.qty]);
+  // The box shows the cart's quantity again once a change is answered, a
+  // refused one included (the message says why).
+  useEffect(() => {
+    if (!busy) setText(String(line.qty));
+  }, [busy, line.qty]);
   const commit = (value: number) => {
     const qty = Math.min(MAX_QTY, Math.max(1, Math.round(value) || 1));
     setText(String(qty));
@@ -159,6 +163,7 @@ export function CartPage() {
       return;
     }
     setBusy('coupon');
+    setError('');
     try {
       const r = await apiPost<CouponApplyResponse>('/api/cart/coupon-apply', { coupon: code });
       store(COUPON_KEY, code);
@@ -318,6 +323,7 @@ export function CartPage() {
             onChange={(e) => {
               setDistrict(e.target.value);
               store(DISTRICT_KEY, e.target.value);
+              setError('');
             }}
           >
             <option value="">Choose a district</option>
