@@ -44,7 +44,7 @@ describe('header-counts', () => {
     const fetch = mockFetch({ '/api/cart/count-notification': () => ({ body: { compareCount: 1, wishCount: 3, cartCount } }) });
     render(<HeaderCounts />);
     await flush();
-    expect(screen.getByRole('link', { name: 'Compare, 1 products' }).textContent).toBe('1');
+    expect(screen.getByRole('link', { name: 'Compare, 1 product' }).textContent).toBe('1');
     expect(screen.getByRole('link', { name: 'Wishlist, 3 products' }).textContent).toBe('3');
     expect(screen.getByRole('link', { name: 'Cart, 2 items' }).getAttribute('href')).toBe('/cart');
     expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('href')).toBe('/user/profile');

@@ -112,17 +112,18 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
   };
 
   const badge = (n: number | undefined) => <b>{n ?? 0}</b>;
+  const products = (n: number | undefined) => `${n ?? 0} ${n === 1 ? 'product' : 'products'}`;
   const cartCount = counts.cartCount ?? 0;
   return (
     <>
       <a href={profile_url} aria-label="My Profile">
         <Icon id="user" />
       </a>
-      <a href="/compare" aria-label={`Compare, ${counts.compareCount ?? 0} products`}>
+      <a href="/compare" aria-label={`Compare, ${products(counts.compareCount)}`}>
         <Icon id="cmp" />
         {badge(counts.compareCount)}
       </a>
-      <a href="/wishlist" aria-label={`Wishlist, ${counts.wishCount ?? 0} products`}>
+      <a href="/wishlist" aria-label={`Wishlist, ${products(counts.wishCount)}`}>
         <Icon id="heart" />
         {badge(counts.wishCount)}
       </a>
