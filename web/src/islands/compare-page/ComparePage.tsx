@@ -82,7 +82,7 @@ export function ComparePage() {
         </p>
       )}
       <div className={styles.scroll}>
-        <table className={styles.table}>
+        <table className={styles.table} style={{ minWidth: `calc(7rem + ${products.length} * 10rem)` }}>
           <caption className="sr-only">Products compared</caption>
           <thead>
             <tr>
