@@ -1,5 +1,6 @@
 // A labelled form field with its validation message tied to it
-// (aria-invalid, aria-describedby), for the account and checkout forms.
+// (aria-invalid, aria-describedby), for the account and checkout forms: a
+// text box (`Field`) or a choice from a list (`SelectField`).
 import { useId, type InputHTMLAttributes } from 'react';
 import styles from './Field.module.css';
 
@@ -27,6 +28,49 @@ export function Field({ label, name, value, error, hint, onChange, ...rest }: Fi
         onChange={(e) => onChange(e.target.value)}
         {...rest}
       />
+      {hint && (
+        <small id={`${id}-h`} className={styles.hint}>
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-e`} className={styles.error}>
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export interface SelectFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  /** What can be chosen. */
+  options: string[];
+  /** The first, empty choice: "Choose a district". */
+  placeholder: string;
+  error?: string;
+  hint?: string;
+  onChange: (value: string) => void;
+}
+
+/** A choice from a list, labelled and with its message, as [`Field`]. A value not in the list is kept as a choice. */
+export function SelectField({ label, name, value, options, placeholder, error, hint, onChange }: SelectFieldProps) {
+  const id = useId();
+  const described = [hint ? `${id}-h` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ') || undefined;
+  const choices = value && !options.includes(value) ? [value, ...options] : options;
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} value={value} aria-invalid={error ? true : undefined} aria-describedby={described} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{placeholder}</option>
+        {choices.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
       {hint && (
         <small id={`${id}-h`} className={styles.hint}>
           {hint}

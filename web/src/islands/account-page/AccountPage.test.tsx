@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { authToken, setAuthToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
-import { calledUrl, callsTo, mockFetch, sentJson, urlOf } from '../../lib/test-utils';
+import { callsTo, mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { AccountPage, viewOf } from './AccountPage';
 
 vi.mock('../../lib/navigate', () => ({ navigate: vi.fn(), loginUrl: () => '/user/login?redirect=%2Fuser%2Forders' }));
@@ -116,26 +116,39 @@ describe('account-page', () => {
     const fetch = mockFetch({
       '/api/user/address-list': () => ({ body: { addresses: list } }),
       '/api/user/address-store': () => {
-        list = { '3': { id: 3, name: 'Rina', address: 'Road 2', region: 'Dhaka', district: 'Dhaka', phone: '01712345678' } };
+        list = { '3': { id: 3, name: 'Rina', address: 'Road 2', region: 'Sylhet', district: 'Sylhet', phone: '01712345678' } };
         return { body: { success: true } };
       },
       '/api/user/set-default-address': { body: { success: true } },
+      '/api/common/districts': {
+        body: {
+          districts: [
+            { division: 'Sylhet', district: 'Sylhet' },
+            { division: 'Dhaka', district: 'Dhaka' },
+          ],
+        },
+      },
     });
     render(<AccountPage path="/user/address" />);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Add an address' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save the address' }));
     expect(screen.getByText('Enter the address.')).toBeTruthy();
-    for (const [label, value] of Object.entries({ Name: 'Rina', 'Mobile number': '01712345678', Address: 'Road 2', District: 'Dhaka', Division: 'Dhaka' })) {
+    expect(screen.getByText('Choose the district.')).toBeTruthy();
+    // The district is chosen from the 64, and its division follows.
+    const district = screen.getByLabelText<HTMLSelectElement>('District');
+    expect(Array.from(district.options).map((o) => o.value)).toEqual(['', 'Dhaka', 'Sylhet']);
+    for (const [label, value] of Object.entries({ Name: 'Rina', 'Mobile number': '01712345678', Address: 'Road 2', District: 'Sylhet' })) {
       fireEvent.change(screen.getByLabelText(label), { target: { value } });
     }
+    expect(screen.getByText('Sylhet division')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save the address' }));
     await flush();
-    expect(Object.fromEntries(calledUrl(fetch, 1).searchParams)).toEqual({
+    expect(Object.fromEntries(new URL(urlOf(callsTo(fetch, '/api/user/address-store')[0][0]), 'http://x').searchParams)).toEqual({
       name: 'Rina',
       address: 'Road 2',
-      region: 'Dhaka',
-      district: 'Dhaka',
+      region: 'Sylhet',
+      district: 'Sylhet',
       phone: '01712345678',
     });
     expect(screen.getByText('The address is saved.')).toBeTruthy();

@@ -3,14 +3,23 @@
 // data and shows every answer, errors included.
 import { orderLink, paymentName } from '../../lib/order';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Field, fieldErrors } from '../../components/Field';
+import { Field, SelectField, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { formatTaka } from '../../lib/money';
 import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
 import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './AccountPage.module.css';
-import type { Address, AddressesResponse, ChangePasswordResponse, OrdersResponse, ReviewsResponse, UserResponse, UserUpdateResponse } from './types';
+import type {
+  Address,
+  AddressesResponse,
+  ChangePasswordResponse,
+  DistrictsResponse,
+  OrdersResponse,
+  ReviewsResponse,
+  UserResponse,
+  UserUpdateResponse,
+} from './types';
 
 type Note = { ok: boolean; text: string } | null;
 const message = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
@@ -241,6 +250,10 @@ const EMPTY: Omit<Address, 'id' | 'thana'> = { name: '', address: '', region: ''
 
 export function AddressBook() {
   const [r, error, reload] = useLoad<AddressesResponse>('/api/user/address-list');
+  // The 64 districts, each with its division: the shopper picks the district.
+  const [places] = useLoad<DistrictsResponse>('/api/common/districts');
+  const districts = (places?.districts ?? []).map((d) => d.district).sort();
+  const divisionOf = (district: string) => places?.districts.find((d) => d.district === district)?.division ?? '';
   const [editing, setEditing] = useState<Partial<Address> | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [note, setNote] = useState<Note>(null);
@@ -251,8 +264,7 @@ export function AddressBook() {
     const found = only({
       name: a.name.trim() ? '' : 'Enter a name.',
       address: a.address.trim() ? '' : 'Enter the address.',
-      district: a.district.trim() ? '' : 'Enter the district.',
-      region: (a.region ?? '').trim() ? '' : 'Enter the division.',
+      district: a.district.trim() ? '' : 'Choose the district.',
       phone: checkPhone(a.phone),
     });
     setErrors(found);
@@ -261,7 +273,7 @@ export function AddressBook() {
       const params = {
         name: a.name.trim(),
         address: a.address.trim(),
-        region: (a.region ?? '').trim(),
+        region: divisionOf(a.district) || (a.region ?? '').trim(),
         district: a.district.trim(),
         phone: normalisePhone(a.phone),
       };
@@ -325,8 +337,16 @@ export function AddressBook() {
           <Field label="Name" name="name" value={editing.name ?? ''} error={errors.name} onChange={set('name')} />
           <Field label="Mobile number" name="phone" type="tel" inputMode="tel" value={editing.phone ?? ''} error={errors.phone} onChange={set('phone')} />
           <Field label="Address" name="address" value={editing.address ?? ''} error={errors.address} onChange={set('address')} />
-          <Field label="District" name="district" value={editing.district ?? ''} error={errors.district} onChange={set('district')} />
-          <Field label="Division" name="region" value={editing.region ?? ''} error={errors.region} onChange={set('region')} />
+          <SelectField
+            label="District"
+            name="district"
+            value={editing.district ?? ''}
+            options={districts}
+            placeholder="Choose a district"
+            hint={divisionOf(editing.district ?? '') ? `${divisionOf(editing.district ?? '')} division` : undefined}
+            error={errors.district || errors.region}
+            onChange={set('district')}
+          />
           <p className={forms.row}>
             <button className="btn">Save the address</button>
             <button type="button" className="btn alt" onClick={() => setEditing(null)}>
