@@ -74,7 +74,7 @@ describe('account-page', () => {
               order_random: 'R1001',
               order_key: 'k',
               order_date: '2026-05-01',
-              od_status: 'placed',
+              od_status: 'on_the_way',
               grand_total: 53500,
               payment_method: 'cash_on_delivery',
               payment_term_status: 'COD',
@@ -89,8 +89,9 @@ describe('account-page', () => {
     expect(screen.getByText('Order R1001')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Oslo Bed' }).getAttribute('href')).toBe('/product/oslo-bed');
     expect(screen.getByRole('link', { name: 'Order details' }).getAttribute('href')).toBe('/order?order_random=R1001&order_key=k');
-    // The method in words, not its code.
+    // The method and the status in words, not their codes.
     expect(screen.getByText(/Payment: Cash on delivery/)).toBeTruthy();
+    expect(screen.getByText('On the way')).toBeTruthy();
   });
 
   it('lists reviews keyed by id', async () => {

@@ -1,7 +1,7 @@
 // The account area's views (SPEC.md §1, §3): profile and newsletter,
 // orders, reviews, the address book and the password. Each loads its own
 // data and shows every answer, errors included.
-import { orderLink, paymentName } from '../../lib/order';
+import { orderLink, paymentName, statusName } from '../../lib/order';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Field, SelectField, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -183,7 +183,7 @@ export function Orders() {
             <summary>
               <span>Order {o.order_random ?? o.id}</span>
               <span>{o.order_date}</span>
-              <span>{o.od_status ?? '–'}</span>
+              <span>{statusName(o.od_status)}</span>
               <strong>{formatTaka(Number(o.grand_total) || 0)}</strong>
             </summary>
             <ul>
