@@ -65,6 +65,15 @@ describe('track-order-page', () => {
     expect(document.querySelectorAll('dl')[1].textContent).toBe('Subtotal৳1,20,000Delivery৳1,500Total৳1,21,500Paid৳0Due on delivery৳1,21,500');
   });
 
+  it('looks the order up at once from a link with its number and phone', async () => {
+    const fetch = mockFetch({ '/api/cart/track-order': { body: { success: false, order_masters: [], order_details: null } } });
+    render(<TrackOrderPage search="?id=R1001&phone=01712345678" />);
+    await flush();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(Object.fromEntries(calledUrl(fetch).searchParams)).toEqual({ id: 'R1001', phone: '01712345678' });
+    expect(screen.getByRole('alert').textContent).toBe('No order matches that number and phone. Please check both.');
+  });
+
   it('says when no order matches (the original answered [] for the order)', async () => {
     mockFetch({ '/api/cart/track-order': { body: { success: false, order_masters: [], order_details: null } } });
     render(<TrackOrderPage search="?id=1&phone=01712345678" />);

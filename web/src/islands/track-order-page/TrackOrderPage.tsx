@@ -1,8 +1,9 @@
 // Track an order (/page/track-order): the order number and the phone it was
 // placed with (both needed, as the API asks), then the order's status,
 // payment status and date, each line with its price, the delivery charge,
-// the total, what is paid and what is due.
-import { useState, type FormEvent } from 'react';
+// the total, what is paid and what is due. A link with both (the thank-you
+// page's "Track this order") looks the order up at once.
+import { useEffect, useState, type FormEvent } from 'react';
 import { Field } from '../../components/Field';
 import { OrderSummary } from '../../components/OrderSummary';
 import forms from '../../components/forms.module.css';
@@ -23,8 +24,7 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
   const [found, setFound] = useState<{ master: Master; details: NonNullable<TrackOrderResponse['order_details']> } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const lookup = async () => {
     const problems = only({ id: id.trim() ? '' : 'Enter your order number.', phone: checkPhone(phone) });
     setErrors(problems);
     setError('');
@@ -48,10 +48,19 @@ export function TrackOrderPage({ search = location.search }: { search?: string }
       setBusy(false);
     }
   };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void lookup();
+  };
+  // Only on arrival, with the link's own order number and phone.
+  useEffect(() => {
+    if (q.get('id') && q.get('phone')) void lookup();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   return (
     <div className={styles.page}>
-      <form className={forms.form} onSubmit={(e) => void submit(e)} noValidate>
+      <form className={forms.form} onSubmit={submit} noValidate>
         <Field label="Order number" name="id" required value={id} error={errors.id} onChange={setId} />
         <Field
           label="Mobile number used for the order"
