@@ -99,7 +99,7 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await page.getByRole('button', { name: 'Proceed to checkout' }).click();
   await page.waitForURL('**/checkout');
   await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), account.name, 'checkout fills in the name');
-  assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), account.email);
+  assert.equal(await page.getByLabel('Email for the receipt (optional)', { exact: true }).inputValue(), account.email);
   const district = page.getByLabel('District');
   await district.locator('option').nth(1).waitFor({ state: 'attached' });
   await district.selectOption({ index: 1 });

@@ -14,7 +14,7 @@ after(async () => {
   await browser?.close();
 });
 
-const badge = (page, name, n) => page.getByRole('link', { name: `${name}, ${n} products` }).waitFor();
+const badge = (page, name, n) => page.getByRole('link', { name: `${name}, ${n} ${n === 1 ? 'product' : 'products'}` }).waitFor();
 
 test('a guest compares two products, removes one and adds the other to the cart', async () => {
   const { context, page, watcher } = await open(browser);
