@@ -15,7 +15,7 @@ export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 
 
 export function Field({ label, name, value, error, hint, onChange, ...rest }: FieldProps) {
   const id = useId();
-  const described = [hint ? `${id}-h` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
@@ -28,6 +28,20 @@ export function Field({ label, name, value, error, hint, onChange, ...rest }: Fi
         onChange={(e) => onChange(e.target.value)}
         {...rest}
       />
+      <Notes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** The ids a field's `aria-describedby` names: its hint's and its message's. */
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-h` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** A field's hint and validation message, under it. */
+function Notes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
       {hint && (
         <small id={`${id}-h`} className={styles.hint}>
           {hint}
@@ -38,7 +52,7 @@ export function Field({ label, name, value, error, hint, onChange, ...rest }: Fi
           {error}
         </small>
       )}
-    </div>
+    </>
   );
 }
 
@@ -58,7 +72,7 @@ export interface SelectFieldProps {
 /** A choice from a list, labelled and with its message, as [`Field`]. A value not in the list is kept as a choice. */
 export function SelectField({ label, name, value, options, placeholder, error, hint, onChange }: SelectFieldProps) {
   const id = useId();
-  const described = [hint ? `${id}-h` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   const choices = value && !options.includes(value) ? [value, ...options] : options;
   return (
     <div className={styles.field}>
@@ -71,16 +85,7 @@ export function SelectField({ label, name, value, options, placeholder, error, h
           </option>
         ))}
       </select>
-      {hint && (
-        <small id={`${id}-h`} className={styles.hint}>
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-e`} className={styles.error}>
-          {error}
-        </small>
-      )}
+      <Notes id={id} hint={hint} error={error} />
     </div>
   );
 }
