@@ -72,8 +72,10 @@ async fn poll(url: &str, until: SystemTime) -> Vec<(SystemTime, SystemTime, Stri
 
 /// Check a poll against a switch expected at `switch` (the boundary by this edge's clock, in
 /// system time): no new body received before it, every request sent 1 s after it new, and
-/// never old again once new.
+/// never old again once new. The staging names its boundary in whole milliseconds
+/// (`at_ms`), so the switch is compared at that precision.
 fn assert_switched(answers: &[(SystemTime, SystemTime, String, String)], switch: SystemTime) {
+    let switch = UNIX_EPOCH + Duration::from_millis(unix_ms(switch));
     let mut seen_new = false;
     for (sent, received, body, x_cache) in answers {
         if body == "new price" {
