@@ -7,7 +7,7 @@ mod common;
 
 use axum::http::StatusCode;
 use catalog::db;
-use common::{assert_api_error, TestShop};
+use common::{assert_api_error, outbox, TestShop};
 use serde_json::{json, Value};
 
 const DEMO: (&str, &str) = ("demo@example.com", "demo-password-1");
@@ -386,18 +386,6 @@ async fn a_compare_list_holds_at_most_five() {
     assert_eq!(theirs["products"], json!([]));
 }
 
-/// The files in the shop's outbox.
-fn outbox(shop: &TestShop) -> Vec<String> {
-    match std::fs::read_dir(&shop.state.dirs.outbox) {
-        Ok(dir) => dir
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".eml"))
-            .map(|e| std::fs::read_to_string(e.path()).unwrap())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
-
 #[tokio::test]
 async fn a_reset_link_works_once_within_the_hour_and_signs_everyone_out() {
     let shop = TestShop::fresh().await;
@@ -432,14 +420,7 @@ async fn a_reset_link_works_once_within_the_hour_and_signs_everyone_out() {
         .find(|l| l.contains("/user/reset_password?token="))
         .expect("a link");
     assert!(link.starts_with("https://shop.example/user/reset_password?token="));
-    let token = link
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .split('&')
-        .next()
-        .unwrap()
-        .to_string();
+    let token = common::token_of(link).to_string();
     let reset = |token: &str, password: &str| {
         json!({
             "token": token, "email": DEMO.0,

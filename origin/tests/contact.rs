@@ -9,22 +9,10 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{json, Value};
 
-use common::{assert_api_error, TestShop};
+use common::{assert_api_error, outbox, TestShop};
 use origin::domain::contact::MESSAGES_PER_WINDOW;
 
 const CONTACT: &str = "/api/common/contact";
-
-/// The `.eml` files in the shop's outbox.
-fn outbox(shop: &TestShop) -> Vec<String> {
-    match std::fs::read_dir(&shop.state.dirs.outbox) {
-        Ok(dir) => dir
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".eml"))
-            .map(|e| std::fs::read_to_string(e.path()).unwrap())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
 
 /// POSTs `body` as JSON from client `ip`.
 async fn post(

@@ -144,6 +144,12 @@ impl<'a> Browser<'a> {
         let fields = [("csrf", csrf), ("login", login), ("password", password)];
         self.post("/lite/login", &fields).await
     }
+
+    /// Sends the basic form that asks for a reset link.
+    async fn ask_reset_link(&mut self, csrf: &str, email: &str) -> Page {
+        let fields = [("csrf", csrf), ("email", email)];
+        self.post("/lite/forgot-password", &fields).await
+    }
 }
 
 /// An active product outside every flash sale, in stock, payable on
@@ -789,18 +795,6 @@ fn as_refs<'a>(form: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str
     form.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 
-/// The mails in the outbox, oldest first.
-fn mails(shop: &TestShop) -> Vec<String> {
-    let mut files: Vec<_> = std::fs::read_dir(&shop.state.dirs.outbox)
-        .map(|dir| dir.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
-        .iter()
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .collect()
-}
-
 #[tokio::test]
 async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     let shop = TestShop::fresh().await;
@@ -838,12 +832,7 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     assert!(page.text.contains("href=\"/lite/forgot-password\""));
     // The API's check of the address, shown by the field, the value kept.
-    let page = browser
-        .post(
-            "/lite/forgot-password",
-            &[("csrf", &csrf), ("email", "not-an-address")],
-        )
-        .await;
+    let page = browser.ask_reset_link(&csrf, "not-an-address").await;
     assert_eq!(
         page.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -854,20 +843,12 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     assert!(page.text.contains("value=\"not-an-address\""));
     // An address no account uses gets the same answer, and no mail.
     let page = browser
-        .post(
-            "/lite/forgot-password",
-            &[("csrf", &csrf), ("email", "nobody.here@example.com")],
-        )
+        .ask_reset_link(&csrf, "nobody.here@example.com")
         .await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
     assert_eq!(page.location(), "/lite/forgot-password?done=link-sent");
-    assert!(mails(&shop).is_empty());
-    let page = browser
-        .post(
-            "/lite/forgot-password",
-            &[("csrf", &csrf), ("email", email)],
-        )
-        .await;
+    assert!(common::outbox(&shop).is_empty());
+    let page = browser.ask_reset_link(&csrf, email).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
     assert_eq!(page.location(), "/lite/forgot-password?done=link-sent");
     let sent = browser.get(page.location()).await;
@@ -876,20 +857,14 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
         .contains("If an account uses that e-mail, we have sent it a link to reset the password."));
 
     // The mail leads to the basic reset page.
-    let mails = mails(&shop);
+    let mails = common::outbox(&shop);
     assert_eq!(mails.len(), 1, "{mails:?}");
     assert!(mails[0].contains(&format!("To: {email}")), "{}", mails[0]);
     let start = mails[0]
         .find("/lite/reset-password?token=")
         .unwrap_or_else(|| panic!("no basic link in {}", mails[0]));
     let link = mails[0][start..].split_whitespace().next().unwrap();
-    let token = link
-        .split("token=")
-        .nth(1)
-        .unwrap()
-        .split('&')
-        .next()
-        .unwrap();
+    let token = common::token_of(link);
     let page = browser.get(link).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert!(page.text.contains("<h1>Reset password</h1>"));
@@ -940,19 +915,9 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     assert_eq!(page.location(), "/lite/cart?done=signed-in");
 
     // The API's limit holds here too: three links an hour per client.
-    let page = browser
-        .post(
-            "/lite/forgot-password",
-            &[("csrf", &csrf), ("email", email)],
-        )
-        .await;
+    let page = browser.ask_reset_link(&csrf, email).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.text);
-    let page = browser
-        .post(
-            "/lite/forgot-password",
-            &[("csrf", &csrf), ("email", email)],
-        )
-        .await;
+    let page = browser.ask_reset_link(&csrf, email).await;
     assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "{}", page.text);
     assert!(page.text.contains("Too many reset links asked for."));
     assert!(page.text.contains(&format!("value=\"{email}\"")));

@@ -12,7 +12,7 @@ mod common;
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::{json, Value};
 
-use common::{TestShop, DEMO, RAHIM};
+use common::{outbox, TestShop, DEMO, RAHIM};
 
 async fn login(shop: &TestShop, ip: &str, who: (&str, &str)) -> (StatusCode, HeaderMap, Value) {
     let body = json!({ "email": who.0, "password": who.1 });
@@ -40,15 +40,6 @@ async fn skip_waits(shop: &TestShop) {
         .execute(&shop.state.pool)
         .await
         .unwrap();
-}
-
-fn outbox(shop: &TestShop) -> Vec<String> {
-    let Ok(dir) = std::fs::read_dir(&shop.state.dirs.outbox) else {
-        return Vec::new();
-    };
-    dir.flatten()
-        .map(|e| std::fs::read_to_string(e.path()).unwrap())
-        .collect()
 }
 
 #[tokio::test]

@@ -316,6 +316,26 @@ impl TestShop {
     }
 }
 
+/// The mails the shop sent: its outbox's `.eml` files, oldest first (the
+/// file names begin with the time they were written).
+pub fn outbox(shop: &TestShop) -> Vec<String> {
+    let mut files: Vec<_> = std::fs::read_dir(&shop.state.dirs.outbox)
+        .map(|dir| dir.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "eml"));
+    files.sort();
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+/// The `token` of a reset link (up to its next parameter).
+pub fn token_of(link: &str) -> &str {
+    let after = link.split("token=").nth(1).expect("a token in the link");
+    after.split('&').next().unwrap_or(after)
+}
+
 /// Runs a test with the shop's clock stopped at the moment it starts
 /// (`clock::as_of`): the router answers in the test's own task, so every
 /// request sees that instant, and a throttle's wait of a second or two lapses
