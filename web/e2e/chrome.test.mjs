@@ -6,12 +6,8 @@
 // Messenger links; every tel: link well-formed; and the contact form sent
 // with JavaScript and without, its mail landing in the outbox.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fill, launch, open, until } from './lib.mjs';
-
-const OUTBOX = process.env.E2E_OUTBOX ?? '';
+import { fill, launch, mails, open, OUTBOX, until } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -30,17 +26,6 @@ function accountDrawer(page) {
 async function ready(page) {
   await page.getByRole('link', { name: /^Cart, \d+ items?$/ }).waitFor();
   await page.locator('[data-island="drawer"]').first().getByRole('button', { name: 'Menu' }).waitFor();
-}
-
-/** The text of every mail in the outbox. */
-function mails() {
-  try {
-    return readdirSync(OUTBOX)
-      .filter((f) => f.endsWith('.eml'))
-      .map((f) => readFileSync(join(OUTBOX, f), 'utf8'));
-  } catch {
-    return [];
-  }
 }
 
 test('the account drawer: signed out and signed in, Escape and a click outside close it, focus stays in and comes back', async () => {

@@ -3,13 +3,16 @@
 // watcher that fails the test on any console error, page error or failed
 // same-origin request.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 /** The shop through the edge's plain-HTTP listener, no trailing slash. */
 export const BASE = process.env.E2E_BASE_URL ?? '';
 /** The same shop through the edge's TLS listener (self-signed). */
 export const TLS_BASE = process.env.E2E_TLS_URL ?? '';
+/** Where the origin writes the mails it sends (unset: the mail tests skip). */
+export const OUTBOX = process.env.E2E_OUTBOX ?? '';
 if (!BASE) throw new Error('E2E_BASE_URL is not set: run the tests with web/e2e/run');
 
 /** The demo data of this run (loadtests/tool.py export): products, buyable products, categories, words. */
@@ -204,4 +207,15 @@ export async function definition(page, term) {
     .first()
     .locator('xpath=following-sibling::dd[1]');
   return (await dd.textContent())?.trim();
+}
+
+/** The text of every mail in the outbox. */
+export function mails() {
+  try {
+    return readdirSync(OUTBOX)
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => readFileSync(join(OUTBOX, f), 'utf8'));
+  } catch {
+    return [];
+  }
 }

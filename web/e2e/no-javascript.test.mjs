@@ -4,12 +4,8 @@
 // and the header's search form (a plain GET) finds products. A shopper who
 // forgot the password gets a new one from the basic sign-in, at phone size.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, test } from 'node:test';
-import { BASE, buyable, email, knownDefect, launch, open, until } from './lib.mjs';
-
-const OUTBOX = process.env.E2E_OUTBOX ?? '';
+import { BASE, buyable, email, knownDefect, launch, mails, open, OUTBOX, until } from './lib.mjs';
 
 let browser, context, page, watcher;
 before(async () => {
@@ -121,17 +117,6 @@ test('the search form works without JavaScript, typos included', async () => {
   assert.ok((await page.locator('main').innerText()).toLowerCase().includes(word.toLowerCase()), `"${typo}" finds "${word}"`);
   watcher.check();
 });
-
-/** The text of every mail in the outbox. */
-function mails() {
-  try {
-    return readdirSync(OUTBOX)
-      .filter((f) => f.endsWith('.eml'))
-      .map((f) => readFileSync(join(OUTBOX, f), 'utf8'));
-  } catch {
-    return [];
-  }
-}
 
 test('a forgotten password is reset from the basic sign-in without JavaScript, at phone size', { skip: !OUTBOX && 'E2E_OUTBOX is not set' }, async () => {
   await page.setViewportSize({ width: 390, height: 844 });
