@@ -224,6 +224,15 @@ impl Lite {
         Ok(site)
     }
 
+    /// The form page at `path` shown again after the API refused what it
+    /// sent: the refusal's status ([`refused_status`]) and its message above
+    /// the form.
+    async fn refused(&self, v: &Visitor, path: &str, answer: &Answer, page: LitePage) -> Outcome {
+        let status = refused_status(answer);
+        self.page(v, status, path, Top::Error(answer.message()), page)
+            .await
+    }
+
     /// A page for `v` with `status`.
     async fn page(
         &self,
@@ -970,14 +979,8 @@ async fn post_login(State(lite): State<Lite>, Posted { v, headers, f }: Posted) 
                 login,
                 errors: answer.field_errors(),
             };
-            lite.page(
-                &v,
-                refused_status(&answer),
-                "/lite/login",
-                Top::Error(answer.message()),
-                LitePage::Login(view),
-            )
-            .await
+            lite.refused(&v, "/lite/login", &answer, LitePage::Login(view))
+                .await
         }
         .await,
     )
@@ -1033,14 +1036,8 @@ async fn post_register(State(lite): State<Lite>, Posted { v, headers, f }: Poste
                 errors: answer.field_errors(),
                 ..view
             };
-            lite.page(
-                &v,
-                refused_status(&answer),
-                "/lite/register",
-                Top::Error(answer.message()),
-                LitePage::Register(view),
-            )
-            .await
+            lite.refused(&v, "/lite/register", &answer, LitePage::Register(view))
+                .await
         }
         .await,
     )
@@ -1088,14 +1085,8 @@ async fn post_forgot(State(lite): State<Lite>, Posted { v, headers, f }: Posted)
                 email,
                 errors: answer.field_errors(),
             };
-            lite.page(
-                &v,
-                refused_status(&answer),
-                "/lite/forgot-password",
-                Top::Error(answer.message()),
-                LitePage::Forgot(view),
-            )
-            .await
+            lite.refused(&v, "/lite/forgot-password", &answer, LitePage::Forgot(view))
+                .await
         }
         .await,
     )
@@ -1154,14 +1145,8 @@ async fn post_reset(State(lite): State<Lite>, Posted { v, f, .. }: Posted) -> Re
                 errors: answer.field_errors(),
                 ..view
             };
-            lite.page(
-                &v,
-                refused_status(&answer),
-                "/lite/reset-password",
-                Top::Error(answer.message()),
-                LitePage::Reset(view),
-            )
-            .await
+            lite.refused(&v, "/lite/reset-password", &answer, LitePage::Reset(view))
+                .await
         }
         .await,
     )
@@ -1231,14 +1216,8 @@ async fn get_track(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Re
                     (k, m)
                 })
                 .collect();
-            lite.page(
-                &v,
-                refused_status(&answer),
-                "/lite/track-order",
-                Top::Error(answer.message()),
-                LitePage::Track(view),
-            )
-            .await
+            lite.refused(&v, "/lite/track-order", &answer, LitePage::Track(view))
+                .await
         }
         .await,
     )
