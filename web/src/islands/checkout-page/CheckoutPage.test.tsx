@@ -14,7 +14,7 @@ const flush = () =>
 const cart = { items: [{ qty: 1, purchaseprice: 52000, info: { id: 4, code: 'B-4', title: 'Oslo Bed' } }], psets: [], totalprice: 52000 };
 const api = (extra = {}) =>
   mockFetch({
-    '/api/cart/view': { body: { cart } },
+    '/api/cart/view': { body: { success: true, cart, address: {}, district: null } },
     '/api/common/districts': {
       body: {
         districts: [
@@ -131,5 +131,48 @@ describe('checkout-page', () => {
     expect(screen.getByRole('alert').textContent).toBe('The mobile must be 11 characters.');
     expect(screen.getByLabelText('Mobile number').getAttribute('aria-invalid')).toBe('true');
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('comes back filled with the address saved for this cart (back from /payment)', async () => {
+    const saved = {
+      name: 'Rina Akter',
+      mobile: '01712345678',
+      emergency_mobile: '01812345678',
+      email: 'rina@example.com',
+      division: 'Chattogram',
+      district: "Cox's Bazar",
+      thana: null,
+      address: 'House 5, Road 2, Kolatoli',
+    };
+    api({ '/api/cart/view': { body: { success: true, cart, address: saved, district: "Cox's Bazar" } } });
+    render(<CheckoutPage />);
+    await flush();
+    const value = (label: string) => screen.getByLabelText<HTMLInputElement>(label).value;
+    expect(value('Full name')).toBe('Rina Akter');
+    expect(value('Mobile number')).toBe('01712345678');
+    expect(value('Emergency mobile number')).toBe('01812345678');
+    expect(value('Email for the receipt (optional)')).toBe('rina@example.com');
+    expect(value('District')).toBe("Cox's Bazar");
+    expect(value('Address')).toBe('House 5, Road 2, Kolatoli');
+    expect(screen.getByRole('complementary', { name: 'Order summary' }).textContent).toContain('Delivery৳1,500');
+  });
+
+  it('keeps what the shopper typed and the district chosen on this device over the saved address', async () => {
+    localStorage.setItem('checkout-district', 'Dhaka');
+    let answer: (v: unknown) => void = () => {};
+    api({
+      '/api/cart/view': () =>
+        new Promise((r) => {
+          answer = r;
+        }),
+    });
+    render(<CheckoutPage />);
+    await flush();
+    fill({ 'Full name': 'Karim Hossain' });
+    answer({ body: { success: true, cart, address: { name: 'Rina Akter', mobile: '01712345678', district: "Cox's Bazar" }, district: "Cox's Bazar" } });
+    await flush();
+    expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Karim Hossain');
+    expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('01712345678');
+    expect(screen.getByLabelText<HTMLSelectElement>('District').value).toBe('Dhaka');
   });
 });

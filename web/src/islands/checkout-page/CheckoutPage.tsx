@@ -3,9 +3,12 @@
 // with it), district and address, checked here
 // with a message beside each field, then sent as the original shop named
 // them (`cart/checkout-delivery-address`); the delivery charge for the
-// district and the order's totals beside. A signed-in shopper's details and
-// default shipping address fill the form. A guest may create an account with
-// a password. Then on to /payment.
+// district and the order's totals beside. The form starts from what was
+// saved for this cart (the cart view's `address`: back from /payment, or
+// after a payment that failed), then a signed-in shopper's details and
+// default shipping address fill what is still empty; nothing the shopper
+// typed is overwritten. A guest may create an account with a password. Then
+// on to /payment.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field, fieldErrors } from '../../components/Field';
 import forms from '../../components/forms.module.css';
@@ -46,15 +49,38 @@ export function checkAddress(f: AddressForm, withAccount = false): Record<string
   });
 }
 
+/** Who filled a field, the stronger first: the shopper (never overwritten), this cart's saved address or this device's district, the account. */
+const TYPED = 3;
+const CART = 2;
+const ACCOUNT = 1;
+
+interface FormState {
+  f: AddressForm;
+  /** Who filled each field (absent: nobody). */
+  by: Partial<Record<keyof AddressForm, number>>;
+}
+
+/** `s` with the non-empty `values` of a source of strength `by`, in each field no stronger source filled. */
+export function prefill(s: FormState, values: Partial<Record<keyof AddressForm, string | null | undefined>>, by: number): FormState {
+  const f = { ...s.f };
+  const from = { ...s.by };
+  for (const [k, v] of Object.entries(values) as [keyof AddressForm, string | null | undefined][]) {
+    if (!v || (from[k] ?? 0) >= by) continue;
+    f[k] = v;
+    from[k] = by;
+  }
+  return { f, by: from };
+}
+
 export function CheckoutPage() {
-  const [f, setF] = useState<AddressForm>(() => ({
-    name: '',
-    mobile: '',
-    emergency_mobile: '',
-    email: '',
-    district: localStorage.getItem(DISTRICT_KEY) ?? '',
-    address: '',
-  }));
+  const [form, setForm] = useState<FormState>(() =>
+    prefill(
+      { f: { name: '', mobile: '', emergency_mobile: '', email: '', district: '', address: '' }, by: {} },
+      { district: localStorage.getItem(DISTRICT_KEY) },
+      CART,
+    ),
+  );
+  const f = form.f;
   const [districts, setDistricts] = useState<{ division?: string; district: string }[]>([]);
   const [cart, setCart] = useState<Cart | null | undefined>(undefined);
   const [delivery, setDelivery] = useState<number | null>(null);
@@ -64,11 +90,15 @@ export function CheckoutPage() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const signedIn = !!authToken();
-  const set = (k: keyof AddressForm) => (v: string) => setF((old) => ({ ...old, [k]: v }));
+  const set = (k: keyof AddressForm) => (v: string) => setForm((s) => ({ f: { ...s.f, [k]: v }, by: { ...s.by, [k]: TYPED } }));
 
   useEffect(() => {
     fetchCart()
-      .then((r) => setCart(r.cart ?? null))
+      .then((r) => {
+        setCart(r.cart ?? null);
+        // What was saved for this cart (back from /payment, or after a payment that failed).
+        setForm((s) => prefill(s, { ...r.address, district: r.address.district || r.district }, CART));
+      })
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
     apiGet<DistrictsResponse>('/api/common/districts', undefined, { quiet: true })
       .then((r) => setDistricts(r.districts ?? []))
@@ -76,25 +106,15 @@ export function CheckoutPage() {
     if (!signedIn) return;
     apiGet<UserResponse>('/api/auth/user', undefined, { quiet: true })
       .then(({ user }) =>
-        setF((old) => ({
-          ...old,
-          name: old.name || user?.name || '',
-          email: old.email || user?.email || '',
-          mobile: old.mobile || user?.phone || '',
-          emergency_mobile: old.emergency_mobile || user?.emergency_phone || user?.emergency_mobile || '',
-        })),
+        setForm((s) =>
+          prefill(s, { name: user.name, email: user.email, mobile: user.phone, emergency_mobile: user.emergency_phone || user.emergency_mobile }, ACCOUNT),
+        ),
       )
       .catch(() => {});
     apiGet<DefaultAddressResponse>('/api/user/get-default-address', { type: 'shipping' }, { quiet: true })
       .then(({ address: a }) => {
         if (!a || Array.isArray(a)) return;
-        setF((old) => ({
-          ...old,
-          name: old.name || a.name || '',
-          mobile: old.mobile || a.phone || '',
-          district: old.district || a.district || '',
-          address: old.address || a.address || '',
-        }));
+        setForm((s) => prefill(s, { name: a.name, mobile: a.phone, district: a.district, address: a.address }, ACCOUNT));
       })
       .catch(() => {});
   }, [signedIn]);
