@@ -163,6 +163,35 @@ describe('payment-page', () => {
     expect(navigate).toHaveBeenCalledWith('https://nagad.example/pay/2');
   });
 
+  it('says at once, beside the box, that an advance is out of range, in lakh-grouped taka, and sends none', async () => {
+    const fetch = mockFetch({
+      '/api/cart/view': { body: { ...view, cart: { ...view.cart, totalprice: 35000 }, grand_total: 36500, prebooking: true, prebooking_min_amount: 10950 } },
+      '/api/cart/get-payment-gateway': { body: gateways(['bkash']) },
+      '/api/cart/store-payment-method': { body: { success: true } },
+    });
+    render(<PaymentPage />);
+    await flush();
+    const advance = screen.getByLabelText<HTMLInputElement>('Advance to pay now (taka)');
+    const range = 'Pay between ৳10,950 and ৳36,500 now.';
+    for (const typed of ['-1', '999999999', '', '10949.5']) {
+      fireEvent.change(advance, { target: { value: typed } });
+      // No tap needed: the message is beside the box as soon as the amount is typed.
+      expect(screen.getByRole('alert').textContent).toBe(range);
+      expect(advance.getAttribute('aria-invalid')).toBe('true');
+      expect(advance.getAttribute('aria-describedby')).toBe('pay-advance-hint');
+      // The summary never reads "Pay now -৳1" or "৳99,99,99,999".
+      expect(document.querySelector('dl')!.textContent).toContain('Pay now—Due on delivery—');
+    }
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
+    await flush();
+    expect(fetch.mock.calls.filter((c) => /store-payment-method|set-paying-amount|bkash/.test(urlOf(c[0])))).toHaveLength(0);
+    expect(document.activeElement).toBe(advance);
+    fireEvent.change(advance, { target: { value: '36500' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.querySelector('dl')!.textContent).toContain('Pay now৳36,500Due on delivery৳0');
+  });
+
   it('chooses the only method there is, and leaves out cash on delivery where a product forbids it', async () => {
     mockFetch({ '/api/cart/view': { body: view }, '/api/cart/get-payment-gateway': { body: gateways(['cash_on_delivery']) } });
     const { unmount } = render(<PaymentPage />);

@@ -46,6 +46,15 @@ export function idempotencyKey(): string {
   }
 }
 
+/**
+ * What is wrong with the advance typed for a pre-booking (`min`…`max` whole taka, as
+ * `set-paying-amount` takes it), in the shop's own writing of taka; empty when it may be paid.
+ */
+export function advanceError(typed: string, min: number, max: number): string {
+  const paying = Number(typed);
+  return typed.trim() && Number.isInteger(paying) && paying >= min && paying <= max ? '' : `Pay between ${formatTaka(min)} and ${formatTaka(max)} now.`;
+}
+
 /** What the page knows of the methods: not yet, the origin's answer, or that it could not be had. */
 type Known = { state: 'loading' } | { state: 'known'; on: typeof METHODS; buyingDisabled: boolean } | { state: 'unknown' };
 
@@ -95,6 +104,8 @@ export function PaymentPage() {
   // The cart view states the charge; `pm` only once a method is stored.
   const fee = Number(view?.delivery_fee ?? view?.pm?.deliveryfee) || 0;
   const grand = Number(view?.grand_total) || Number(view?.pm?.grand_total) || total - discount + fee;
+  // Checked as it is typed: an amount out of range is said at once and never sent.
+  const advanceWrong = view?.prebooking ? advanceError(advance, view.prebooking_min_amount, grand) : '';
   const due = Math.max(0, grand - (Number(advance) || 0));
 
   const place = async () => {
@@ -103,11 +114,12 @@ export function PaymentPage() {
     if (!method) found.method = 'You must select a payment method';
     if (!terms) found.terms = 'You must agree with terms';
     const paying = Number(advance);
-    if (view?.prebooking && !(Number.isInteger(paying) && paying >= view.prebooking_min_amount && paying <= grand))
-      found.advance = `Pay between ${formatTaka(view.prebooking_min_amount)} and ${formatTaka(grand)} now.`;
     setErrors(found);
     setError('');
-    if (Object.keys(found).length) return;
+    if (Object.keys(found).length || advanceWrong) {
+      if (advanceWrong) document.getElementById('pay-advance')?.focus();
+      return;
+    }
     setBusy(true);
     const token = selfToken();
     try {
@@ -139,7 +151,13 @@ export function PaymentPage() {
         navigate(r.data);
       }
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The order could not be placed. Please try again.');
+      if (err instanceof ApiError && 'payingAmount' in err.errors) {
+        // The total changed since the page was loaded: the range beside the box follows it.
+        setError('Please check the advance: the amount you can pay now has changed.');
+        fetchCart()
+          .then(setView)
+          .catch(() => {});
+      } else setError(err instanceof ApiError ? err.message : 'The order could not be placed. Please try again.');
       setBusy(false);
     }
   };
@@ -208,9 +226,9 @@ export function PaymentPage() {
         {view?.prebooking && (
           <>
             <dt>Pay now</dt>
-            <dd>{formatTaka(Number(advance) || 0)}</dd>
+            <dd>{advanceWrong ? '—' : formatTaka(Number(advance))}</dd>
             <dt>Due on delivery</dt>
-            <dd>{formatTaka(due)}</dd>
+            <dd>{advanceWrong ? '—' : formatTaka(due)}</dd>
           </>
         )}
       </dl>
@@ -225,16 +243,12 @@ export function PaymentPage() {
             max={grand}
             step={1}
             value={advance}
-            aria-invalid={errors.advance ? true : undefined}
+            aria-invalid={advanceWrong ? true : undefined}
             aria-describedby="pay-advance-hint"
-            onChange={(e) => {
-              setAdvance(e.target.value);
-              // The range note stays until the shopper changes the amount.
-              setErrors(({ advance: _, ...rest }) => rest);
-            }}
+            onChange={(e) => setAdvance(e.target.value)}
           />
-          <small id="pay-advance-hint" className={errors.advance ? forms.error : 'muted'}>
-            {errors.advance ?? `This is a pre-booking: pay at least ${formatTaka(view.prebooking_min_amount)} now, and the rest on delivery.`}
+          <small id="pay-advance-hint" className={advanceWrong ? forms.error : 'muted'} role={advanceWrong ? 'alert' : undefined}>
+            {advanceWrong || `This is a pre-booking: pay at least ${formatTaka(view.prebooking_min_amount)} now, and the rest on delivery.`}
           </small>
         </div>
       )}
