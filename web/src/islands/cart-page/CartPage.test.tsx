@@ -73,6 +73,32 @@ describe('cart-page', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     await flush();
     expect(sentJson<{ items: Record<string, { qty: number }> }>(callsTo(fetch, '/api/cart/update')[1][1]).items['CHR-101-RED'].qty).toBe(99);
+    expect(screen.getByRole('alert').textContent).toBe('You can buy at most 99 at a time. For more, please contact us.');
+  });
+
+  it('says why a quantity of 0 or −1 is not taken, keeps the line, and offers to remove it', async () => {
+    const fetch = api({ '/api/cart/remove-cart-item': { body: { success: true } } });
+    render(<CartPage />);
+    await flush();
+    const input = screen.getByRole<HTMLInputElement>('spinbutton', { name: 'Quantity of Akij Chair' });
+    for (const typed of ['0', '-1']) {
+      fireEvent.change(input, { target: { value: typed } });
+      fireEvent.keyDown(input, { key: 'Enter' });
+      await flush();
+      // Beside the box, tied to it, and the box shows the cart's quantity again.
+      const note = screen.getByRole('alert');
+      expect(note.textContent).toBe('Quantity must be at least 1. Remove Akij Chair from the cart');
+      expect(input.getAttribute('aria-describedby')).toBe(note.id);
+      expect(input.value).toBe('2');
+      expect(input.closest('td')!.contains(note)).toBe(true);
+    }
+    fireEvent.blur(input);
+    await flush();
+    expect(callsTo(fetch, '/api/cart/update')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Akij Chair from the cart' }));
+    await flush();
+    expect(new URL(urlOf(callsTo(fetch, '/api/cart/remove-cart-item')[0][0]), 'http://x').search).toBe('?pid=7&pcode=CHR-101-RED');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows a failed change to the shopper', async () => {

@@ -1,5 +1,7 @@
 // The cart page (/cart, issue 4): the visitor's items and product sets with
-// quantity (1–99), price and remove; a coupon; the delivery charge for the
+// quantity (1–99: a quantity below 1 is refused beside its box, with a way
+// to remove the line, and one above 99 is lowered to 99 with a word), price
+// and remove; a coupon; the delivery charge for the
 // district chosen; the totals; and "Proceed to checkout", which records the
 // cart and coupon for checkout (`cart/checkout-address`) before going on.
 // Every answer is shown, errors included. Changes made elsewhere (the
@@ -36,7 +38,27 @@ const store = (key: string, value: string) => {
   }
 };
 
-function Quantity({ line, busy, onSet }: { line: CartLine; busy: boolean; onSet: (qty: number) => void }) {
+/** Why a typed quantity was not taken as it is: below 1 (the line stays; removing it is offered) or above 99. */
+export const TOO_FEW = 'Quantity must be at least 1.';
+export const TOO_MANY = `You can buy at most ${MAX_QTY} at a time. For more, please contact us.`;
+
+function Quantity({
+  line,
+  busy,
+  note,
+  onSet,
+  onNote,
+  onRemove,
+}: {
+  line: CartLine;
+  busy: boolean;
+  /** The word beside the box about the last quantity typed, if any. */
+  note: string;
+  onSet: (qty: number) => void;
+  onNote: (text: string) => void;
+  onRemove: () => void;
+}) {
+  const noteId = useId();
   const [text, setText] = useState(String(line.qty));
   // The box shows the cart's quantity again once a change is answered, a
   // refused one included (the message says why).
@@ -44,33 +66,57 @@ function Quantity({ line, busy, onSet }: { line: CartLine; busy: boolean; onSet:
     if (!busy) setText(String(line.qty));
   }, [busy, line.qty]);
   const commit = (value: number) => {
-    const qty = Math.min(MAX_QTY, Math.max(1, Math.round(value) || 1));
+    const typed = Math.round(value);
+    if (!(typed >= 1)) {
+      // 0, −1 or nothing: the line keeps its quantity, and the shopper is told why.
+      setText(String(line.qty));
+      onNote(TOO_FEW);
+      return;
+    }
+    const qty = Math.min(MAX_QTY, typed);
     setText(String(qty));
     if (qty !== line.qty) onSet(qty);
+    if (typed > MAX_QTY) onNote(TOO_MANY);
   };
   return (
-    <span className={styles.qty}>
-      <button type="button" aria-label={`One less ${line.info.title}`} disabled={busy || line.qty <= 1} onClick={() => commit(line.qty - 1)}>
-        −
-      </button>
-      <input
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={MAX_QTY}
-        aria-label={`Quantity of ${line.info.title}`}
-        value={text}
-        disabled={busy}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={() => commit(Number(text))}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') commit(Number(text));
-        }}
-      />
-      <button type="button" aria-label={`One more ${line.info.title}`} disabled={busy || line.qty >= MAX_QTY} onClick={() => commit(line.qty + 1)}>
-        +
-      </button>
-    </span>
+    <>
+      <span className={styles.qty}>
+        <button type="button" aria-label={`One less ${line.info.title}`} disabled={busy || line.qty <= 1} onClick={() => commit(line.qty - 1)}>
+          −
+        </button>
+        <input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_QTY}
+          aria-label={`Quantity of ${line.info.title}`}
+          aria-describedby={note ? noteId : undefined}
+          value={text}
+          disabled={busy}
+          onChange={(e) => setText(e.target.value)}
+          onBlur={() => commit(Number(text))}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit(Number(text));
+          }}
+        />
+        <button type="button" aria-label={`One more ${line.info.title}`} disabled={busy || line.qty >= MAX_QTY} onClick={() => commit(line.qty + 1)}>
+          +
+        </button>
+      </span>
+      {note && (
+        <p id={noteId} className={styles.error} role="alert">
+          {note}
+          {note === TOO_FEW && (
+            <>
+              {' '}
+              <button type="button" className={styles.textbtn} disabled={busy} onClick={onRemove}>
+                Remove {line.info.title} from the cart
+              </button>
+            </>
+          )}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -99,6 +145,8 @@ export function CartPage() {
   const [district, setDistrict] = useState(() => stored(DISTRICT_KEY));
   const [delivery, setDelivery] = useState<number | null>(null);
   const [deliveryNote, setDeliveryNote] = useState('');
+  /** The word beside one line's quantity box (its key and the text). */
+  const [qtyNote, setQtyNote] = useState<{ key: string; text: string } | null>(null);
 
   const load = useCallback(() => {
     fetchCart()
@@ -146,6 +194,7 @@ export function CartPage() {
   const act = async (key: string, work: () => Promise<void>, fallback: string) => {
     setBusy(key);
     setError('');
+    setQtyNote(null);
     try {
       await work();
     } catch (e) {
@@ -164,6 +213,7 @@ export function CartPage() {
     }
     setBusy('coupon');
     setError('');
+    setQtyNote(null);
     try {
       const r = await apiPost<CouponApplyResponse>('/api/cart/coupon-apply', { coupon: code });
       store(COUPON_KEY, code);
@@ -248,7 +298,14 @@ export function CartPage() {
                   </td>
                   <td data-label="Price">{formatTaka(l.purchaseprice)}</td>
                   <td data-label="Quantity">
-                    <Quantity line={l} busy={busy !== null} onSet={(qty) => void act(key, () => setQuantity(l, qty), 'The quantity could not be changed.')} />
+                    <Quantity
+                      line={l}
+                      busy={busy !== null}
+                      note={qtyNote?.key === key ? qtyNote.text : ''}
+                      onSet={(qty) => void act(key, () => setQuantity(l, qty), 'The quantity could not be changed.')}
+                      onNote={(text) => setQtyNote({ key, text })}
+                      onRemove={() => void act(key, () => removeLine(l), 'That item could not be removed.')}
+                    />
                   </td>
                   <td data-label="Total">{formatTaka(l.purchaseprice * l.qty)}</td>
                   <td>
@@ -324,6 +381,7 @@ export function CartPage() {
               setDistrict(e.target.value);
               store(DISTRICT_KEY, e.target.value);
               setError('');
+              setQtyNote(null);
             }}
           >
             <option value="">Choose a district</option>
