@@ -92,7 +92,11 @@ test('a set in stock with fabrics: choose a fabric with the keyboard, add, and t
   assert.equal(await group.getByRole('radio', { name: chosen.title }).isChecked(), true);
   await add.click();
   await p.getByText(`The set is in your cart, in ${chosen.title}.`).waitFor();
-  await expectCartCount(p, 1);
+  // The badge counts pieces: every product of the set in its quantity.
+  await expectCartCount(
+    p,
+    set.products.reduce((n, item) => n + item.product_set_qty, 0),
+  );
   await p.getByRole('link', { name: 'View cart' }).last().click();
   await p.waitForURL('**/cart');
   const section = p.getByRole('region', { name: set.title });

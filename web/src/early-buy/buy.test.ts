@@ -35,7 +35,7 @@ afterEach(() => {
 describe('early add to cart', () => {
   it('adds with the island call before React, says so, and writes the count into the header fallback', async () => {
     const fetch = mockFetch({
-      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', product_code: 'BED-42', purchaseprice: 52000, cartCount: 3 } },
+      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', product_code: 'BED-42', purchaseprice: 52000, cartCount: 1, total_qty: 3 } },
     });
     const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Add to cart' });
     button.click();
@@ -73,7 +73,7 @@ describe('early add to cart', () => {
     });
     // React's buttons now: busy while the early add is under way.
     expect(screen.getByRole('button', { name: 'Add to cart' }).getAttribute('aria-busy')).toBe('true');
-    answer({ body: { success: true, title: 'Oslo Bed', cartCount: 1 } });
+    answer({ body: { success: true, title: 'Oslo Bed', cartCount: 1, total_qty: 1 } });
     await flush();
     expect(screen.getByText(/Added to your cart: Oslo Bed\./)).toBeTruthy();
     expect(fetch.mock.calls.filter(([u]) => urlOf(u).includes('add-to-cart'))).toHaveLength(1);
@@ -81,7 +81,7 @@ describe('early add to cart', () => {
 
   it('lets header-counts start from the count the early add wrote', async () => {
     mockFetch({
-      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', cartCount: 2 } },
+      '/api/cart/add-to-cart': { body: { success: true, title: 'Oslo Bed', cartCount: 1, total_qty: 2 } },
       // Slower than the mount: the adopted count shows meanwhile.
       '/api/cart/count-notification': () => new Promise(() => {}),
     });

@@ -46,7 +46,7 @@ export function earlyBuy(root: Document | HTMLElement = document): void {
     add
       .then(
         (r) => {
-          showCount(r.cartCount);
+          showCount(r.total_qty);
           const view = document.createElement('a');
           view.href = '/cart';
           view.textContent = 'View cart';

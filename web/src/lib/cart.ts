@@ -82,7 +82,7 @@ export async function addProduct(
       ...(r.cat_name || p.category ? { item_category: r.cat_name || p.category } : {}),
     },
   ]);
-  emit('cart:changed', { count: r.cartCount });
+  emit('cart:changed', { count: r.total_qty });
   return r;
 }
 
@@ -90,5 +90,5 @@ export async function addProduct(
 export const addedMessage = (p: { title: string; pre_booking?: boolean }, r: AddProductResponse): string =>
   `${p.pre_booking ? 'Pre-booked' : 'Added to your cart'}: ${r.title || p.title}.`;
 
-/** The header's cart link as a screen reader names it. */
+/** The header's cart link as a screen reader names it: `count` is pieces (three of one sofa are 3 items). */
 export const cartLabel = (count: number): string => `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;

@@ -4,9 +4,10 @@
 /** Every event an island may fire or hear, with its `detail`. */
 export interface IslandEvents {
   /**
-   * The cart changed (an add or a removal); `count` is the cart's lines as
-   * count-notification counts them (a set once), when the change's answer
-   * told it: the header shows it without asking again.
+   * The cart changed (an add or a removal); `count` is the pieces in the
+   * cart (the sum of its quantities: count-notification's `cartQty`, an
+   * add's `total_qty`), when the change's answer told it: the header shows
+   * it without asking again.
    */
   'cart:changed': { count?: number };
   /** The wishlist changed. */

@@ -39,7 +39,16 @@ describe('buy-buttons', () => {
   it('adds to the cart with main_pid, qty and variation_id, confirms, and tells the header the new count', async () => {
     const fetch = mockFetch({
       '/api/cart/add-to-cart': {
-        body: { success: true, title: 'Oslo Bed', product_code: 'BED-42-K', purchaseprice: 52000, cat_name: 'Beds', sub_title: 'King', cartCount: 2 },
+        body: {
+          success: true,
+          title: 'Oslo Bed',
+          product_code: 'BED-42-K',
+          purchaseprice: 52000,
+          cat_name: 'Beds',
+          sub_title: 'King',
+          cartCount: 1,
+          total_qty: 2,
+        },
       },
     });
     render(<BuyButtons {...product} variation_id={9} />);

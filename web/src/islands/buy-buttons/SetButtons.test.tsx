@@ -38,7 +38,9 @@ const addButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'A
 
 describe('set buttons', () => {
   it('checks the stock again before offering the add, then sends the chosen fabric', async () => {
-    const fetch = live([bed, chair], { '/api/cart/add-to-cart': { body: { success: true, main_pid: [11, 12], pset_id: 3, fabric_id: 8, cartCount: 2 } } });
+    const fetch = live([bed, chair], {
+      '/api/cart/add-to-cart': { body: { success: true, main_pid: [11, 12], pset_id: 3, fabric_id: 8, cartCount: 1, total_qty: 2 } },
+    });
     render(<SetButtons {...props} />);
     // As the page was generated, until the live answer comes.
     expect(addButton().disabled).toBe(true);

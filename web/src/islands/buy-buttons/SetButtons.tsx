@@ -86,7 +86,7 @@ export function SetButtons(p: SetBuyProps) {
         analytics.addToCart(
           items.map((x) => ({ item_id: x.product_code || String(x.id), item_name: x.title, price: x.price_now, quantity: x.product_set_qty })),
         );
-        emit('cart:changed', { count: r.cartCount });
+        emit('cart:changed', { count: r.total_qty });
         return {
           ok: true,
           text: chosen ? `The set is in your cart, in ${chosen.title}.` : 'The set is in your cart.',

@@ -40,15 +40,15 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('header-counts', () => {
   it('shows the compare, wishlist and cart counts, and counts again after a change', async () => {
-    let cartCount = 2;
-    const fetch = mockFetch({ '/api/cart/count-notification': () => ({ body: { compareCount: 1, wishCount: 3, cartCount } }) });
+    let cartQty = 2;
+    const fetch = mockFetch({ '/api/cart/count-notification': () => ({ body: { compareCount: 1, wishCount: 3, cartQty } }) });
     render(<HeaderCounts />);
     await flush();
     expect(screen.getByRole('link', { name: 'Compare, 1 product' }).textContent).toBe('1');
     expect(screen.getByRole('link', { name: 'Wishlist, 3 products' }).textContent).toBe('3');
     expect(screen.getByRole('link', { name: 'Cart, 2 items' }).getAttribute('href')).toBe('/cart');
     expect(screen.getByRole('link', { name: 'My Profile' }).getAttribute('href')).toBe('/user/profile');
-    cartCount = 3;
+    cartQty = 3;
     act(() => emit('cart:changed', {}));
     await flush();
     expect(screen.getByRole('link', { name: 'Cart, 3 items' }).textContent).toBe('3');
@@ -58,12 +58,19 @@ describe('header-counts', () => {
     expect(callsTo(fetch, '/api/cart/count-notification')).toHaveLength(4);
   });
 
+  it('counts pieces, not lines: three of one sofa are 3 items', async () => {
+    mockFetch({ '/api/cart/count-notification': { body: { success: true, compareCount: 0, wishCount: 0, cartCount: 1, cartQty: 3 } } });
+    render(<HeaderCounts />);
+    await flush();
+    expect(screen.getByRole('link', { name: 'Cart, 3 items' }).textContent).toBe('3');
+  });
+
   it('shows a count the change carried without asking, and an older answer does not undo it', async () => {
     let answer: (() => void) | undefined;
     const fetch = mockFetch({
       '/api/cart/count-notification': () =>
         // The first count is asked before the add and answered after it.
-        new Promise((resolve) => (answer = () => resolve({ body: { compareCount: 2, wishCount: 1, cartCount: 0 } }))),
+        new Promise((resolve) => (answer = () => resolve({ body: { compareCount: 2, wishCount: 1, cartQty: 0 } }))),
     });
     render(<HeaderCounts />);
     await flush();
@@ -77,14 +84,14 @@ describe('header-counts', () => {
     expect(screen.getByRole('link', { name: 'Cart, 1 item' })).toBeTruthy(); // not back to 0
     expect(screen.getByRole('link', { name: 'Compare, 2 products' })).toBeTruthy(); // the rest is taken
     // A change without a count asks again, and that answer is shown.
-    mockFetch({ '/api/cart/count-notification': { body: { compareCount: 2, wishCount: 1, cartCount: 0 } } });
+    mockFetch({ '/api/cart/count-notification': { body: { compareCount: 2, wishCount: 1, cartQty: 0 } } });
     act(() => emit('cart:changed', {}));
     await flush();
     expect(screen.getByRole('link', { name: 'Cart, 0 items' })).toBeTruthy();
   });
 
   it('fetches the mini-cart on first hover only, and again after a change forces it', async () => {
-    const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartCount: 2 } }, '/api/cart/view': { body: cartView } });
+    const fetch = mockFetch({ '/api/cart/count-notification': { body: { cartQty: 2 } }, '/api/cart/view': { body: cartView } });
     render(<HeaderCounts />);
     await flush();
     expect(callsTo(fetch, '/api/cart/view')).toHaveLength(0);
@@ -108,7 +115,7 @@ describe('header-counts', () => {
   });
 
   it('lists items and sets with quantity, price and total, and links to checkout and the cart', async () => {
-    mockFetch({ '/api/cart/count-notification': { body: { cartCount: 3 } }, '/api/cart/view': { body: cartView } });
+    mockFetch({ '/api/cart/count-notification': { body: { cartQty: 3 } }, '/api/cart/view': { body: cartView } });
     render(<HeaderCounts />);
     fireEvent.focus(screen.getByRole('link', { name: /^Cart,/ }));
     await flush();
@@ -125,7 +132,7 @@ describe('header-counts', () => {
 
   it('says the cart is empty', async () => {
     mockFetch({
-      '/api/cart/count-notification': { body: { cartCount: 0 } },
+      '/api/cart/count-notification': { body: { cartQty: 0 } },
       '/api/cart/view': { body: { cart: { psets: [], product_maximum_arrive_time: null } } },
     });
     render(<HeaderCounts />);
@@ -137,7 +144,7 @@ describe('header-counts', () => {
 
   it('removes a line with pid and pcode, a set with pid_codes, and refreshes', async () => {
     const fetch = mockFetch({
-      '/api/cart/count-notification': { body: { cartCount: 3 } },
+      '/api/cart/count-notification': { body: { cartQty: 3 } },
       '/api/cart/view': { body: cartView },
       '/api/cart/remove-cart-item': { body: { success: true } },
     });
@@ -169,7 +176,7 @@ describe('header-counts', () => {
 
   it('shows a failed removal to the shopper', async () => {
     mockFetch({
-      '/api/cart/count-notification': { body: { cartCount: 1 } },
+      '/api/cart/count-notification': { body: { cartQty: 1 } },
       '/api/cart/view': { body: cartView },
       '/api/cart/remove-cart-item': { status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again.' } },
     });

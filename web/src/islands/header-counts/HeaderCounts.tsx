@@ -1,5 +1,7 @@
 // The header's icons with their counts (SPEC.md §2): profile, compare,
-// wishlist and cart, counted by `GET /api/cart/count-notification` and again
+// wishlist and cart (its pieces, the sum of the quantities: `cartQty`; three
+// of one sofa are 3 items, not the 1 line `cartCount` counts), counted by
+// `GET /api/cart/count-notification` and again
 // whenever an island says the cart, wishlist or compare list changed (a cart
 // change that carries the new count, as an add-to-cart answer does, is shown
 // without asking: one round trip less on a slow link). Hovering
@@ -19,10 +21,10 @@ import type { CountResponse, HeaderCountsProps } from './types';
 export const CLOSE_DELAY_MS = 250;
 
 /** The counts shown: none until the first answer (the cart's may come first, from the page or an add). */
-type Counts = Partial<Pick<CountResponse, 'compareCount' | 'wishCount' | 'cartCount'>>;
+type Counts = Partial<Pick<CountResponse, 'compareCount' | 'wishCount' | 'cartQty'>>;
 
 export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }: HeaderCountsProps) {
-  const [counts, setCounts] = useState<Counts>(known === undefined ? {} : { cartCount: known });
+  const [counts, setCounts] = useState<Counts>(known === undefined ? {} : { cartQty: known });
   const [open, setOpen] = useState(false);
   const [cart, setCart] = useState<CartViewResponse['cart'] | undefined>(undefined);
   const [error, setError] = useState('');
@@ -39,7 +41,9 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
   const loadCounts = useCallback(() => {
     const before = told.current;
     apiGet<CountResponse>('/api/cart/count-notification', undefined, { quiet: true })
-      .then((answer) => setCounts((now) => (told.current === before ? answer : { ...answer, cartCount: now.cartCount })))
+      .then(({ compareCount, wishCount, cartQty }) =>
+        setCounts((now) => ({ compareCount, wishCount, cartQty: told.current === before ? cartQty : now.cartQty })),
+      )
       .catch(() => {
         // Counts are a convenience: the links still work without them.
       });
@@ -72,7 +76,7 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
         const count = detail?.count;
         if (typeof count !== 'number') return loadCounts();
         told.current++;
-        setCounts((now) => ({ ...now, cartCount: count }));
+        setCounts((now) => ({ ...now, cartQty: count }));
       }),
       on('wishlist:changed', changed),
       on('compare:changed', changed),
@@ -113,7 +117,7 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
 
   const badge = (n: number | undefined) => <b>{n ?? 0}</b>;
   const products = (n: number | undefined) => `${n ?? 0} ${n === 1 ? 'product' : 'products'}`;
-  const cartCount = counts.cartCount ?? 0;
+  const cartCount = counts.cartQty ?? 0;
   return (
     <>
       <a href={profile_url} aria-label="My Profile">
@@ -149,7 +153,7 @@ export function HeaderCounts({ profile_url = '/user/profile', cartCount: known }
       >
         <a href="/cart" aria-label={cartLabel(cartCount)} aria-expanded={open} aria-controls="mini-cart">
           <Icon id="cart" />
-          {badge(counts.cartCount)}
+          {badge(counts.cartQty)}
         </a>
         <div id="mini-cart" className={styles.panel} hidden={!open} role="region" aria-label="Your cart">
           {open && <MiniCart cart={cart} error={error} busy={busy} onRemove={(r) => void remove(r)} />}
