@@ -31,7 +31,9 @@ describe('account-page', () => {
 
   it('shows and saves the profile, and subscribes to the newsletter', async () => {
     const fetch = mockFetch({
-      '/api/auth/user': { body: { user: { name: 'Rina', email: 'rina@example.com', phone: '01712345678', gender: 'female' } } },
+      '/api/auth/user': {
+        body: { user: { name: 'Rina', email: 'rina@example.com', phone: '01712345678', gender: 'female', district: 'Dhaka', postcode: '1212' } },
+      },
       '/api/user/user-update': { body: { success: true, message: 'Infomation Updated!' } },
       '/api/user/subscribe': { body: { success: true } },
     });
@@ -47,14 +49,38 @@ describe('account-page', () => {
       name: 'Rina Akter',
       email: 'rina@example.com',
       phone: '01712345678',
+      emergency_phone: '',
       birthday: '',
       gender: 'female',
+      // Not on the form, and user-update clears what is left out: sent as saved.
+      district: 'Dhaka',
+      postcode: '1212',
     });
     expect(screen.getByText('Infomation Updated!')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Subscribe/ }));
     await flush();
     expect(sentJson(callsTo(fetch, '/api/user/subscribe')[0][1])).toEqual({ email: 'rina@example.com' });
     expect(screen.getByText('You are subscribed to our newsletter.')).toBeTruthy();
+  });
+
+  it('keeps the emergency number checkout asks for: shown, checked, and saved (never cleared by a save)', async () => {
+    const fetch = mockFetch({
+      '/api/auth/user': { body: { user: { name: 'Rina', email: 'rina@example.com', phone: '01712345678', emergency_phone: '01812345678' } } },
+      '/api/user/user-update': { body: { success: true, message: 'Infomation Updated!' } },
+    });
+    render(<AccountPage path="/user/profile" search="" />);
+    await flush();
+    const emergency = screen.getByLabelText<HTMLInputElement>('Emergency mobile number');
+    expect(emergency.value).toBe('01812345678');
+    fireEvent.change(emergency, { target: { value: '01712345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(screen.getByText('Use a different number from the mobile number above.')).toBeTruthy();
+    expect(callsTo(fetch, '/api/user/user-update')).toHaveLength(0);
+    fireEvent.change(emergency, { target: { value: '+880 1912-345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save my details' }));
+    await flush();
+    expect(sentJson(callsTo(fetch, '/api/user/user-update')[0][1])).toMatchObject({ phone: '01712345678', emergency_phone: '01912345678' });
   });
 
   it('welcomes a shopper who just signed up', async () => {

@@ -8,7 +8,7 @@ import forms from '../../components/forms.module.css';
 import { ApiError, apiGet, apiPost } from '../../lib/api';
 import { formatTaka } from '../../lib/money';
 import { PASSWORD_HINT, checkConfirmation, checkNewPassword } from '../../lib/password';
-import { checkEmail, checkPhone, normalisePhone, only } from '../../lib/validate';
+import { checkEmail, checkEmergencyPhone, checkPhone, normalisePhone, only } from '../../lib/validate';
 import styles from './AccountPage.module.css';
 import type {
   Address,
@@ -53,12 +53,18 @@ function useLoad<T>(path: string): [T | undefined, string, () => void] {
   return [data, error, load];
 }
 
+/**
+ * The profile. `user-update` sets every field to what is sent (one left out is cleared), so
+ * the form sends them all: the emergency number, which checkout asks for and fills from here,
+ * and the home district and postcode, which it does not show, as they were saved.
+ */
 export function Profile() {
   const [r, loadError, reload] = useLoad<UserResponse>('/api/auth/user');
-  const [v, setV] = useState<Record<'name' | 'email' | 'phone' | 'birthday' | 'gender', string>>({
+  const [v, setV] = useState<Record<'name' | 'email' | 'phone' | 'emergency_phone' | 'birthday' | 'gender', string>>({
     name: '',
     email: '',
     phone: '',
+    emergency_phone: '',
     birthday: '',
     gender: '',
   });
@@ -71,7 +77,15 @@ export function Profile() {
   const sensitive = !!saved && (v.email.trim().toLowerCase() !== (saved.email ?? '').toLowerCase() || normalisePhone(v.phone) !== (saved.phone ?? ''));
   useEffect(() => {
     const u = r?.user;
-    if (u) setV({ name: u.name ?? '', email: u.email ?? '', phone: u.phone ?? '', birthday: u.birthday ?? '', gender: u.gender ?? '' });
+    if (u)
+      setV({
+        name: u.name ?? '',
+        email: u.email ?? '',
+        phone: u.phone ?? '',
+        emergency_phone: u.emergency_phone || u.emergency_mobile || '',
+        birthday: u.birthday ?? '',
+        gender: u.gender ?? '',
+      });
   }, [r]);
   const set = (k: keyof typeof v) => (value: string) => setV((o) => ({ ...o, [k]: value }));
   const save = async (e: FormEvent) => {
@@ -80,6 +94,7 @@ export function Profile() {
       name: v.name.trim() ? '' : 'Enter your name.',
       email: checkEmail(v.email),
       phone: v.phone ? checkPhone(v.phone) : '',
+      emergency_phone: v.emergency_phone.trim() ? checkEmergencyPhone(v.emergency_phone, v.phone) : '',
       old_password: sensitive && !password ? 'Enter your current password to change your email or mobile number.' : '',
     });
     setErrors(found);
@@ -91,6 +106,9 @@ export function Profile() {
         name: v.name.trim(),
         email: v.email.trim(),
         phone: normalisePhone(v.phone),
+        emergency_phone: normalisePhone(v.emergency_phone.trim()),
+        district: saved?.district ?? '',
+        postcode: saved?.postcode ?? '',
         ...(sensitive ? { old_password: password } : {}),
       });
       setPassword('');
@@ -123,6 +141,16 @@ export function Profile() {
         <Field label="Full name" name="name" autoComplete="name" value={v.name} error={errors.name} onChange={set('name')} />
         <Field label="Email" name="email" type="email" autoComplete="email" value={v.email} error={errors.email} onChange={set('email')} />
         <Field label="Mobile number" name="phone" type="tel" inputMode="tel" autoComplete="tel" value={v.phone} error={errors.phone} onChange={set('phone')} />
+        <Field
+          label="Emergency mobile number"
+          name="emergency_phone"
+          type="tel"
+          inputMode="tel"
+          hint="Another number we can call about a delivery; checkout fills it in from here."
+          value={v.emergency_phone}
+          error={errors.emergency_phone}
+          onChange={set('emergency_phone')}
+        />
         {sensitive && (
           <Field
             label="Current password"

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { setAuthToken } from '../../lib/api';
 import { navigate } from '../../lib/navigate';
 import { mockFetch, sentJson, urlOf } from '../../lib/test-utils';
 import { checkAddress, CheckoutPage } from './CheckoutPage';
@@ -174,5 +175,18 @@ describe('checkout-page', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Full name').value).toBe('Karim Hossain');
     expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('01712345678');
     expect(screen.getByLabelText<HTMLSelectElement>('District').value).toBe('Dhaka');
+  });
+
+  it('fills a signed-in shopper’s emergency number from the profile', async () => {
+    setAuthToken('5|tok');
+    api({
+      '/api/auth/user': { body: { success: true, user: { id: 5, name: 'Rina Akter', phone: '01712345678', emergency_phone: '01812345678' } } },
+      '/api/user/get-default-address': { body: { success: true, address: [] } },
+    });
+    render(<CheckoutPage />);
+    await flush();
+    expect(screen.getByLabelText<HTMLInputElement>('Mobile number').value).toBe('01712345678');
+    expect(screen.getByLabelText<HTMLInputElement>('Emergency mobile number').value).toBe('01812345678');
+    setAuthToken(null);
   });
 });
