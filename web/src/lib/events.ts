@@ -21,6 +21,8 @@ export interface IslandEvents {
   'loading:start': { url: string };
   'loading:finish': { url: string };
   'loading:fail': { url: string; status: number };
+  /** The page is going to `url` (`navigate`): the loading bar runs until it has gone. */
+  'loading:route': { url: string };
   /** An island failed to load or to mount; its fallback stays (fired by the loader). */
   'island-error': { name: string; error: unknown };
 }

@@ -1,7 +1,10 @@
 // Page navigation in one place, so tests can watch it (jsdom cannot navigate).
 
-/** Goes to `url` as a link click would. */
+import { emit } from './events';
+
+/** Goes to `url` as a link click would, and says so to the loading bar. */
 export function navigate(url: string): void {
+  emit('loading:route', { url });
   window.location.assign(url);
 }
 

@@ -55,21 +55,56 @@ describe('loading-bar', () => {
     expect(state()).toBe('idle');
   });
 
-  it('runs while the next page loads after a form is sent, and stops when the page comes back from the cache', () => {
+  it('runs at once while the next page loads after a form is sent, and stops when the page comes back from the cache', () => {
     const state = bar();
     const form = document.body.appendChild(document.createElement('form'));
     act(() => {
       form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
     });
-    later(199);
-    expect(state()).toBe('idle');
-    later(1);
     expect(state()).toBe('running');
     act(() => {
       window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
     });
     expect(state()).toBe('idle');
     form.remove();
+  });
+
+  it('starts at once on a tap on a link to another page of this site, and runs until the page goes', () => {
+    const state = bar();
+    const a = document.body.appendChild(document.createElement('a'));
+    a.href = '/c/sofas';
+    a.addEventListener('click', (e) => e.preventDefault()); // jsdom cannot navigate; the bar listens after it
+    const tap = () =>
+      act(() => {
+        a.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: false, button: 0 }));
+      });
+    // An island's request under way when the shopper taps, ending while the next page loads.
+    fire('loading:start');
+    tap();
+    expect(state()).toBe('running');
+    fire('loading:finish');
+    later(LINGER_MS + 5000);
+    expect(state()).toBe('running');
+    // The page goes (pagehide, into the back-forward cache as well): the bar stops, so a page
+    // brought back by Back does not show it running.
+    act(() => {
+      window.dispatchEvent(Object.assign(new Event('pagehide'), { persisted: true }));
+    });
+    expect(state()).toBe('idle');
+    // Again, and back from the cache without a pagehide seen.
+    tap();
+    expect(state()).toBe('running');
+    act(() => {
+      window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    });
+    expect(state()).toBe('idle');
+    a.remove();
+  });
+
+  it('runs at once when an island goes to another page (navigate)', () => {
+    const state = bar();
+    act(() => emit('loading:route', { url: '/payment' }));
+    expect(state()).toBe('running');
   });
 
   it('does not run for a link within the page or a form an island handles', () => {

@@ -1,11 +1,14 @@
 // The loading bar (SPEC.md §4, §9): a thin bar pinned to the top of the
 // window while the api wrapper has requests running, or while the next page
-// loads after a click on a link of this site or a form's submission (a
-// route load: every page is its own document, so the bar runs until this one
-// goes away, or comes back from the back-forward cache). It shows only for
-// work still running after 200 ms (throttle), creeps across in 5000 ms,
-// jumps to the end when the requests finish, and turns amber when one fails.
-// Fixed position: it never moves the page.
+// loads (a route load) after a tap on a link of this site, a form's
+// submission or an island's `navigate`. Requests show it only when still
+// running after 200 ms (throttle); a route load shows it at once, since the
+// shopper asked for it and the next page's first bytes often come in less:
+// every page is its own document, so it runs until this one goes away
+// (pagehide) and never on a page back from the back-forward cache (pageshow),
+// whatever requests end meanwhile. It creeps across in 5000 ms, jumps to the
+// end when the requests finish, and turns amber when one fails. Fixed
+// position: it never moves the page.
 import { useEffect, useRef, useState } from 'react';
 import { on } from '../../lib/events';
 import styles from './LoadingBar.module.css';
@@ -24,6 +27,8 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
   const pending = useRef(0);
   const failed = useRef(false);
   const shown = useRef(false);
+  /** A route load is under way: only the page going (or coming back) ends it. */
+  const leaving = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -32,12 +37,13 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
       timer.current = setTimeout(f, ms);
     };
     const hide = () => {
-      shown.current = false;
+      clearTimeout(timer.current);
+      leaving.current = shown.current = false;
       failed.current = false;
       setState('idle');
     };
     const settle = () => {
-      if (pending.current > 0) return;
+      if (pending.current > 0 || leaving.current) return;
       if (failed.current) {
         shown.current = true;
         setState('failed');
@@ -73,13 +79,13 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
       }),
     ];
     // A route load: the next page is on its way.
-    const leaving = () => {
+    const leave = () => {
+      clearTimeout(timer.current);
       failed.current = false;
-      later(throttle_ms, () => {
-        shown.current = true;
-        setState('running');
-      });
+      leaving.current = shown.current = true;
+      setState('running');
     };
+    offs.push(on('loading:route', leave));
     const onClick = (e: MouseEvent) => {
       if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       const a = (e.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
@@ -88,25 +94,27 @@ export function LoadingBar({ throttle_ms = THROTTLE_MS, duration_ms = DURATION_M
       if (to.origin !== location.origin) return;
       // A link within this page (#menu, #account) loads nothing.
       if (to.pathname === location.pathname && to.search === location.search && to.hash) return;
-      leaving();
+      leave();
     };
     const onSubmit = (e: SubmitEvent) => {
-      if (!e.defaultPrevented) leaving();
+      if (!e.defaultPrevented) leave();
     };
-    // Back from the back-forward cache: nothing is loading any more.
-    const onShow = (e: PageTransitionEvent) => {
-      if (e.persisted && pending.current === 0) hide();
+    // The page goes (into the back-forward cache too), or comes back from it: the route load is over.
+    const onGone = () => {
+      if (leaving.current) hide();
     };
     // Listened to after every other handler ran (bubbling to window), so a
     // link or form an island handles itself (preventDefault) starts nothing.
     window.addEventListener('click', onClick);
     window.addEventListener('submit', onSubmit);
-    window.addEventListener('pageshow', onShow);
+    window.addEventListener('pagehide', onGone);
+    window.addEventListener('pageshow', onGone);
     return () => {
       offs.forEach((off) => off());
       window.removeEventListener('click', onClick);
       window.removeEventListener('submit', onSubmit);
-      window.removeEventListener('pageshow', onShow);
+      window.removeEventListener('pagehide', onGone);
+      window.removeEventListener('pageshow', onGone);
       clearTimeout(timer.current);
     };
   }, [throttle_ms]);
