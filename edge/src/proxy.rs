@@ -9,6 +9,7 @@ use crate::cache::key::{cache_key, url_id, RouteClass};
 use crate::cache::policy::{self, Freshness, RequestFacts, Verdict};
 use crate::cache::status::{cache_status, CacheOutcome};
 use crate::cache::storage::{MemoryHit, URL_HEADER};
+use crate::hosts::{BadHost, NormalHost};
 use crate::purge::Mode;
 use crate::ratelimit;
 use crate::State;
@@ -90,6 +91,8 @@ pub struct Edge {
 #[derive(Debug)]
 pub struct Ctx {
     request_id: String,
+    /// The request's host in its normal form: what the cache key and the hosts served use.
+    host: NormalHost,
     route: RouteClass,
     url: String,
     /// The content coding the client prefers: part of the key, and what the fill asks for.
@@ -142,14 +145,19 @@ fn valid_request_id(id: &[u8]) -> bool {
     !id.is_empty() && id.len() <= 128 && id.iter().all(|b| b.is_ascii_graphic())
 }
 
-fn header_str<'a>(req: &'a RequestHeader, name: &str) -> Option<&'a str> {
-    req.headers.get(name).and_then(|v| v.to_str().ok())
-}
-
-fn host_of(req: &RequestHeader) -> &str {
-    header_str(req, "host")
-        .or_else(|| req.uri.authority().map(|a| a.as_str()))
-        .unwrap_or("")
+/// The request's host in its normal form: its `Host` field, or the HTTP/2 `:authority`
+/// (Pingora has refused a request with two `Host` fields, userinfo, or a `Host` that differs
+/// from the target's authority). An HTTP/1.1 request without either is refused too, as
+/// RFC 9112 §3.2 asks; an HTTP/1.0 one has the empty host, which no name matches.
+fn request_host(req: &RequestHeader) -> std::result::Result<NormalHost, BadHost> {
+    match req.headers.get(http::header::HOST) {
+        Some(value) => NormalHost::parse(value.to_str().map_err(|_| BadHost::Name)?),
+        None => match req.uri.authority() {
+            Some(authority) => NormalHost::parse(authority.as_str()),
+            None if req.version == http::Version::HTTP_11 => Err(BadHost::Name),
+            None => Ok(NormalHost::default()),
+        },
+    }
 }
 
 /// Remaining freshness of a stored object in whole seconds (negative when stale).
@@ -335,7 +343,12 @@ fn plain_get(req: &RequestHeader) -> bool {
 /// the request's origin (RFC 9111 §4.4): a reference relative to the request's path, or
 /// an absolute URL with the listener's scheme and the request's host. `None` for another
 /// origin or a value that is not a URL.
-fn same_origin_url(value: &str, host: &str, request_path: &str, tls: bool) -> Option<String> {
+fn same_origin_url(
+    value: &str,
+    host: &NormalHost,
+    request_path: &str,
+    tls: bool,
+) -> Option<String> {
     let value = value.trim();
     let value = value.split('#').next().unwrap_or("");
     let scheme = if tls { "https" } else { "http" };
@@ -352,14 +365,7 @@ fn same_origin_url(value: &str, host: &str, request_path: &str, tls: bool) -> Op
             let (authority, path) = rest
                 .find(['/', '?'])
                 .map_or((rest, "/"), |i| rest.split_at(i));
-            let default_port = if tls { ":443" } else { ":80" };
-            let normal = |h: &str| {
-                let h = h.trim().trim_end_matches('.').to_ascii_lowercase();
-                h.strip_suffix(default_port)
-                    .map(str::to_string)
-                    .unwrap_or(h)
-            };
-            if authority.contains('@') || normal(authority) != normal(host) {
+            if NormalHost::parse(authority).ok().as_ref() != Some(host) {
                 return None;
             }
             if path.starts_with('?') {
@@ -445,6 +451,7 @@ const MAX_STALE_REUSES: usize = 8;
 /// The body of an error the edge generates: JSON for the API, a small page otherwise.
 fn error_body(route: RouteClass, status: u16) -> (&'static str, String) {
     let message = match status {
+        400 => "The request was not understood.",
         421 => "This shop does not answer for that host name.",
         429 => "Too many attempts. Please wait a moment and try again.",
         503 => "The shop is busy or down for maintenance. Please try again shortly.",
@@ -476,7 +483,7 @@ impl Edge {
         if !plain_get(req) {
             return Ok(false);
         }
-        let key = cache_key(host_of(req), &ctx.url, ctx.encoding);
+        let key = cache_key(&ctx.host, &ctx.url, ctx.encoding);
         let now = SystemTime::now();
         let storage = self.state.storage;
         let hit = storage.fresh(&key, now);
@@ -550,7 +557,7 @@ impl Edge {
     /// so it can run on every such answer, the shop's `POST /api/...` calls included (which
     /// are never stored): a key hashed and a shard map probed per coding, no scan.
     fn invalidate_after_unsafe(&self, req: &RequestHeader, resp: &ResponseHeader, ctx: &Ctx) {
-        let host = host_of(req);
+        let host = &ctx.host;
         let storage = self.state.storage;
         let invalidate = |url: &str| {
             for coding in Coding::ALL {
@@ -607,6 +614,7 @@ impl ProxyHttp for Edge {
     fn new_ctx(&self) -> Ctx {
         Ctx {
             request_id: String::new(),
+            host: NormalHost::default(),
             route: RouteClass::Page,
             url: String::new(),
             encoding: Coding::Identity,
@@ -637,12 +645,22 @@ impl ProxyHttp for Edge {
         ctx.route = RouteClass::of(path);
         ctx.url = url_id(path, req.uri.query());
         ctx.encoding = negotiate::preferred_coding(&req.headers);
+        match request_host(req) {
+            Ok(host) => ctx.host = host,
+            Err(e) => {
+                // Not a host at all (`127.0.0.1:evil`): a bad request (RFC 9112 §3.2), before
+                // it can be a cache entry of its own.
+                tracing::debug!(request_id = %ctx.request_id, cause = %e, "bad Host");
+                self.respond(session, ctx, 400, &[]).await?;
+                return Ok(true);
+            }
+        }
         // The id reaches the origin through `upstream_request_filter`, and a background
         // revalidation through `cache_hit_filter`; a fresh hit needs neither.
         if ctx.subrequest {
             return Ok(false);
         }
-        if !self.state.settings.hosts.serves(host_of(req)) {
+        if !self.state.settings.hosts.serves(&ctx.host) {
             self.respond(session, ctx, 421, &[]).await?;
             return Ok(true);
         }
@@ -652,7 +670,7 @@ impl ProxyHttp for Edge {
             // A staged successor whose boundary has passed becomes the stored answer first.
             self.state
                 .staged
-                .install_due(host_of(req), &ctx.url, ctx.encoding);
+                .install_due(&ctx.host, &ctx.url, ctx.encoding);
         }
         if !ratelimit::is_limited(&req.method, path) {
             return self.serve_fresh(session, ctx).await;
@@ -713,10 +731,10 @@ impl ProxyHttp for Edge {
         Ok(())
     }
 
-    fn cache_key_callback(&self, session: &Session, ctx: &mut Ctx) -> Result<CacheKey> {
+    fn cache_key_callback(&self, _session: &Session, ctx: &mut Ctx) -> Result<CacheKey> {
         Ok(match ctx.key.take() {
             Some(key) => key,
-            None => cache_key(host_of(session.req_header()), &ctx.url, ctx.encoding),
+            None => cache_key(&ctx.host, &ctx.url, ctx.encoding),
         })
     }
 
@@ -924,8 +942,11 @@ impl ProxyHttp for Edge {
         }
         if session.cache.enabled() {
             // The fill must be exactly what the key says: one content coding, the
-            // normalised query, and no visitor identity on public routes.
+            // normalised host and query, and no visitor identity on public routes.
             upstream.insert_header("accept-encoding", ctx.encoding.token())?;
+            if !ctx.host.as_str().is_empty() {
+                upstream.insert_header(http::header::HOST, ctx.host.as_str())?;
+            }
             let uri: http::Uri = ctx
                 .url
                 .parse()
@@ -1157,7 +1178,8 @@ mod tests {
 
     #[test]
     fn same_origin_locations() {
-        let at = |value: &str| same_origin_url(value, "Shop.Test:8080", "/a/b/c", false);
+        let host = NormalHost::parse("Shop.Test:8080").unwrap();
+        let at = |value: &str| same_origin_url(value, &host, "/a/b/c", false);
         assert_eq!(at("/x?b=1&a=2").as_deref(), Some("/x?a=2&b=1"));
         assert_eq!(at("d").as_deref(), Some("/a/b/d"));
         assert_eq!(at("../d#frag").as_deref(), Some("/a/d"));
@@ -1169,7 +1191,13 @@ mod tests {
         assert_eq!(at("https://shop.test:8080/p"), None);
         assert_eq!(at("http://user@shop.test:8080/p"), None);
         assert_eq!(
-            same_origin_url("https://shop.test/p", "shop.test:443", "/", true).as_deref(),
+            same_origin_url(
+                "https://shop.test/p",
+                &NormalHost::parse("shop.test:443").unwrap(),
+                "/",
+                true
+            )
+            .as_deref(),
             Some("/p")
         );
     }

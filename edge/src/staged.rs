@@ -31,6 +31,7 @@ use crate::cache::date;
 use crate::cache::key::{cache_key, url_id, RouteClass};
 use crate::cache::policy::{self, Freshness, RequestFacts, Verdict};
 use crate::cache::storage::{MemoryStorage, Selector, URL_HEADER};
+use crate::hosts::NormalHost;
 use async_trait::async_trait;
 use base64::Engine;
 use bytes::Bytes;
@@ -164,7 +165,7 @@ struct Successor {
     at: SystemTime,
     /// The URL id (path and normalised query), as the cache key and purges name it.
     url: String,
-    /// Lower-cased, without a default port, when only one host gets it.
+    /// The host's normal form ([`NormalHost`]), when only one host gets it.
     host: Option<String>,
     coding: Coding,
     header: ResponseHeader,
@@ -180,10 +181,8 @@ struct Successor {
 }
 
 impl Successor {
-    fn for_host(&self, host: &str) -> bool {
-        self.host
-            .as_deref()
-            .is_none_or(|h| h == normal_host(host).as_str())
+    fn for_host(&self, host: &NormalHost) -> bool {
+        self.host.as_deref().is_none_or(|h| h == host.as_str())
     }
 
     fn matches(&self, selector: Selector<'_>) -> bool {
@@ -212,14 +211,6 @@ impl Successor {
         meta.set_epoch_override(epoch);
         meta
     }
-}
-
-fn normal_host(host: &str) -> String {
-    let host = host.trim().to_ascii_lowercase();
-    host.strip_suffix(":80")
-        .or_else(|| host.strip_suffix(":443"))
-        .map(str::to_string)
-        .unwrap_or(host)
 }
 
 /// Why a staging is refused (400).
@@ -288,7 +279,7 @@ impl Staged {
     pub fn stage(
         &self,
         request: &StageRequest,
-        serves: impl Fn(&str) -> bool,
+        serves: impl Fn(&NormalHost) -> bool,
     ) -> Result<usize, Refusal> {
         self.stage_unless(request, serves, |_, _| false)
     }
@@ -299,7 +290,7 @@ impl Staged {
     pub fn stage_unless(
         &self,
         request: &StageRequest,
-        serves: impl Fn(&str) -> bool,
+        serves: impl Fn(&NormalHost) -> bool,
         superseded: impl Fn(&str, &[Box<str>]) -> bool,
     ) -> Result<usize, Refusal> {
         let now = self.clock.now();
@@ -348,7 +339,7 @@ impl Staged {
         &self,
         at: SystemTime,
         response: &StagedResponse,
-        serves: &impl Fn(&str) -> bool,
+        serves: &impl Fn(&NormalHost) -> bool,
     ) -> Result<Successor, Refusal> {
         let refuse = |m: &str| Err(Refusal(m.to_string()));
         let url = response.url.trim();
@@ -366,9 +357,10 @@ impl Staged {
             None => (url, None),
         };
         let url = url_id(path, query);
-        let host = match &response.host {
-            Some(host) if !serves(host) => return refuse("host is not one this edge serves"),
-            Some(host) => Some(normal_host(host)),
+        let host = match response.host.as_deref().map(NormalHost::parse) {
+            Some(Err(e)) => return refuse(&format!("host: {e}")),
+            Some(Ok(host)) if !serves(&host) => return refuse("host is not one this edge serves"),
+            Some(Ok(host)) => Some(host.as_str().to_string()),
             None => None,
         };
         if !(200..=599).contains(&response.status) {
@@ -506,7 +498,7 @@ impl Staged {
     /// `coding` from `host`: if a successor's boundary has passed and the cache holds nothing
     /// stored since, install the successor (the latest due one) under the request's key.
     /// One atomic load when nothing is staged.
-    pub fn install_due(&self, host: &str, url: &str, coding: Coding) {
+    pub fn install_due(&self, host: &NormalHost, url: &str, coding: Coding) {
         if self.held.load(Ordering::Relaxed) == 0 {
             return;
         }
@@ -734,7 +726,7 @@ impl Staged {
 
     /// Read back the successors kept in `--staged-dir` (on start). Those whose freshness
     /// ended are deleted; those whose boundary passed are applied at once. Returns how many.
-    pub fn load(&self, serves: impl Fn(&str) -> bool) -> usize {
+    pub fn load(&self, serves: impl Fn(&NormalHost) -> bool) -> usize {
         let Some(dir) = self.dir.clone() else {
             return 0;
         };
@@ -898,14 +890,15 @@ mod tests {
             .stage(&request(past, vec![due.clone(), gone]), |_| true)
             .is_err());
         staged.stage(&request(past, vec![due]), |_| true).unwrap();
-        staged.install_due("shop.test", "/due", Coding::Identity);
-        staged.install_due("shop.test", "/due", Coding::Identity);
-        staged.install_due("shop.test", "/due", Coding::Gzip);
+        let host = NormalHost::parse("shop.test").unwrap();
+        staged.install_due(&host, "/due", Coding::Identity);
+        staged.install_due(&host, "/due", Coding::Identity);
+        staged.install_due(&host, "/due", Coding::Gzip);
         let figures = staged.figures();
         assert_eq!((figures.applied_total, figures.installed_total), (1, 1));
         assert!(staged
             .storage
-            .stored_at(&cache_key("shop.test", "/due", Coding::Identity))
+            .stored_at(&cache_key(&host, "/due", Coding::Identity))
             .is_some());
         assert_eq!(staged.tick(), None);
         assert_eq!(staged.list(10).len(), 1);

@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use edge::cache::date;
 use std::time::{Duration, SystemTime};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn age_of(resp: &reqwest::Response) -> u64 {
     resp.headers()["age"].to_str().unwrap().parse().unwrap()
@@ -303,6 +304,91 @@ async fn only_the_shops_hosts_are_served() {
     let any = Edge::start(&[origin.url()], &["--hosts", "*"]).await;
     let resp = send(&any.url("/p/4"), &[("host", "evil.test")]).await;
     assert_eq!(resp.status(), 200);
+}
+
+/// A tester's finding: `Host: 127.0.0.1:evil` was served, and every such value was a cache
+/// entry of its own, so anyone could fill the cache. What follows a colon must be a port
+/// (digits, 1 to 65535; else 400, RFC 9112 §3.2), and the cache is keyed on the normal host
+/// (lower-cased, no trailing dot, no default port), the one the hosts served are decided by.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn regression_a_host_with_junk_after_the_colon_is_refused_and_spellings_share_entries() {
+    let origin = Origin::start(|r| {
+        let body = format!("{} for {}", r.path(), r.header("host").unwrap_or(""));
+        Reply::page(body, "home")
+    })
+    .await;
+    let edge = Edge::start(&[origin.url()], &[]).await;
+    let port = edge.port;
+    for junk in [
+        "127.0.0.1:evil",
+        "127.0.0.1:8080x",
+        "localhost:0",
+        "localhost:65536",
+        "localhost:80:80",
+        "localhost: 80",
+        "user@localhost",
+        "local host",
+        ":8080",
+    ] {
+        let resp = send(&edge.url("/p/1"), &[("host", junk)]).await;
+        assert_eq!(resp.status(), 400, "{junk}");
+        // (Pingora itself refuses userinfo, `private, no-store`.)
+        let cache_control = resp.headers()["cache-control"].to_str().unwrap();
+        assert!(cache_control.ends_with("no-store"), "{junk}");
+    }
+    assert_eq!(origin.count(), 0);
+    assert_eq!(edge.stats().await["cache"]["items"], 0);
+
+    // Spellings of one host are one cache entry, filled with the normal host.
+    let local = format!("localhost:{port}");
+    let first = send(&edge.url("/p/1"), &[("host", &local)]).await;
+    assert_eq!(first.headers()["x-cache"], "MISS");
+    let expected = format!("/p/1 for {local}");
+    assert_eq!(first.text().await.unwrap(), expected);
+    for same in [
+        format!("LOCALHOST:{port}"),
+        format!("localhost.:{port}"),
+        format!("LocalHost:0{port}"),
+    ] {
+        let resp = send(&edge.url("/p/1"), &[("host", &same)]).await;
+        assert_eq!(resp.headers()["x-cache"], "HIT", "{same}");
+        assert_eq!(resp.text().await.unwrap(), expected, "{same}");
+    }
+    // A default port is no port: `localhost`, `LOCALHOST:80` and `localhost:443` are one.
+    for (host, outcome) in [
+        ("LOCALHOST:80", "MISS"),
+        ("localhost", "HIT"),
+        ("localhost:443", "HIT"),
+    ] {
+        let resp = send(&edge.url("/p/1"), &[("host", host)]).await;
+        assert_eq!(resp.headers()["x-cache"], outcome, "{host}");
+        assert_eq!(resp.text().await.unwrap(), "/p/1 for localhost", "{host}");
+    }
+    assert_eq!(origin.count(), 2);
+    assert_eq!(edge.stats().await["cache"]["items"], 2);
+
+    // An HTTP/1.1 request without `Host` is a bad request too (RFC 9112 §3.2); an HTTP/1.0
+    // one names no host this edge serves.
+    for (request, status) in [
+        ("GET /p/1 HTTP/1.1\r\n\r\n", "400"),
+        ("GET /p/1 HTTP/1.0\r\n\r\n", "421"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = vec![0u8; 1024];
+        let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer))
+            .await
+            .expect("an answer")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer[..n]);
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{request:?}: {answer}"
+        );
+    }
+    assert_eq!(origin.count(), 2);
 }
 
 /// RFC 9111 §3.2, §4.3.4: every header field of a `304` replaces the stored one (Pingora's

@@ -7,6 +7,7 @@
 //! the request (cookies, `SELF-TOKEN`, `X-Forwarded-*`...) is part of it: the proxy strips
 //! those from cacheable fills instead, so they can never change what another visitor gets.
 
+use crate::hosts::NormalHost;
 use negotiate::Coding;
 use pingora::cache::key::hash_key;
 use pingora::cache::CacheKey;
@@ -89,16 +90,8 @@ pub fn url_id(path: &str, query: Option<&str>) -> String {
     }
 }
 
-/// The host without surrounding space and a default port (lower-cased by the caller).
-fn host_without_default_port(host: &str) -> &str {
-    let host = host.trim();
-    host.strip_suffix(":80")
-        .or_else(|| host.strip_suffix(":443"))
-        .unwrap_or(host)
-}
-
-/// Append one length-prefixed part (`<decimal length>:<bytes>`), lower-cased if asked.
-fn push_part(out: &mut Vec<u8>, part: &[u8], lowercase: bool) {
+/// Append one length-prefixed part (`<decimal length>:<bytes>`).
+fn push_part(out: &mut Vec<u8>, part: &[u8]) {
     let mut digits = [0u8; 20];
     let mut n = part.len();
     let mut at = digits.len();
@@ -112,27 +105,24 @@ fn push_part(out: &mut Vec<u8>, part: &[u8], lowercase: bool) {
     }
     out.extend_from_slice(&digits[at..]);
     out.push(b':');
-    if lowercase {
-        out.extend(part.iter().map(u8::to_ascii_lowercase));
-    } else {
-        out.extend_from_slice(part);
-    }
+    out.extend_from_slice(part);
 }
 
 /// Build the primary key. `HEAD` shares the `GET` entry (a cache answers HEAD from a stored
-/// GET response), so the method class of every cacheable request is `GET`. The host is
-/// lower-cased and loses a default port.
+/// GET response), so the method class of every cacheable request is `GET`. The host is in
+/// its normal form ([`NormalHost`]: lower-cased, no trailing dot, no default port), the one
+/// the hosts served are decided by, so spellings of one host share their entries.
 ///
 /// The key's hash is computed here once and set as its override, so the lookup, the
 /// eviction manager, the predictor and the lock each reuse it instead of hashing again
 /// (the value is the same hash Pingora would compute from the primary key).
-pub fn cache_key(host: &str, url_id: &str, encoding: Coding) -> CacheKey {
-    let host = host_without_default_port(host);
+pub fn cache_key(host: &NormalHost, url_id: &str, encoding: Coding) -> CacheKey {
+    let host = host.as_str();
     let mut primary = Vec::with_capacity(host.len() + url_id.len() + 32);
-    push_part(&mut primary, b"GET", false);
-    push_part(&mut primary, host.as_bytes(), true);
-    push_part(&mut primary, url_id.as_bytes(), false);
-    push_part(&mut primary, encoding.token().as_bytes(), false);
+    push_part(&mut primary, b"GET");
+    push_part(&mut primary, host.as_bytes());
+    push_part(&mut primary, url_id.as_bytes());
+    push_part(&mut primary, encoding.token().as_bytes());
     let hash = hash_key(&primary);
     let mut key = CacheKey::new(primary, "");
     key.set_primary_bin_override(hash);
@@ -143,6 +133,10 @@ pub fn cache_key(host: &str, url_id: &str, encoding: Coding) -> CacheKey {
 mod tests {
     use super::*;
     use pingora::cache::key::CacheHashKey;
+
+    fn host(raw: &str) -> NormalHost {
+        NormalHost::parse(raw).unwrap()
+    }
 
     #[test]
     fn tracking_parameters_are_dropped_and_the_rest_sorted() {
@@ -168,33 +162,44 @@ mod tests {
 
     #[test]
     fn keys_differ_by_host_path_query_and_encoding_only() {
-        let a = cache_key("shop.test", "/p/1", Coding::Brotli).primary_bin();
+        let a = cache_key(&host("shop.test"), "/p/1", Coding::Brotli).primary_bin();
         assert_eq!(
             a,
-            cache_key("SHOP.test:80", "/p/1", Coding::Brotli).primary_bin()
+            cache_key(&host("SHOP.test:80"), "/p/1", Coding::Brotli).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("shop.test", "/p/1", Coding::Gzip).primary_bin()
+            cache_key(&host("shop.test"), "/p/1", Coding::Gzip).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("shop.test", "/p/1?x=1", Coding::Brotli).primary_bin()
+            cache_key(&host("shop.test"), "/p/1?x=1", Coding::Brotli).primary_bin()
         );
         assert_ne!(
             a,
-            cache_key("other.test", "/p/1", Coding::Brotli).primary_bin()
+            cache_key(&host("other.test"), "/p/1", Coding::Brotli).primary_bin()
         );
     }
 
     #[test]
+    fn spellings_of_one_host_share_a_key() {
+        let key = |h: &str| cache_key(&host(h), "/p/1", Coding::Brotli).primary_bin();
+        let a = key("localhost:8080");
+        for same in ["LOCALHOST:8080", "localhost.:8080", "localhost:08080"] {
+            assert_eq!(key(same), a, "{same}");
+        }
+        assert_ne!(key("localhost:8081"), a);
+        assert_eq!(key("localhost:443"), key("localhost"));
+    }
+
+    #[test]
     fn the_precomputed_hash_is_pingoras_own() {
-        let key = cache_key("shop.test", "/p/1?a=1", Coding::Gzip);
+        let key = cache_key(&host("shop.test"), "/p/1?a=1", Coding::Gzip);
         let plain = CacheKey::new(key.primary_key().to_vec(), "");
         assert_eq!(key.primary_bin(), plain.primary_bin());
         assert_eq!(key.primary_key(), b"3:GET9:shop.test8:/p/1?a=14:gzip");
         let long = format!("/{}", "a".repeat(1234));
-        let key = cache_key(" Shop.Test:443 ", &long, Coding::Identity);
+        let key = cache_key(&host(" Shop.Test:443 "), &long, Coding::Identity);
         let expected = format!("3:GET9:shop.test1235:{long}8:identity");
         assert_eq!(key.primary_key(), expected.as_bytes());
     }
@@ -202,8 +207,8 @@ mod tests {
     #[test]
     fn key_framing_is_unambiguous() {
         // Without length prefixes these two would concatenate to the same bytes.
-        let a = cache_key("ab", "/c", Coding::Identity).primary_bin();
-        let b = cache_key("a", "b/c", Coding::Identity).primary_bin();
+        let a = cache_key(&host("ab"), "/c", Coding::Identity).primary_bin();
+        let b = cache_key(&host("a"), "b/c", Coding::Identity).primary_bin();
         assert_ne!(a, b);
     }
 
