@@ -60,6 +60,25 @@ pub struct Config {
     /// so the edge drops a connection before the origin would, instead of racing it.
     #[arg(long, env = "EDGE_ORIGIN_IDLE_TIMEOUT_MS", default_value_t = 4000)]
     pub origin_idle_timeout_ms: u64,
+    /// Milliseconds a client has to send a whole request head (request line and header
+    /// fields): from the connection's start (after TLS) for its first request, from the
+    /// first byte of a later one on a kept-alive connection. A connection whose head is not
+    /// whole by then is closed (with a 408 if part of it came), so slow-header (slowloris)
+    /// clients cannot hold connections. HTTP/1 only (HTTP/2 is Pingora's). 0: no deadline,
+    /// Pingora's 60 s per read only.
+    #[arg(long, env = "EDGE_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
+    /// Connections one client may hold open on the public listeners together (an IPv4
+    /// address; an IPv6 /64); one more is closed as it arrives. Above what one browser
+    /// opens many times over, as shoppers on a mobile network share their carrier's
+    /// addresses (CGNAT). 0: no cap.
+    #[arg(long, env = "EDGE_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 256)]
+    pub max_connections_per_client: usize,
+    /// Cap loopback clients too. Off by default: a loopback client is a program on this
+    /// machine (the load tests, with up to 1,000 connections; a TLS terminator or proxy in
+    /// front, behind which every shopper has its address).
+    #[arg(long, env = "EDGE_LIMIT_LOOPBACK")]
+    pub limit_loopback: bool,
     /// Seconds a request waits for another request's fill of the same object.
     #[arg(long, env = "EDGE_LOCK_TIMEOUT", default_value_t = 5)]
     pub lock_timeout: u64,

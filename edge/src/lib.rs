@@ -3,7 +3,8 @@
 //! [`run`] wires the parts: the cache (`cache::storage` with an LRU eviction manager, a
 //! cache lock and a predictor), the proxy (`proxy::Edge`), the origin pool with health
 //! checks (`upstream`), purges and their broadcast to peers (`purge`, `peers`), rate
-//! limits (`ratelimit`), staged successors switched in at a boundary (`staged`), the hosts
+//! limits (`ratelimit`), the client connections' caps and header deadline
+//! (`connections`), staged successors switched in at a boundary (`staged`), the hosts
 //! served (`hosts`), metrics and the ops dashboard on the admin listener (`metrics`,
 //! `admin`, `dashboard`), with the cluster's figures fetched from the peers (`cluster`).
 
@@ -11,6 +12,7 @@ pub mod admin;
 pub mod cache;
 pub mod cluster;
 pub mod config;
+pub mod connections;
 pub mod dashboard;
 pub mod hosts;
 pub mod metrics;
@@ -58,6 +60,8 @@ pub struct Settings {
     pub hosts: hosts::Hosts,
     /// The other edges' admin URLs (`--peers`).
     pub peers: Vec<String>,
+    /// The public listeners' connection limits.
+    pub connections: connections::Limits,
 }
 
 /// Everything shared by the listeners and background tasks, created once and leaked.
@@ -84,6 +88,8 @@ pub struct State {
     pub cluster: cluster::Cluster,
     /// Staged successors waiting for (or past) their boundary.
     pub staged: &'static staged::Staged,
+    /// Open connections per client on the public listeners.
+    pub connections: connections::ClientCounts,
     purge_ids: AtomicU64,
 }
 
@@ -129,6 +135,13 @@ impl State {
                     .map(|p| p.trim().to_string())
                     .filter(|p| !p.is_empty())
                     .collect(),
+                connections: connections::Limits {
+                    header_timeout: (config.header_timeout_ms > 0)
+                        .then(|| Duration::from_millis(config.header_timeout_ms)),
+                    per_client: (config.max_connections_per_client > 0)
+                        .then_some(config.max_connections_per_client),
+                    limit_loopback: config.limit_loopback,
+                },
             },
             storage,
             eviction,
@@ -143,6 +156,7 @@ impl State {
             ),
             cluster: cluster::Cluster::new(&config.peers),
             staged,
+            connections: connections::ClientCounts::default(),
             purge_ids: AtomicU64::new(0),
         })
     }
@@ -215,6 +229,9 @@ impl State {
             .aborted_writes
             .set(i64::try_from(self.storage.aborted_writes()).unwrap_or(i64::MAX));
         self.metrics.set_staged(&self.staged.figures());
+        self.metrics
+            .client_connections
+            .set(clamp(self.connections.total()));
     }
 }
 
@@ -287,22 +304,20 @@ pub fn run(config: Config) -> anyhow::Result<()> {
     );
     server.bootstrap();
 
-    let mut proxy = pingora::proxy::http_proxy_service_with_name(
-        &server.configuration,
-        proxy::Edge { state, tls: false },
-        "edge",
-    );
+    // Each public listener's application is Pingora's proxy inside the connection guard.
+    let server_conf = server.configuration.clone();
+    let guarded = |tls: bool| {
+        let proxy = pingora::proxy::http_proxy(&server_conf, proxy::Edge { state, tls });
+        connections::Guard::new(proxy, state, state.settings.connections)
+    };
+    let mut proxy = Service::new("edge".to_string(), guarded(false));
     proxy.add_listener(ListenerConfig::tcp(&config.listen).l4_buffer(client_buffers()));
     server.add_service(proxy);
 
     if let Some(tls_listen) = &config.tls_listen {
         let cert = config.tls_cert.as_deref().context("--tls-cert")?;
         let key = config.tls_key.as_deref().context("--tls-key")?;
-        let mut tls = pingora::proxy::http_proxy_service_with_name(
-            &server.configuration,
-            proxy::Edge { state, tls: true },
-            "edge-tls",
-        );
+        let mut tls = Service::new("edge-tls".to_string(), guarded(true));
         let mut settings = pingora::listeners::tls::TlsSettings::intermediate(cert, key)
             .map_err(|e| anyhow::anyhow!("TLS certificate {cert} / key {key}: {e}"))?;
         settings.enable_h2();

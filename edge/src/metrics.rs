@@ -84,6 +84,11 @@ pub struct Metrics {
     pub staged_installed: IntGauge,
     /// The next pending boundary, Unix seconds (0: none).
     pub staged_next_boundary: prometheus::Gauge,
+    /// Client connections the edge closed before a request: `client_limit` (the client
+    /// held its cap), `header_timeout` (a head not whole by the deadline).
+    pub connections_closed: IntCounterVec,
+    /// Client connections open on the public listeners, as counted for the per-client cap.
+    pub client_connections: IntGauge,
     live: Live,
 }
 
@@ -246,6 +251,17 @@ impl Metrics {
         registry
             .register(Box::new(staged_next_boundary.clone()))
             .expect("metric registered once");
+        let connections_closed = counter_vec(
+            &registry,
+            "edge_client_connections_closed_total",
+            "Client connections closed before a request, by reason (client_limit, header_timeout)",
+            &["reason"],
+        );
+        let client_connections = gauge(
+            &registry,
+            "edge_client_connections",
+            "Client connections open on the public listeners (counted ones: loopback only with --limit-loopback)",
+        );
         Self {
             registry,
             requests,
@@ -265,6 +281,8 @@ impl Metrics {
             staged_applied,
             staged_installed,
             staged_next_boundary,
+            connections_closed,
+            client_connections,
             live: Live::default(),
         }
     }

@@ -299,7 +299,19 @@ impl Edge {
         origins: &[String],
         extra: &[&str],
     ) -> Self {
+        Self::start_with_env(port, admin_port, origins, extra, &[]).await
+    }
+
+    /// With settings in `EDGE_*` variables as well as flags.
+    pub async fn start_with_env(
+        port: u16,
+        admin_port: u16,
+        origins: &[String],
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_edge"));
+        cmd.envs(env.iter().copied());
         cmd.args([
             "--listen",
             &format!("127.0.0.1:{port}"),
