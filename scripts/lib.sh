@@ -32,6 +32,21 @@ keep_target_small() {
   fi
 }
 
+# Fails (1) when any origin log given holds a server error it answered: the
+# line `origin::plumbing::error::SERVER_ERROR_LOGGED` writes for every 5xx but
+# 503. A run that caused one fails whether or not a test looked at the answer.
+# Prints each such line (at most 20) with the log's name.
+no_server_errors() {
+  local found
+  found=$(grep -H 'answered a server error' "$@" 2>/dev/null || true)
+  if [ -n "$found" ]; then
+    echo "the origin answered $(wc -l <<<"$found") server error(s) during the run:" >&2
+    head -20 <<<"$found" >&2
+    return 1
+  fi
+  echo "no server errors in $(printf '%s ' "$@" | sed "s|$ROOT/||g")"
+}
+
 # Debian packages the build and tests need: cmake builds Pingora's zlib-ng;
 # ffmpeg makes the demo's product videos when the shop is seeded.
 APT_PACKAGES=(cmake pkg-config ffmpeg)

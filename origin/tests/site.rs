@@ -1,6 +1,8 @@
 //! The generated site through the origin's router: encodings, ETags and 304s,
 //! cache headers, shells for variable paths, and the 404 page.
 
+mod common;
+
 use std::io::Read;
 use std::sync::Arc;
 
@@ -113,6 +115,7 @@ async fn get(
         .unwrap()
         .to_bytes()
         .to_vec();
+    common::no_server_error(status, &body);
     (status, headers, body)
 }
 

@@ -1,5 +1,5 @@
-//! Accounts: the shopper's row (profile, password), sign-in tokens and what
-//! a guest brings along when signing in. Tokens are stored hashed
+//! Accounts: the shopper's row (profile, password) and sign-in tokens (what
+//! a guest brings along when signing in is [`crate::domain::merge`]). Tokens are stored hashed
 //! ([`crate::plumbing::identity`]); each lives [`TOKEN_LIFETIME_SECS`] and
 //! can be revoked. An e-mail address or a mobile number belongs to one
 //! account.
@@ -7,8 +7,8 @@
 use catalog::db::{self, begin_write, Conn, Pool};
 use sqlx::FromRow;
 
-use crate::domain::cart::MAX_QTY;
-use crate::domain::identity::{new_token, TOKEN_LIFETIME_SECS};
+use crate::domain::identity::{hash_token, new_token, TOKEN_LIFETIME_SECS};
+use crate::domain::merge;
 use crate::plumbing::error::{ApiError, ApiResult};
 
 /// Most products on a compare list (DOMAIN.md).
@@ -245,7 +245,7 @@ pub async fn register(
     let id = create(&mut tx, new_user, now).await?;
     let token = issue_token(&mut tx, id, device, now).await?;
     if let Some(guest) = guest {
-        merge_guest(&mut tx, guest, id).await?;
+        merge::guest_into(&mut tx, guest, id, now).await?;
     }
     let user = user(&mut tx, id)
         .await?
@@ -256,7 +256,8 @@ pub async fn register(
 
 /// Signs user `id` in (their password checked already), in one write
 /// transaction: the new token (shown once) and the user; `guest`'s cart and
-/// lists come along.
+/// lists come along, and the browser holding that token is known to the
+/// account from then on ([`knows_browser`]).
 pub async fn sign_in(
     pool: &Pool,
     id: i64,
@@ -267,7 +268,8 @@ pub async fn sign_in(
     let mut tx = begin_write(pool).await?;
     let token = issue_token(&mut tx, id, device, now).await?;
     if let Some(guest) = guest {
-        merge_guest(&mut tx, guest, id).await?;
+        merge::guest_into(&mut tx, guest, id, now).await?;
+        remember_browser(&mut tx, id, guest, now).await?;
     }
     let user = user(&mut tx, id)
         .await?
@@ -352,6 +354,40 @@ pub async fn orders_page(
     Ok((total, page))
 }
 
+/// Remembers that user `id` proved its password in the browser holding the
+/// guest token `self_token` (a sign-in, a password reset).
+pub async fn remember_browser(
+    conn: &mut Conn,
+    id: i64,
+    self_token: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    db::query(
+        "INSERT INTO known_browser (user_id, browser_hash, last_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $3, $3) ON CONFLICT (user_id, browser_hash) DO UPDATE SET \
+         last_at = excluded.last_at, updated_at = excluded.updated_at",
+    )
+    .bind(id)
+    .bind(hash_token(self_token))
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Whether user `id` proved its password before in the browser holding
+/// `self_token`.
+pub async fn knows_browser(pool: &Pool, id: i64, self_token: &str) -> sqlx::Result<bool> {
+    let known: Option<i64> = db::query_scalar(
+        "SELECT user_id FROM known_browser WHERE user_id = $1 AND browser_hash = $2",
+    )
+    .bind(id)
+    .bind(hash_token(self_token))
+    .fetch_optional(pool)
+    .await?;
+    Ok(known.is_some())
+}
+
 /// A new sign-in token for `user_id`; the plain token, shown once.
 pub async fn issue_token(
     conn: &mut Conn,
@@ -381,110 +417,6 @@ pub async fn revoke_token(conn: &mut Conn, token_id: i64, now: i64) -> sqlx::Res
     )
     .bind(now)
     .bind(token_id)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-/// Moves the guest `self_token`'s cart, compare list, wishlist and recently
-/// viewed products into user `user_id`'s: lines of the same code add up (at most [`MAX_QTY`]), sets
-/// move whole, lists keep each product once (compare: the newest
-/// [`MAX_COMPARE`]). The guest's rows are gone afterwards.
-pub async fn merge_guest(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Result<()> {
-    merge_cart(conn, self_token, user_id).await?;
-    for table in ["wishlist_item", "compare_item"] {
-        db::query(&format!(
-            "INSERT INTO {table} (user_id, product_id, created_at, updated_at) \
-             SELECT $1, g.product_id, g.created_at, g.updated_at FROM {table} g \
-             WHERE g.self_token = $2 AND NOT EXISTS \
-             (SELECT 1 FROM {table} u WHERE u.user_id = $1 AND u.product_id = g.product_id)"
-        ))
-        .bind(user_id)
-        .bind(self_token)
-        .execute(&mut *conn)
-        .await?;
-        db::query(&format!("DELETE FROM {table} WHERE self_token = $1"))
-            .bind(self_token)
-            .execute(&mut *conn)
-            .await?;
-    }
-    db::query("UPDATE recently_viewed SET user_id = $1, self_token = NULL WHERE self_token = $2")
-        .bind(user_id)
-        .bind(self_token)
-        .execute(&mut *conn)
-        .await?;
-    db::query(
-        "DELETE FROM compare_item WHERE user_id = $1 AND id NOT IN \
-         (SELECT id FROM compare_item WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)",
-    )
-    .bind(user_id)
-    .bind(MAX_COMPARE)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-async fn merge_cart(conn: &mut Conn, self_token: &str, user_id: i64) -> sqlx::Result<()> {
-    let guest: Option<i64> = db::query_scalar("SELECT id FROM cart WHERE self_token = $1")
-        .bind(self_token)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(guest) = guest else {
-        return Ok(());
-    };
-    let mine: Option<i64> = db::query_scalar("SELECT id FROM cart WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(mine) = mine else {
-        // No cart of their own yet: the guest's becomes theirs, details and all.
-        db::query("UPDATE cart SET user_id = $1, self_token = NULL WHERE id = $2")
-            .bind(user_id)
-            .bind(guest)
-            .execute(&mut *conn)
-            .await?;
-        return Ok(());
-    };
-    // Lines of the same code add up; the rest move over.
-    db::query(
-        "UPDATE cart_item SET qty = CASE WHEN cart_item.qty + g.qty > $3 THEN $3 \
-         ELSE cart_item.qty + g.qty END \
-         FROM (SELECT item_code, qty FROM cart_item WHERE cart_id = $2 AND cart_set_id IS NULL) AS g \
-         WHERE cart_item.cart_id = $1 AND cart_item.cart_set_id IS NULL \
-         AND cart_item.item_code = g.item_code",
-    )
-    .bind(mine)
-    .bind(guest)
-    .bind(MAX_QTY)
-    .execute(&mut *conn)
-    .await?;
-    db::query(
-        "DELETE FROM cart_item WHERE cart_id = $2 AND cart_set_id IS NULL AND item_code IN \
-         (SELECT item_code FROM cart_item WHERE cart_id = $1 AND cart_set_id IS NULL)",
-    )
-    .bind(mine)
-    .bind(guest)
-    .execute(&mut *conn)
-    .await?;
-    db::query("UPDATE cart_set SET cart_id = $1 WHERE cart_id = $2")
-        .bind(mine)
-        .bind(guest)
-        .execute(&mut *conn)
-        .await?;
-    db::query("UPDATE cart_item SET cart_id = $1 WHERE cart_id = $2")
-        .bind(mine)
-        .bind(guest)
-        .execute(&mut *conn)
-        .await?;
-    db::query("DELETE FROM cart WHERE id = $1")
-        .bind(guest)
-        .execute(&mut *conn)
-        .await?;
-    // The lines changed: a payment choice made before no longer holds.
-    db::query(
-        "UPDATE cart SET payment_method = NULL, terms_accepted = FALSE, paying_amount = NULL WHERE id = $1",
-    )
-    .bind(mine)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -2,7 +2,7 @@
 //! tables' SQL and answers in Rust types.
 //!
 //! - [`identity`]: users, guests and their tokens; [`accounts`]: issuing and
-//!   revoking sign-in tokens, and what a guest brings along;
+//!   revoking sign-in tokens; [`merge`]: what a guest brings along on signing in;
 //! - [`addresses`]: a shopper's address book and its defaults;
 //!   [`password_reset`]: single-use reset links; [`newsletter`]: its subscribers;
 //!   [`contact`]: the contact form's messages to the shop;
@@ -30,6 +30,7 @@ pub mod identity;
 pub mod listing_query;
 pub mod lists;
 pub mod mail;
+pub mod merge;
 pub mod newsletter;
 pub mod orders;
 pub mod password_reset;

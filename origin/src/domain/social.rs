@@ -24,7 +24,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::{Secret, SocialArgs};
-use crate::domain::{accounts, identity};
+use crate::domain::{accounts, identity, merge};
 use crate::plumbing::validate;
 
 /// The providers the shop knows.
@@ -283,12 +283,12 @@ pub fn parse_profile(kind: ProviderKind, info: &Value) -> anyhow::Result<Profile
         && email.is_some()
         && (info["email_verified"] == Value::Bool(true)
             || info["email_verified"].as_str() == Some("true"));
-    let name = validate::text(info["name"].as_str().unwrap_or_default(), 1, 100)
+    let name = validate::line(info["name"].as_str().unwrap_or_default(), 1, 100)
         .or_else(|| {
             email
                 .as_deref()
                 .and_then(|e| e.split('@').next())
-                .and_then(|local| validate::text(local, 1, 100))
+                .and_then(|local| validate::line(local, 1, 100))
         })
         .unwrap_or_else(|| format!("{} shopper", kind.label()));
     Ok(Profile {
@@ -347,7 +347,7 @@ pub async fn sign_in(
     let code = match find_or_create(&mut tx, kind, profile, now).await? {
         Outcome::SignedIn(id) => {
             if let Some(guest) = guest {
-                accounts::merge_guest(&mut tx, guest, id).await?;
+                merge::guest_into(&mut tx, guest, id, now).await?;
             }
             hand_over(&mut tx, id, kind, None, browser, now).await?
         }
@@ -579,7 +579,7 @@ pub async fn complete_link(
     }
     let token = accounts::issue_token(&mut tx, link.user, link.kind.name(), now).await?;
     if let Some(guest) = guest {
-        accounts::merge_guest(&mut tx, guest, link.user).await?;
+        merge::guest_into(&mut tx, guest, link.user, now).await?;
     }
     tx.commit().await?;
     tracing::info!(

@@ -138,6 +138,27 @@ impl ErrorBody {
     }
 }
 
+/// What the origin logs, at ERROR, for every answer of a 5xx status but 503
+/// (the shop's "try again shortly"), whatever answered it: the test runs
+/// (the browser tests, the load smoke, the cluster test; `scripts/lib.sh`'s
+/// `no_server_errors`) fail when an origin's log holds it.
+pub const SERVER_ERROR_LOGGED: &str = "answered a server error";
+
+/// Logs [`SERVER_ERROR_LOGGED`] with the status, method and path of every
+/// answer with a 5xx status other than 503.
+pub async fn log_server_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let response = next.run(request).await;
+    let status = response.status();
+    if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
+        tracing::error!(status = status.as_u16(), %method, %path, "{SERVER_ERROR_LOGGED}");
+    }
+    response
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();

@@ -180,6 +180,7 @@ impl TestShop {
             .await
             .expect("body")
             .to_bytes();
+        no_server_error(status, &bytes);
         (status, headers, bytes)
     }
 
@@ -314,6 +315,17 @@ impl TestShop {
             .await
             .expect("scalar query")
     }
+}
+
+/// A server error fails the test that caused it, whether or not the test
+/// looks at the answer (503, "try again shortly", is an answer, as in
+/// `origin::plumbing::error::SERVER_ERROR_LOGGED`).
+pub fn no_server_error(status: StatusCode, body: &[u8]) {
+    assert!(
+        !status.is_server_error() || status == StatusCode::SERVICE_UNAVAILABLE,
+        "the origin answered {status}: {}",
+        String::from_utf8_lossy(body)
+    );
 }
 
 /// The mails the shop sent: its outbox's `.eml` files, oldest first (the
