@@ -110,11 +110,7 @@ pub struct ServeArgs {
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<Secret>,
     /// The sender of the shop's e-mails.
-    #[arg(
-        long,
-        env = "MAIL_FROM",
-        default_value = "Furniture shop <no-reply@localhost>"
-    )]
+    #[arg(long, env = "MAIL_FROM", default_value = crate::domain::mail::DEFAULT_FROM)]
     pub mail_from: String,
     /// The shop's public address, used in links sent by e-mail.
     #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]
@@ -124,6 +120,17 @@ pub struct ServeArgs {
     /// Empty: same-origin only.
     #[arg(long, env = "CORS_ORIGINS", default_value = "")]
     pub cors_origins: String,
+    /// The addresses of the edges (or other proxies) whose `X-Forwarded-For`
+    /// names the client, comma-separated; from any other peer the field is
+    /// dropped, so that nobody who reaches the origin directly can pick the
+    /// address its limits count ([`crate::plumbing::forwarded`]).
+    #[arg(
+        long,
+        env = "TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = "127.0.0.1,::1"
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The key of the basic pages' CSRF values (`/lite/`): any long random
     /// text, the same on every origin behind the edge.
     #[arg(long, env = "LITE_SECRET", hide_env_values = true)]

@@ -50,6 +50,9 @@ pub fn app(state: AppState) -> Router {
         ))
         // Outside the body limit and the deadline, so their answers get them too.
         .layer(axum::middleware::from_fn(plumbing::security::headers))
+        .layer(axum::middleware::from_fn(
+            plumbing::error::log_server_errors,
+        ))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -142,10 +145,17 @@ pub async fn serve(args: config::ServeArgs) -> anyhow::Result<()> {
     let app = match plumbing::cors::layer(&args.cors_origins).context("CORS_ORIGINS")? {
         Some(cors) => app(state).layer(cors),
         None => app(state),
-    };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    }
+    .layer(axum::middleware::from_fn_with_state(
+        plumbing::forwarded::Trusted(Arc::new(args.trusted_proxies.clone())),
+        plumbing::forwarded::only_from_trusted,
+    ));
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     Ok(())
 }
 

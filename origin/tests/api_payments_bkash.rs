@@ -239,10 +239,32 @@ async fn a_tampered_amount_is_not_paid() {
     faults(&base, BKASH_ADMIN, json!({ "tamper_amount": true })).await;
     let sent = callback(&shop, &back).await;
     assert!(sent.contains("/fail?reason=failed&"), "{sent}");
-    let (order_id, term, _, _, paid) = last_order(&shop, t).await;
+    let (order_id, term, _, total, paid) = last_order(&shop, t).await;
     assert_eq!((term.as_str(), paid), ("Failed", 0));
     assert_eq!(history(&shop, order_id, "paid").await, 0);
     assert_eq!(stock(&shop, pid).await, before);
+    // What bKash took is not dropped: the attempt keeps its reference and
+    // the amount confirmed, the order's history says so, and it goes back.
+    let (status, reference, amount): (String, String, i64) =
+        db::query_as("SELECT status, gateway_ref, amount FROM payment WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!(status, "mismatch");
+    assert!(!reference.is_empty());
+    assert_eq!(amount, total - 1);
+    assert_eq!(history(&shop, order_id, "payment_mismatch").await, 1);
+    let (refund, given): (String, i64) = db::query_as(
+        "SELECT r.status, r.amount FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
+         WHERE p.order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    assert_eq!((refund.as_str(), given), ("refunded", total - 1));
+    assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
 }
 
 #[tokio::test]

@@ -491,16 +491,17 @@ async fn only_a_verified_email_links_an_existing_account() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let id = body["user"]["id"].as_i64().unwrap();
 
-    // Facebook does not vouch for the address: the account stays closed to it.
+    // Facebook does not vouch for the address: the account stays closed to
+    // it, and only its password would link it.
     person(
         &sim,
         "karim-fb",
         json!({"id": "fb-77", "name": "Karim", "email": "karim.social@example.test"}),
     );
-    let Ended::Error(message) = sign_in(&shop, "facebook", "karim-fb").await else {
+    let Ended::Link(_, provider) = sign_in(&shop, "facebook", "karim-fb").await else {
         panic!("an unverified e-mail opened an account");
     };
-    assert!(message.contains("sign in with your password"), "{message}");
+    assert_eq!(provider, "facebook");
     assert_eq!(
         shop.scalar_i64("SELECT COUNT(*) FROM app_user WHERE facebook_id IS NOT NULL")
             .await,
@@ -594,18 +595,22 @@ async fn only_a_verified_email_links_an_existing_account() {
     };
     assert!(message.contains("e-mail"), "{message}");
 
-    // Facebook with a new address: an account.
+    // Facebook with a new address it does not vouch for makes no account
+    // (whoever made it need not own the mailbox, whose owner could later
+    // reset the password while the maker's Facebook still signed in).
     person(
         &sim,
         "nadia",
         json!({"id": "fb-99", "name": "Nadia", "email": "nadia.social@example.test"}),
     );
-    let Ended::Token(token) = sign_in(&shop, "facebook", "nadia").await else {
-        panic!("facebook sign-up failed");
+    let Ended::Error(message) = sign_in(&shop, "facebook", "nadia").await else {
+        panic!("an account made with an address nobody vouched for");
     };
+    assert!(message.contains("register with your e-mail"), "{message}");
     assert_eq!(
-        me(&shop, &token).await["email"],
-        "nadia.social@example.test"
+        shop.scalar_i64("SELECT COUNT(*) FROM app_user WHERE email = 'nadia.social@example.test'")
+            .await,
+        0
     );
 }
 
@@ -894,4 +899,67 @@ async fn a_link_code_gives_its_ticket_only_to_its_browser() {
     // The code is used up.
     let (status, headers, body) = redeem(&shop, &code, &bind).await;
     assert_api_error(status, &headers, &body, StatusCode::FORBIDDEN);
+}
+
+/// The tester's pre-account takeover: an account made by a Facebook sign-in
+/// with someone else's address (as this shop did before it stopped making
+/// them) keeps no Facebook link once the address's owner resets its
+/// password, and the owner is told.
+#[tokio::test]
+async fn a_reset_unlinks_a_facebook_that_made_the_account_and_tells_the_owner() {
+    let (shop, sim) = shop_with_providers().await;
+    db::query(
+        "INSERT INTO app_user (name, email, facebook_id) VALUES ('Mallory', 'owner.social@example.test', 'fb-666')",
+    )
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    person(
+        &sim,
+        "mallory-fb",
+        json!({"id": "fb-666", "name": "Mallory", "email": "owner.social@example.test"}),
+    );
+    assert!(matches!(
+        sign_in(&shop, "facebook", "mallory-fb").await,
+        Ended::Token(_)
+    ));
+    // The address's owner resets the password.
+    let (status, _, _) = shop
+        .post_json(
+            "/api/user/forgot-password-send-link",
+            &json!({ "email": "owner.social@example.test" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let mails = common::outbox(&shop);
+    let link = mails
+        .iter()
+        .flat_map(|m| m.lines())
+        .find(|l| l.contains("reset_password?token="))
+        .expect("a reset link");
+    let token = common::token_of(link).to_string();
+    let (status, _, body) = shop
+        .post_json(
+            "/api/user/reset-password",
+            &json!({"token": token, "email": "owner.social@example.test",
+                    "password": "the-owners-own-1", "password_confirmation": "the-owners-own-1"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        shop.scalar_i64("SELECT COUNT(*) FROM app_user WHERE facebook_id IS NOT NULL")
+            .await,
+        0
+    );
+    let told = common::outbox(&shop);
+    let changed = told
+        .iter()
+        .find(|m| m.contains("Subject: Your password was changed"))
+        .expect("the owner is told");
+    assert!(changed.contains("We unlinked Facebook"), "{changed}");
+    // Mallory's Facebook now needs the owner's password.
+    assert!(matches!(
+        sign_in(&shop, "facebook", "mallory-fb").await,
+        Ended::Link(_, _)
+    ));
 }

@@ -110,6 +110,17 @@ async fn every_wrong_field_is_named_and_nothing_is_kept() {
     assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
     assert_eq!(body["errors"].as_object().unwrap().len(), 3, "{body}");
 
+    // A line break in the name would have written a Bcc header into the mail.
+    let (status, headers, body) = post(
+        &shop,
+        "203.0.113.20",
+        &json!({"name": "Rahim\r\nBcc: thief@example.com", "contact": "01712345678",
+                "message": "Is the sofa in stock?"}),
+    )
+    .await;
+    assert_api_error(status, &headers, &body, StatusCode::BAD_REQUEST);
+    assert!(body["errors"]["name"][0].is_string(), "{body}");
+
     // Not JSON at all.
     let (status, headers, body) = shop
         .send(

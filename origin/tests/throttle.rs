@@ -337,3 +337,95 @@ async fn change_password_guesses_count_like_sign_ins_per_account_and_per_address
     })
     .await
 }
+
+async fn login_from(
+    shop: &TestShop,
+    browser: &str,
+    ip: &str,
+    who: (&str, &str),
+) -> (StatusCode, HeaderMap, Value) {
+    let body = json!({ "email": who.0, "password": who.1 });
+    shop.request(
+        "POST",
+        "/api/auth/login",
+        &[("x-forwarded-for", ip), ("SELF-TOKEN", browser)],
+        Some(&body),
+    )
+    .await
+}
+
+/// The tester's finding: ten wrong passwords from anywhere locked the owner
+/// out for 15 minutes, and a reset did not lift it.
+#[tokio::test]
+async fn guesses_from_elsewhere_never_lock_the_owner_out_of_a_browser_they_signed_in_from() {
+    common::at_one_instant(async {
+        let shop = TestShop::fresh().await;
+        let mine = "guest-known-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
+        let theirs = "guest-thief-0001.k7Qx2mZp9LwR4tYv8NsB3hJd";
+        let (status, _, body) = login_from(&shop, mine, "192.0.2.10", DEMO).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        // Ten wrong passwords from other browsers and addresses lock the account.
+        let wrong = (DEMO.0, "not-the-password");
+        for n in 1..=10 {
+            skip_waits(&shop).await;
+            let (status, _, _) = login_from(&shop, theirs, &format!("198.51.100.{n}"), wrong).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED);
+        }
+        assert_wait(&login_from(&shop, theirs, "198.51.100.11", DEMO).await, 900);
+        assert_wait(&login(&shop, "198.51.100.12", DEMO).await, 900);
+        // The owner's own browser still gets in.
+        let (status, _, body) = login_from(&shop, mine, "192.0.2.10", DEMO).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        // Guessing from it is throttled on its own count: five free, then waits.
+        for _ in 1..=6 {
+            let (status, _, _) = login_from(&shop, mine, "192.0.2.10", wrong).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED);
+        }
+        assert_wait(&login_from(&shop, mine, "192.0.2.10", DEMO).await, 2);
+        // The shared lock is untouched by the owner's sign-in.
+        assert_wait(&login(&shop, "198.51.100.13", DEMO).await, 900);
+
+        // A reset link lifts the lock, and its browser is known from then on.
+        let (status, _, _) = shop
+            .post_json(
+                "/api/user/forgot-password-send-link",
+                &json!({ "email": DEMO.0 }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let mails = outbox(&shop);
+        let link = mails
+            .iter()
+            .flat_map(|m| m.lines())
+            .find(|l| l.contains("reset_password?token="))
+            .expect("a reset link");
+        let token = common::token_of(link).to_string();
+        let fresh = "guest-reset-0009.k7Qx2mZp9LwR4tYv8NsB3hJd";
+        let body = json!({
+            "token": token, "email": DEMO.0,
+            "password": "brand-new-pass-9", "password_confirmation": "brand-new-pass-9",
+        });
+        let (status, _, answer) = shop
+            .request(
+                "POST",
+                "/api/user/reset-password",
+                &[("SELF-TOKEN", fresh)],
+                Some(&body),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let new = (DEMO.0, "brand-new-pass-9");
+        let (status, _, body) = login(&shop, "198.51.100.14", new).await;
+        assert_eq!(status, StatusCode::OK, "the reset lifted the lock: {body}");
+        let told = outbox(&shop);
+        let changed = told
+            .iter()
+            .find(|m| m.contains("Subject: Your password was changed"))
+            .expect("the owner is told of the reset");
+        assert!(
+            changed.contains("every device signed in to it was signed out"),
+            "{changed}"
+        );
+    })
+    .await
+}

@@ -44,7 +44,7 @@ impl Draft {
     /// The checked message, or every field's error (`{field: [message]}`).
     pub fn check(self) -> Result<Message, Map<String, Value>> {
         let mut errors = Map::new();
-        let name = validate::text(self.name.as_deref().unwrap_or(""), NAME_LEN.0, NAME_LEN.1);
+        let name = validate::line(self.name.as_deref().unwrap_or(""), NAME_LEN.0, NAME_LEN.1);
         if name.is_none() {
             errors.insert(
                 "name".into(),

@@ -54,10 +54,30 @@ pub async fn find(pool: &Pool, token: &str, email: &str, now: i64) -> sqlx::Resu
     Ok(found.map(|(id, user_id)| Link { id, user_id }))
 }
 
-/// Uses the link: the user's password becomes `hash` and every session of
-/// theirs is signed out, in one write transaction. False (and nothing
-/// changed) when another call used the link first.
-pub async fn reset(pool: &Pool, link: Link, hash: &str, now: i64) -> sqlx::Result<bool> {
+/// What a reset did besides the password.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reset {
+    /// The sign-in providers still linked to the account (labels).
+    pub linked: Vec<&'static str>,
+    /// The providers the reset unlinked: the account had no password, so it
+    /// was made by a provider sign-in, and Facebook never vouches for an
+    /// e-mail address (whoever made it need not own the mailbox the reset
+    /// link went to; Google does vouch, so its link stays).
+    pub unlinked: Vec<&'static str>,
+}
+
+/// Uses the link: the user's password becomes `hash`, every session of
+/// theirs is signed out and a provider nobody confirmed is unlinked
+/// ([`Reset`]), in one write transaction; the browser holding `browser`
+/// (its guest token) is known to the account from then on. `None` (and
+/// nothing changed) when another call used the link first.
+pub async fn reset(
+    pool: &Pool,
+    link: Link,
+    hash: &str,
+    browser: Option<&str>,
+    now: i64,
+) -> sqlx::Result<Option<Reset>> {
     let mut tx = begin_write(pool).await?;
     let used = db::query(
         "UPDATE password_reset SET used_at = $1, updated_at = $1 WHERE id = $2 AND used_at IS NULL",
@@ -67,9 +87,36 @@ pub async fn reset(pool: &Pool, link: Link, hash: &str, now: i64) -> sqlx::Resul
     .execute(&mut *tx)
     .await?;
     if used.rows_affected() == 0 {
-        return Ok(false);
+        return Ok(None);
+    }
+    let (had_password, google, facebook): (bool, bool, bool) = db::query_as(
+        "SELECT password_hash IS NOT NULL, google_sub IS NOT NULL, facebook_id IS NOT NULL \
+         FROM app_user WHERE id = $1",
+    )
+    .bind(link.user_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let mut done = Reset {
+        linked: Vec::new(),
+        unlinked: Vec::new(),
+    };
+    if google {
+        done.linked.push("Google");
+    }
+    if facebook && had_password {
+        done.linked.push("Facebook");
+    } else if facebook {
+        db::query("UPDATE app_user SET facebook_id = NULL, updated_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(link.user_id)
+            .execute(&mut *tx)
+            .await?;
+        done.unlinked.push("Facebook");
     }
     accounts::replace_password(&mut tx, link.user_id, hash, None, now).await?;
+    if let Some(browser) = browser {
+        accounts::remember_browser(&mut tx, link.user_id, browser, now).await?;
+    }
     tx.commit().await?;
-    Ok(true)
+    Ok(Some(done))
 }

@@ -3,10 +3,10 @@
 //! set ([`SocialArgs`]); its endpoints are settings as well, so tests point
 //! them at a local simulator. The code is exchanged server to server, the
 //! profile read with the access token, and the shopper found by the
-//! provider's id (`google_sub`, `facebook_id`), else created. An e-mail the
-//! provider has not verified never opens an existing account; one it has
-//! verified that an existing account uses is linked to the provider only when
-//! the shopper gives that account's password ([`pending_link`],
+//! provider's id (`google_sub`, `facebook_id`), else created, but only with
+//! an e-mail the provider verified (Facebook never says so). An e-mail
+//! that an existing account uses, verified or not, is linked to the provider
+//! only when the shopper gives that account's password ([`pending_link`],
 //! [`complete_link`]): a provider account made with someone's address, or a
 //! takeover of their mailbox, does not open their shop account by itself.
 //!
@@ -626,13 +626,20 @@ pub async fn find_or_create(
     .bind(email)
     .fetch_optional(&mut *conn)
     .await?;
+    if !profile.email_verified && existing.is_none() {
+        // An account made with an address the provider does not vouch for
+        // would be its maker's, not the mailbox owner's, who may later reset
+        // its password and use it while the maker's provider still signs in.
+        return Ok(Outcome::Refused(format!(
+            "{label} could not confirm that {email} is yours, so we cannot open an account with it. \
+             Please register with your e-mail or mobile number; once you have, signing in with \
+             {label} links it with your password.",
+            label = kind.label()
+        )));
+    }
     if let Some((id, active, other)) = existing {
-        if !profile.email_verified {
-            return Ok(Outcome::Refused(format!(
-                "An account with this e-mail address exists. Please sign in with your password; {} could not confirm the address is yours.",
-                kind.label()
-            )));
-        }
+        // Verified or not, the address opens nothing by itself: the account's
+        // password links the provider (whoever holds it owns the account).
         if !active {
             return Ok(closed());
         }

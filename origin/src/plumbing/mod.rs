@@ -3,7 +3,8 @@
 //! - [`error`]: the one error type and its JSON body;
 //! - [`extract`]: query, body and form extractors whose rejections use that body;
 //! - [`params`]: typed parameters whose bounds are checked and documented;
-//! - [`identity`]: reading who is calling from a request;
+//! - [`identity`]: reading who is calling from a request; [`forwarded`]: whose
+//!   `X-Forwarded-For` counts;
 //! - [`cache`]: cache headers, set once for every response; [`cors`]: calls
 //!   from listed front ends on other hosts;
 //! - [`ratelimit`]: limits and throttles kept in the database;
@@ -18,6 +19,7 @@ pub mod cache;
 pub mod cors;
 pub mod error;
 pub mod extract;
+pub mod forwarded;
 pub mod identity;
 pub mod memory;
 pub mod params;

@@ -54,6 +54,13 @@ pub fn text(raw: &str, min: usize, max: usize) -> Option<String> {
     (min..=max).contains(&n).then(|| t.to_string())
 }
 
+/// One line of `min..=max` characters after trimming (a name, a district):
+/// [`text`] without control characters, so that a line break in a name can
+/// never become a second line of a mail's header or of a log.
+pub fn line(raw: &str, min: usize, max: usize) -> Option<String> {
+    text(raw, min, max).filter(|t| !t.chars().any(char::is_control))
+}
+
 /// Shortest and longest password accepted.
 pub const PASSWORD_LEN: (usize, usize) = (8, 128);
 
@@ -83,6 +90,27 @@ pub fn check_new_password(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_refuses_control_characters_inside_and_trims_around() {
+        assert_eq!(
+            line("  Rahim Uddin ", 2, 100).as_deref(),
+            Some("Rahim Uddin")
+        );
+        assert_eq!(line("রহিম উদ্দিন", 2, 100).as_deref(), Some("রহিম উদ্দিন"));
+        for bad in [
+            "Rahim\r\nBcc: x@example.com",
+            "Rahim\nSubject: hi",
+            "Ra\u{0}him",
+            "Ra\u{7f}him",
+        ] {
+            assert_eq!(line(bad, 2, 100), None, "{bad:?}");
+        }
+        assert_eq!(
+            text("Rahim\nUddin", 2, 100).as_deref(),
+            Some("Rahim\nUddin")
+        );
+    }
 
     #[test]
     fn the_documented_mobile_forms_are_all_taken() {

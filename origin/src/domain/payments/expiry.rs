@@ -7,7 +7,7 @@
 //! transaction whose updates are conditional (`status = 'initiated'`,
 //! `payment_term_status = 'Pending'`): however many origins notice the same
 //! order at once, it is released exactly once. A payment confirmed after
-//! that is `late` and given back ([`super::refund::give_back_late`]).
+//! that is `late` and given back ([`super::refund::give_back_unowed`]).
 //!
 //! Every origin runs [`run`] from `serve`; [`expire`] is one sweep. The same
 //! loop settles refunds still processing or whose answer was lost

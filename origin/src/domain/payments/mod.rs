@@ -22,7 +22,9 @@
 //! its stock and coupon use released ([`expiry`]); a payment the gateway
 //! confirms after that is `late` and given back at once through the gateway
 //! that took it, or left to the operator where the gateway has no refunds
-//! ([`refund`], which also serves `origin refund ORDER [AMOUNT]`).
+//! ([`refund`], which also serves `origin refund ORDER [AMOUNT]`). So is a
+//! payment the gateway confirms for another amount than the attempt asked
+//! (`mismatch`): its order is not paid, and what the gateway took goes back.
 
 pub mod bkash;
 pub mod expiry;
@@ -33,6 +35,7 @@ pub mod sslcommerz;
 
 use anyhow::Context;
 use catalog::db::{self, begin_write, Conn, Pool};
+use catalog::pricing;
 use rand::distributions::{Alphanumeric, DistString};
 
 use crate::config::PaymentArgs;
@@ -203,6 +206,7 @@ impl FailReason {
             "cancelled" => FailReason::Cancelled,
             "failed" => FailReason::Declined,
             "expired" | "late" => FailReason::Expired,
+            "mismatch" => FailReason::Failed,
             _ => FailReason::Failed,
         }
     }
@@ -216,8 +220,9 @@ pub struct Settled {
     pub paid: bool,
     /// Why not, when not paid.
     pub reason: Option<FailReason>,
-    /// True when the gateway confirmed a payment whose order had expired:
-    /// the money is to be given back ([`refund::give_back_late`]).
+    /// True when the gateway confirmed a payment the order does not take
+    /// (its order had expired, or another amount than asked): the money is
+    /// to be given back ([`refund::give_back_unowed`]).
     pub late: bool,
 }
 
@@ -272,7 +277,9 @@ pub async fn begin(
 
 /// Applies `gateway`'s validation of one of its attempts, in one write
 /// transaction. Settling an attempt twice changes nothing the second time. A
-/// validation whose amount differs from the attempt's counts as a failure.
+/// validation whose amount differs from the attempt's does not pay the order:
+/// the attempt becomes `mismatch` with the gateway's reference and the amount
+/// it took, to be given back, and the order's history says so.
 /// The first validated payment of an order empties its shopper's cart.
 pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> ApiResult<Settled> {
     let mut tx = begin_write(pool).await?;
@@ -337,7 +344,32 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
             gateway_ref,
             ..
         } if *amount == expected => ("validated", gateway_ref.as_str(), None),
-        // Paid another amount than asked: not a refusal, a mismatch.
+        // Paid another amount than asked: not a refusal, money to give back.
+        Outcome::Validated {
+            amount,
+            gateway_ref,
+            ..
+        } if *amount > 0 => {
+            tracing::warn!(
+                gateway,
+                tran_id = outcome.tran_id(),
+                asked = expected,
+                confirmed = amount,
+                "payment confirmed for another amount; to be refunded"
+            );
+            db::query("UPDATE payment SET amount = $2 WHERE tran_id = $1")
+                .bind(outcome.tran_id())
+                .bind(amount)
+                .execute(&mut *tx)
+                .await?;
+            let note = format!(
+                "The gateway confirmed {} where {} was asked; to be refunded",
+                pricing::taka(*amount),
+                pricing::taka(expected)
+            );
+            history(&mut tx, order_id, "payment_mismatch", &note, now).await?;
+            ("mismatch", gateway_ref.as_str(), Some(FailReason::Failed))
+        }
         Outcome::Validated { .. } => ("failed", "", Some(FailReason::Failed)),
         Outcome::Cancelled { .. } => ("cancelled", "", Some(FailReason::Cancelled)),
         Outcome::Failed { .. } => ("failed", "", Some(FailReason::Declined)),
@@ -387,7 +419,7 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
         order_id,
         paid,
         reason,
-        late: false,
+        late: new_status == "mismatch",
     })
 }
 
@@ -727,7 +759,7 @@ pub async fn confirm<G: Gateway>(
         Err(e) => return Err(e),
     };
     if settled.late {
-        refund::give_back_late(pool, http, gateway, outcome.tran_id(), now).await;
+        refund::give_back_unowed(pool, http, gateway, outcome.tran_id(), now).await;
     }
     let (order_random, order_key): (String, String) =
         db::query_as("SELECT order_random, order_key FROM order_master WHERE id = $1")

@@ -22,8 +22,10 @@
 //! answered, so a lost SSLCommerz answer stays `unknown` for the operator
 //! (who checks the merchant panel), never asked again.
 //!
-//! [`give_back_late`] gives back a payment the gateway confirmed after its
-//! order had expired (`payment.status` `late`), at once and whole. A gateway
+//! [`give_back_unowed`] gives back a payment the gateway confirmed that its
+//! order does not take, at once and whole: confirmed after the order had
+//! expired (`payment.status` `late`) or for another amount than the attempt
+//! asked (`mismatch`, the amount the gateway took). A gateway
 //! without refunds (or one that fails) leaves a row for the operator
 //! (`operator` or `failed`) and a warning in the log: never silently lost.
 
@@ -536,7 +538,7 @@ async fn finish_once(
 /// its order had expired (status `late`). Errors are logged and left in
 /// `payment_refund` for the operator, never returned: the shopper's return
 /// must still be answered.
-pub async fn give_back_late<G: Gateway>(
+pub async fn give_back_unowed<G: Gateway>(
     pool: &Pool,
     http: &reqwest::Client,
     gateway: &G,
@@ -545,21 +547,26 @@ pub async fn give_back_late<G: Gateway>(
 ) {
     let requested = async {
         let mut tx = begin_write(pool).await?;
-        let payment: Option<(i64, i64, i64)> = db::query_as(
-            "SELECT id, order_id, amount FROM payment WHERE tran_id = $1 AND status = 'late' \
+        let payment: Option<(i64, i64, i64, String)> = db::query_as(
+            "SELECT id, order_id, amount, status FROM payment WHERE tran_id = $1 \
+             AND status IN ('late', 'mismatch') \
              AND NOT EXISTS (SELECT 1 FROM payment_refund r WHERE r.payment_id = payment.id)",
         )
         .bind(tran_id)
         .fetch_optional(&mut *tx)
         .await?;
         let id = match payment {
-            Some((payment_id, order_id, amount)) => Some(
+            Some((payment_id, order_id, amount, status)) => Some(
                 request(
                     &mut tx,
                     order_id,
                     payment_id,
                     amount,
-                    "Paid after the order had expired",
+                    if status == "late" {
+                        "Paid after the order had expired"
+                    } else {
+                        "Paid another amount than the order asked"
+                    },
                     now,
                 )
                 .await?,
@@ -576,7 +583,7 @@ pub async fn give_back_late<G: Gateway>(
     };
     match result {
         Ok(Some(line)) if line.status == "refunded" => {
-            tracing::info!(gateway = G::NAME, tran_id, "late payment refunded");
+            tracing::info!(gateway = G::NAME, tran_id, "unowed payment refunded");
         }
         Ok(Some(line)) => {
             tracing::warn!(
@@ -584,12 +591,12 @@ pub async fn give_back_late<G: Gateway>(
                 tran_id,
                 status = line.status,
                 detail = line.detail,
-                "late payment NOT refunded: the operator must act (payment_refund)"
+                "unowed payment NOT refunded: the operator must act (payment_refund)"
             );
         }
         Ok(None) => {}
         Err(err) => {
-            tracing::error!(gateway = G::NAME, tran_id, error = ?err, "late payment NOT refunded: the operator must act");
+            tracing::error!(gateway = G::NAME, tran_id, error = ?err, "unowed payment NOT refunded: the operator must act");
         }
     }
 }

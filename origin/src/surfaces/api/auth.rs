@@ -17,7 +17,7 @@ use catalog::clock;
 
 use crate::domain::accounts::{self, NewUser};
 use crate::domain::cart;
-use crate::domain::identity::TOKEN_LIFETIME_SECS;
+use crate::domain::identity::{hash_token, TOKEN_LIFETIME_SECS};
 use crate::domain::identity::{Caller, SignedIn};
 use crate::domain::mail::Mail;
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -191,7 +191,7 @@ async fn post_register(
     let bad = |errors: &mut Map<String, Value>, field: &str, message: &str| {
         errors.insert(field.to_string(), json!([message]));
     };
-    let name = validate::text(body.name.as_deref().unwrap_or_default(), 2, 100);
+    let name = validate::line(body.name.as_deref().unwrap_or_default(), 2, 100);
     if name.is_none() {
         bad(&mut errors, "name", "Your name is 2 to 100 characters.");
     }
@@ -349,6 +349,16 @@ struct LoginBody {
     device_name: String,
 }
 
+/// The throttle key of sign-ins to account `id`: the account's shared count,
+/// or, from a `browser` (its guest token) the account signed in from before,
+/// that browser's own.
+pub(crate) fn sign_in_key(id: i64, browser: Option<&str>) -> String {
+    match browser {
+        Some(token) => format!("login-user:{id}:browser:{}", &hash_token(token)[..16]),
+        None => format!("login-user:{id}"),
+    }
+}
+
 /// A hash to check against when no account matches, so that an unknown
 /// e-mail takes as long as a wrong password.
 fn decoy_hash() -> &'static str {
@@ -383,9 +393,19 @@ async fn post_login(
     let phone = validate::bd_mobile(&login);
     let found = accounts::credentials(&state.pool, &login, phone.as_deref()).await?;
     // The account's key is its id, so its e-mail and its mobile share one
-    // count; an unknown login is throttled by its text alike.
+    // count; an unknown login is throttled by its text alike. A browser the
+    // account signed in from before counts apart: guesses from elsewhere
+    // never lock the owner out of it.
     let account_key = match &found {
-        Some((id, _)) => format!("login-user:{id}"),
+        Some((id, _)) => {
+            let known = match caller.self_token.as_deref() {
+                Some(browser) => accounts::knows_browser(&state.pool, *id, browser)
+                    .await?
+                    .then_some(browser),
+                None => None,
+            };
+            sign_in_key(*id, known)
+        }
         None => format!("login-name:{}", phone.as_deref().unwrap_or(&login)),
     };
     let address_key = format!("login-ip:{}", ratelimit::client(&headers));
@@ -460,7 +480,7 @@ pub(crate) async fn check_password(
     let Some(phc) = accounts::password_hash(&state.pool, id).await? else {
         return Ok(Checked::NoPassword);
     };
-    let account_key = format!("login-user:{id}");
+    let account_key = sign_in_key(id, None);
     let address_key = format!("login-ip:{}", ratelimit::client(headers));
     let keys = [
         (account_key.as_str(), &SIGN_IN_PER_ACCOUNT),

@@ -217,7 +217,7 @@ async fn post_delivery_address(
     let mut bad = |field: &str, message: &str| {
         errors.insert(field.to_string(), json!([message]));
     };
-    let name = validate::text(&body.name, 3, 100);
+    let name = validate::line(&body.name, 3, 100);
     if name.is_none() {
         bad("name", "Your name is 3 to 100 characters.");
     }
@@ -245,7 +245,7 @@ async fn post_delivery_address(
     if address.is_none() {
         bad("address", "The address is 5 to 500 characters.");
     }
-    let thana = validate::text(&body.thana, 0, 100);
+    let thana = validate::line(&body.thana, 0, 100);
     if thana.is_none() {
         bad("thana", "The thana is at most 100 characters.");
     }

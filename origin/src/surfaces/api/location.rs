@@ -92,7 +92,7 @@ async fn post_location(
     };
     let division = match body.division.as_deref().map(str::trim) {
         Some("") | None => None,
-        Some(d) => match validate::text(d, 1, NAME_MAX_LEN) {
+        Some(d) => match validate::line(d, 1, NAME_MAX_LEN) {
             Some(d) => match division_name(&state, &d).await? {
                 Some(name) => Some(name),
                 None => {
@@ -110,7 +110,7 @@ async fn post_location(
         },
     };
     let typed = body.district.as_deref().map(str::trim).unwrap_or_default();
-    let district = match validate::text(typed, 1, NAME_MAX_LEN) {
+    let district = match validate::line(typed, 1, NAME_MAX_LEN) {
         None if typed.is_empty() => {
             fail("district", "Choose a district.".to_string());
             None

@@ -16,6 +16,7 @@ use serde_json::Map;
 
 use catalog::clock;
 
+use crate::domain::identity::Caller;
 use crate::domain::mail::Mail;
 use crate::domain::password_reset;
 use crate::plumbing::error::{ApiError, ApiResult};
@@ -26,6 +27,7 @@ use crate::plumbing::validate::check_new_password;
 use crate::plumbing::validate::EMAIL_PATTERN;
 use crate::state::AppState;
 use crate::surfaces::api::answers::MessageResponse;
+use crate::surfaces::api::auth;
 use crate::surfaces::api::doc::{ApiRouter, Doc};
 
 pub use crate::domain::password_reset::LINK_LIFETIME_SECS;
@@ -146,6 +148,7 @@ struct ResetBody {
 /// `POST /api/user/reset-password`.
 async fn post_reset(
     State(state): State<AppState>,
+    caller: Caller,
     Body(body): Body<ResetBody>,
 ) -> ApiResult<Json<MessageResponse>> {
     let token = body.token.unwrap_or_default();
@@ -177,10 +180,52 @@ async fn post_reset(
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("password task: {e}")))?
         .map_err(ApiError::Internal)?;
-    if !password_reset::reset(&state.pool, link, &hash, now).await? {
+    let user = link.user_id;
+    let browser = caller.self_token.as_deref();
+    let Some(done) = password_reset::reset(&state.pool, link, &hash, browser, now).await? else {
         return Err(invalid());
-    }
+    };
+    // The reset lifts a lock that wrong guesses put on the account.
+    ratelimit::clear(&state.pool, &auth::sign_in_key(user, None)).await?;
+    tell_owner_of_reset(&state, &email, &done)?;
     Ok(Json(MessageResponse::new(
         "Your password has been reset. Sign in with the new one.",
     )))
+}
+
+/// Mails the owner (at `email`, where the link went) that the password was
+/// reset and every session signed out, and which sign-in providers are
+/// linked or were unlinked.
+fn tell_owner_of_reset(
+    state: &AppState,
+    email: &str,
+    done: &password_reset::Reset,
+) -> ApiResult<()> {
+    let linked = match done.linked.as_slice() {
+        [] => "No Google or Facebook sign-in is linked to your account.".to_string(),
+        names => format!(
+            "Signing in with {} stays linked to your account.",
+            names.join(" and ")
+        ),
+    };
+    let unlinked = match done.unlinked.as_slice() {
+        [] => String::new(),
+        names => format!(
+            "\r\n\r\nWe unlinked {} sign-in, which made this account without confirming this \
+             e-mail address is yours. To use it again, sign in with it and give your new password.",
+            names.join(" and ")
+        ),
+    };
+    state
+        .send_mail(Mail {
+            to: email.to_string(),
+            subject: "Your password was changed".into(),
+            body: format!(
+                "Hello,\r\n\r\nThe password of your account was just changed with a reset link, \
+                 and every device signed in to it was signed out.\r\n\r\n{linked}{unlinked}\r\n\r\n\
+                 If you did not do this, ask for a new reset link at {}/user/forgot_password at once.\r\n",
+                state.site_url
+            ),
+        })
+        .map_err(ApiError::Internal)
 }

@@ -172,7 +172,7 @@ async fn post_user_update(
     Body(body): Body<ProfileBody>,
 ) -> ApiResult<Json<UserUpdateResponse>> {
     let mut errors = Map::new();
-    let name = validate::text(body.name.as_deref().unwrap_or_default(), 2, 100);
+    let name = validate::line(body.name.as_deref().unwrap_or_default(), 2, 100);
     if name.is_none() {
         bad(&mut errors, "name", "Your name is 2 to 100 characters.");
     }
@@ -243,7 +243,7 @@ async fn post_user_update(
     if !postcode_ok {
         bad(&mut errors, "postcode", "A postcode is 4 digits.");
     }
-    let district = validate::text(&body.district, 0, 100);
+    let district = validate::line(&body.district, 0, 100);
     if district.is_none() {
         bad(&mut errors, "district", "Choose a district.");
     }
@@ -514,7 +514,7 @@ struct SetDefaultQuery {
 async fn check_address(state: &AppState, q: &AddressQuery) -> ApiResult<NewAddress> {
     let mut errors = Map::new();
     let get = |field: &Option<String>| field.clone().unwrap_or_default();
-    let name = validate::text(&get(&q.name), 3, 100);
+    let name = validate::line(&get(&q.name), 3, 100);
     if name.is_none() {
         bad(&mut errors, "name", "A name is 3 to 100 characters.");
     }
@@ -534,7 +534,7 @@ async fn check_address(state: &AppState, q: &AddressQuery) -> ApiResult<NewAddre
             "The address is 5 to 500 characters.",
         );
     }
-    let thana = validate::text(&get(&q.thana), 0, 100);
+    let thana = validate::line(&get(&q.thana), 0, 100);
     if thana.is_none() {
         bad(&mut errors, "thana", "The thana is at most 100 characters.");
     }
