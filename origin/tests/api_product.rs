@@ -492,7 +492,17 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
         "INSERT INTO product_question (product_id, username, description, is_active, created_at) VALUES \
            ($1, 'Rahim', 'Is it solid wood?', TRUE, unixepoch() - 86400), \
            ($1, 'Karim', 'Hidden until moderated', FALSE, unixepoch()), \
-           ($1, 'Nasrin', 'Delivery to Sylhet?', TRUE, unixepoch() - 60)",
+           ($1, 'Nasrin', 'Delivery to Sylhet?', TRUE, unixepoch() - 60), \
+           ($1, 'Tanvir', 'Published, waiting for its answer', TRUE, unixepoch())",
+    )
+    .bind(id)
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    // Shown once answered, as the shopper who asked is told.
+    db::query(
+        "INSERT INTO product_question_answer (question_id, description) \
+         SELECT id, 'Yes.' FROM product_question WHERE product_id = $1 AND username IN ('Rahim', 'Nasrin', 'Karim')",
     )
     .bind(id)
     .execute(&shop.state.pool)
@@ -510,13 +520,18 @@ async fn questions_are_active_only_newest_first_and_comments_are_returned() {
         .map(|q| q["description"].as_str().unwrap())
         .collect();
     assert!(!texts.contains(&"Hidden until moderated"), "{texts:?}");
+    assert!(
+        !texts.contains(&"Published, waiting for its answer"),
+        "{texts:?}"
+    );
     assert_eq!(texts.first(), Some(&"Delivery to Sylhet?"), "{texts:?}");
     assert!(qs
         .iter()
         .all(|q| q["answers"].is_array() && q["time"].is_string()));
     let active = shop
         .scalar_i64(&format!(
-            "SELECT COUNT(*) FROM product_question WHERE product_id = {id} AND is_active = TRUE"
+            "SELECT COUNT(*) FROM product_question q WHERE q.product_id = {id} AND {}",
+            catalog::read::QUESTION_SHOWN
         ))
         .await;
     assert_eq!(qs.len() as i64, active.min(50));

@@ -51,6 +51,31 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
         .get(&format!("/api/product/question-index?seo_url={seo_url}"))
         .await;
     assert!(!index.to_string().contains("seasoned teak"));
+    // Published but not yet answered: still not shown (the tester saw it).
+    db::query(&format!(
+        "UPDATE product_question SET is_active = TRUE WHERE id = {}",
+        answer["id"]
+    ))
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    let (_, _, index) = shop
+        .get(&format!("/api/product/question-index?seo_url={seo_url}"))
+        .await;
+    assert!(!index.to_string().contains("seasoned teak"), "{index}");
+    // Answered: shown with its answer.
+    db::query(&format!(
+        "INSERT INTO product_question_answer (question_id, description) VALUES ({}, 'Yes, seasoned for a year.')",
+        answer["id"]
+    ))
+    .execute(&shop.state.pool)
+    .await
+    .unwrap();
+    let (_, _, index) = shop
+        .get(&format!("/api/product/question-index?seo_url={seo_url}"))
+        .await;
+    assert!(index.to_string().contains("seasoned teak"), "{index}");
+    assert!(index.to_string().contains("seasoned for a year"), "{index}");
     for bad in [
         json!({ "product_id": pid, "description": "hi" }),
         json!({ "product_id": pid, "description": "x".repeat(1001) }),

@@ -15,4 +15,11 @@ pub mod product;
 pub mod site;
 
 pub use card::{cards, ImageRef, ProductCard};
+
+/// Which questions (`q`, a `product_question` row) shoppers see: published
+/// and answered, as the shopper who asked was told ("Your question will
+/// appear once the shop has answered it"); the product page, its API and the
+/// generated pages all read through it.
+pub const QUESTION_SHOWN: &str =
+    "q.is_active AND EXISTS (SELECT 1 FROM product_question_answer a WHERE a.question_id = q.id)";
 pub use page::{PageLink, PageRequest, Paginator};

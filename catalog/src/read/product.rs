@@ -460,17 +460,19 @@ pub fn ago(then: i64, now: i64) -> String {
     format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
 }
 
-/// The newest `limit` active questions of `id`, each with its answers.
+/// The newest `limit` questions of `id` shoppers see ([`super::QUESTION_SHOWN`]),
+/// each with its answers.
 pub async fn questions(
     pool: &Pool,
     id: i64,
     limit: i64,
     now: i64,
 ) -> Result<Vec<Question>, sqlx::Error> {
-    let rows: Vec<(i64, String, String, i64)> = db::query_as(
-        "SELECT id, username, description, created_at FROM product_question \
-         WHERE product_id = $1 AND is_active ORDER BY created_at DESC, id DESC LIMIT $2",
-    )
+    let rows: Vec<(i64, String, String, i64)> = db::query_as(&format!(
+        "SELECT q.id, q.username, q.description, q.created_at FROM product_question q \
+         WHERE q.product_id = $1 AND {} ORDER BY q.created_at DESC, q.id DESC LIMIT $2",
+        super::QUESTION_SHOWN
+    ))
     .bind(id)
     .bind(limit)
     .fetch_all(pool)

@@ -321,8 +321,9 @@ pub async fn questions(
          SELECT q.product_id, q.username, q.description AS text, \
          (SELECT a.description FROM product_question_answer a WHERE a.question_id = q.id ORDER BY a.id LIMIT 1) AS answer, \
          q.created_at, ROW_NUMBER() OVER (PARTITION BY q.product_id ORDER BY q.created_at DESC, q.id DESC) AS n \
-         FROM product_question q WHERE q.is_active AND q.product_id IN ({})) ranked WHERE n <= {limit} \
+         FROM product_question q WHERE {} AND q.product_id IN ({})) ranked WHERE n <= {limit} \
          ORDER BY product_id, n",
+        super::QUESTION_SHOWN,
         id_list(ids)
     );
     group(db::query_as::<TalkRow>(&sql).fetch_all(pool).await?, |r| {
