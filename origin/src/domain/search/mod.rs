@@ -178,8 +178,9 @@ pub struct Found {
     /// When no product has every word and the query was relaxed: the words
     /// the products match, as typed, for "Showing results for …": the
     /// words that match something ("sofa" for "sofa qqxxzz"), or, when no
-    /// product has them all, the words joined by "or" ("wardrobe or lamp":
-    /// each product has some of them, those with more first).
+    /// product has them all, the words as typed, a comma between them
+    /// ("wardrobe, lamp": each product has some of them, those with more
+    /// first; never a word the shopper did not type, as "or" was).
     pub relaxed: Option<String>,
 }
 
@@ -1257,7 +1258,7 @@ impl Search {
         if known.len() > 1 {
             let found = self.run(searcher, &with_bonuses(Occur::Should, &known), limit)?;
             add(&mut ids, found);
-            let relaxed = (!ids.is_empty()).then(|| known_words.join(" or "));
+            let relaxed = (!ids.is_empty()).then(|| known_words.join(", "));
             return Ok((ids, relaxed));
         }
         Ok((ids, None))
