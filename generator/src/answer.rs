@@ -72,6 +72,18 @@ pub fn security_fields(
     fields
 }
 
+/// The `Content-Security-Policy` header of a generated page whose HTML
+/// starts with `head`: the policy its `<meta>` states (its inline scripts'
+/// hashes; `crate::render::stated_policy`) and what only a header can say
+/// ([`PAGE_CSP`]), so that the scripts' rule holds for a browser or a cache
+/// that reads headers only; [`PAGE_CSP`] alone for a page stating none.
+pub fn page_policy(head: &[u8]) -> String {
+    match crate::render::stated_policy(head) {
+        Some(stated) => format!("{stated}; frame-ancestors 'none'"),
+        None => PAGE_CSP.to_string(),
+    }
+}
+
 /// The `Cache-Control` and `CDN-Cache-Control` values of a public answer at
 /// `now` (unix seconds), given the next known price change, for an edge
 /// lifetime of `edge_ttl` seconds (at most [`EDGE_TTL`]).

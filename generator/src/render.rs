@@ -174,6 +174,21 @@ const PAGE_POLICY: &str = "default-src 'self'; style-src 'self' 'unsafe-inline';
      img-src 'self' data: blob:; frame-src https://www.youtube-nocookie.com; \
      object-src 'none'; base-uri 'self'";
 
+/// Where [`with_csp`] states a page's policy.
+const POLICY_META: &str = "<meta http-equiv=\"Content-Security-Policy\" content=\"";
+
+/// The policy a page written by [`with_csp`] states, read from the start of
+/// its HTML (the element comes right after the charset, within the first
+/// kilobyte or so); `None` when it states none.
+pub fn stated_policy(head: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(&head[..head.len().min(4096)])
+        .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+        .ok()?;
+    let start = text.find(POLICY_META)? + POLICY_META.len();
+    let len = text[start..].find('"')?;
+    Some(&text[start..start + len])
+}
+
 /// `html` with its Content-Security-Policy as the first element after the
 /// charset: [`PAGE_POLICY`] and `script-src 'self'` plus the SHA-256 of
 /// every inline script the page runs (classic or module; JSON props and
@@ -189,9 +204,7 @@ pub(crate) fn with_csp(html: String) -> String {
     for code in inline_scripts(&html) {
         sources.push_str(&format!(" 'sha256-{}'", base64_sha256(code.as_bytes())));
     }
-    let meta = format!(
-        "\n<meta http-equiv=\"Content-Security-Policy\" content=\"{PAGE_POLICY}; script-src {sources}\">"
-    );
+    let meta = format!("\n{POLICY_META}{PAGE_POLICY}; script-src {sources}\">");
     let mut out = String::with_capacity(html.len() + meta.len());
     out.push_str(&html[..at]);
     out.push_str(&meta);

@@ -31,9 +31,9 @@
 //! commands are in [`crate::commands`].
 
 pub use crate::answer::{
-    cache_header_values, content_type, etag, page_fields, public_page_fields, security_fields,
-    BROWSER_TTL, EDGE_TTL, GZIP_ON_REQUEST, OTHER_CSP, PAGE_CSP, PERMISSIONS_POLICY,
-    STALE_IF_ERROR, STALE_WHILE_REVALIDATE, VARY,
+    cache_header_values, content_type, etag, page_fields, page_policy, public_page_fields,
+    security_fields, BROWSER_TTL, EDGE_TTL, GZIP_ON_REQUEST, OTHER_CSP, PAGE_CSP,
+    PERMISSIONS_POLICY, STALE_IF_ERROR, STALE_WHILE_REVALIDATE, VARY,
 };
 pub use crate::catalogue::{Catalogue, LISTING_PAGE};
 pub use crate::chrome::{Chrome, ChromeData};

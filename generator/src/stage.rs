@@ -220,9 +220,19 @@ fn responses(page: &Rendered, at: i64, next: Option<i64>) -> Vec<StagedResponse>
         let text = (coding == Coding::Identity)
             .then(|| std::str::from_utf8(bytes).ok().map(str::to_string))
             .flatten();
+        let mut headers =
+            crate::answer::public_page_fields(&page.path, &page.hash, coding, at, next);
+        if let Some(csp) = headers
+            .iter_mut()
+            .find(|(k, _)| *k == "content-security-policy")
+        {
+            if csp.1 == crate::answer::PAGE_CSP {
+                csp.1 = crate::answer::page_policy(&page.body);
+            }
+        }
         StagedResponse {
             url: page.path.clone(),
-            headers: crate::answer::public_page_fields(&page.path, &page.hash, coding, at, next),
+            headers,
             tags: page.keys.clone(),
             body_base64: text.is_none().then(|| b64.encode(bytes)),
             body: text,

@@ -64,11 +64,6 @@ async fn pages_allow_only_their_own_inline_scripts_by_hash() {
     ] {
         let (_, headers, body) = shop.fetch("GET", uri, &[]).await;
         assert_common(&headers, uri);
-        assert_eq!(
-            headers["content-security-policy"],
-            "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
-            "{uri}"
-        );
         let html = String::from_utf8_lossy(&body);
         let meta = html
             .split("<meta http-equiv=\"Content-Security-Policy\" content=\"")
@@ -78,6 +73,18 @@ async fn pages_allow_only_their_own_inline_scripts_by_hash() {
             .next()
             .unwrap()
             .to_string();
+        // A generated page sends its script policy as a header too (a
+        // tester found it in the `<meta>` only); the basic pages and the
+        // error page state theirs in the `<meta>`, under the header's rules.
+        let header = headers["content-security-policy"].to_str().unwrap();
+        if ["/", "/c/products", "/user/login"].contains(&uri) {
+            assert_eq!(header, format!("{meta}; frame-ancestors 'none'"), "{uri}");
+        } else {
+            assert_eq!(
+                header, "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+                "{uri}"
+            );
+        }
         let scripts = meta
             .split("; ")
             .find(|d| d.starts_with("script-src "))
@@ -127,8 +134,7 @@ async fn a_page_revalidated_by_a_cache_keeps_its_policy() {
         }
         assert_common(&stored, uri);
         assert_eq!(
-            stored["content-security-policy"],
-            "frame-ancestors 'none'; object-src 'none'; base-uri 'self'",
+            stored["content-security-policy"], first["content-security-policy"],
             "{uri}"
         );
     }

@@ -426,7 +426,28 @@ async fn send_page(
             response.headers_mut().insert(name, v);
         }
     }
+    // A page's script policy as a header too, read from its own `<meta>`.
+    if generator::serve::content_type(page).starts_with("text/html") {
+        let policy = generator::serve::page_policy(&page_head(dir, page).await?);
+        if let Ok(v) = HeaderValue::from_str(&policy) {
+            response
+                .headers_mut()
+                .insert(axum::http::header::CONTENT_SECURITY_POLICY, v);
+        }
+    }
     Ok(response)
+}
+
+/// The first kilobytes of `page`'s uncompressed file, where its policy is.
+async fn page_head(dir: &Path, page: &str) -> anyhow::Result<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    let mut head = Vec::with_capacity(4096);
+    tokio::fs::File::open(dir.join(file_for(page)?))
+        .await?
+        .take(4096)
+        .read_to_end(&mut head)
+        .await?;
+    Ok(head)
 }
 
 async fn send_body(
