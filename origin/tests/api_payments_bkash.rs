@@ -333,3 +333,48 @@ async fn the_token_is_renewed_before_it_expires() {
     assert_eq!(r["expired_tokens"], 0, "{r}");
     assert_eq!(r["creates"], 2, "{r}");
 }
+
+/// The tester's finding: backing out of the gateway's page left the order
+/// waiting with its stock taken, and paying again made a second order.
+#[tokio::test]
+async fn paying_the_cart_again_cancels_the_abandoned_order_and_gives_back_a_late_payment() {
+    let (shop, base) = shop_with_bkash().await;
+    let (pid, _) = plain_product(&shop, 5).await;
+    let t = "1700000000000bkashagain.k7Qx2mZp9LwR4tYv8NsB3hJd";
+    let before = stock(&shop, pid).await;
+    ready(&shop, t, pid, 2, "bkash").await;
+    let abandoned = start(&shop, t).await;
+    let (first, ..) = last_order(&shop, t).await;
+    // Back from bKash's page without paying; the cart is still there.
+    assert_eq!(cart_lines(&shop, t).await, 1);
+    let page = start(&shop, t).await;
+    let (second, term, _, total, _) = last_order(&shop, t).await;
+    assert_ne!(first, second);
+    assert_eq!(term, "Pending");
+    let (term, status): (String, String) =
+        db::query_as("SELECT payment_term_status, order_status FROM order_master WHERE id = $1")
+            .bind(first)
+            .fetch_one(&shop.state.pool)
+            .await
+            .unwrap();
+    assert_eq!((term.as_str(), status.as_str()), ("Failed", "cancelled"));
+    assert_eq!(stock(&shop, pid).await, before - 2, "taken once, not twice");
+    // The second is paid.
+    let back = at_bkash_page(&page, "approve").await.unwrap();
+    assert_eq!(callback(&shop, &back).await, thank_you(&shop, second).await);
+    // Had the shopper paid the first page after all, it is given back.
+    let back = at_bkash_page(&abandoned, "approve").await.unwrap();
+    let sent = callback(&shop, &back).await;
+    assert!(sent.contains("/fail?reason="), "{sent}");
+    let (status, amount): (String, i64) = db::query_as(
+        "SELECT r.status, r.amount FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
+         WHERE p.order_id = $1",
+    )
+    .bind(first)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap();
+    assert_eq!((status.as_str(), amount), ("refunded", total));
+    assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
+    assert_eq!(stock(&shop, pid).await, before - 2);
+}

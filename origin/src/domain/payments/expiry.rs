@@ -19,7 +19,7 @@ use std::time::Duration;
 use catalog::db::{self, begin_write, Pool};
 
 use super::sslcommerz::Lookup;
-use super::{bkash, cancel_unpaid, confirm, nagad, Gateways};
+use super::{bkash, cancel_waiting, confirm, nagad, Gateways};
 use crate::plumbing::error::ApiResult;
 
 /// The default expiry: 30 minutes.
@@ -199,17 +199,7 @@ async fn cancel_expired(
         "Online payment not confirmed within {} minutes; order expired, stock released",
         max_age / 60
     );
-    let cancelled = cancel_unpaid(&mut tx, order_id, &note, now).await?;
-    if cancelled {
-        db::query(
-            "UPDATE payment SET status = 'expired', updated_at = $2 WHERE order_id = $1 \
-             AND status = 'initiated'",
-        )
-        .bind(order_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    }
+    let cancelled = cancel_waiting(&mut tx, order_id, &note, now).await?;
     tx.commit().await?;
     if cancelled {
         tracing::info!(

@@ -423,6 +423,62 @@ pub async fn settle(pool: &Pool, gateway: &str, outcome: &Outcome, now: i64) -> 
     })
 }
 
+/// Cancels an order still waiting for its payment as [`cancel_unpaid`] does,
+/// and expires its open attempts: a payment a gateway confirms for one of
+/// them later is `late`, given back ([`refund::give_back_unowed`]), never
+/// credited to a cancelled order whose stock went back.
+pub(crate) async fn cancel_waiting(
+    conn: &mut Conn,
+    order_id: i64,
+    note: &str,
+    now: i64,
+) -> sqlx::Result<bool> {
+    let cancelled = cancel_unpaid(conn, order_id, note, now).await?;
+    if cancelled {
+        db::query(
+            "UPDATE payment SET status = 'expired', updated_at = $2 WHERE order_id = $1 \
+             AND status = 'initiated'",
+        )
+        .bind(order_id)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(cancelled)
+}
+
+/// Cancels `owner`'s orders that wait, unpaid, for an online payment (a
+/// gateway page the shopper backed out of), in one write transaction, as
+/// [`cancel_waiting`] does: their stock and coupon use go back at once
+/// instead of after the expiry, and paying the cart again makes one order,
+/// not a second beside the first. How many it cancelled.
+async fn cancel_abandoned(pool: &Pool, owner: &Owner, now: i64) -> sqlx::Result<usize> {
+    let mut tx = begin_write(pool).await?;
+    let waiting: Vec<i64> = db::query_scalar(&format!(
+        "SELECT id FROM order_master WHERE {} AND payment_term_status = 'Pending' \
+         AND amount_paid = 0 AND order_status <> 'cancelled'",
+        owner.matches("", 1)
+    ))
+    .bind(owner.key())
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut cancelled = 0;
+    for order_id in waiting {
+        let note = "Paid again from the cart; this order's payment was abandoned, stock released";
+        if cancel_waiting(&mut tx, order_id, note, now).await? {
+            cancelled += 1;
+        }
+    }
+    tx.commit().await?;
+    if cancelled > 0 {
+        tracing::info!(
+            cancelled,
+            "abandoned online orders cancelled before paying the cart again"
+        );
+    }
+    Ok(cancelled)
+}
+
 /// Cancels an order still waiting for its payment and puts its reserved
 /// units back (pre-booked lines took none) and its coupon use; `note` goes
 /// into its history. Does nothing to an order already paid or cancelled;
@@ -522,6 +578,7 @@ pub async fn pay_cart<G: Gateway>(
     if cart::buying_disabled(pool).await? {
         return Err(cart::buying_disabled_error());
     }
+    cancel_abandoned(pool, owner, now).await?;
     let placed = orders::place(pool, owner, Paying::Online(methods), None, now).await?;
     open(
         pool,
