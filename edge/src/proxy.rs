@@ -109,6 +109,9 @@ pub struct Ctx {
     refusal: Option<&'static str>,
     outcome: Option<CacheOutcome>,
     limited: bool,
+    /// A sign-in the rate limit counted (client and path), given back when it
+    /// succeeds ([`ratelimit::GIVEN_BACK_ON_SUCCESS`]).
+    counted: Option<(std::net::IpAddr, String)>,
     /// The cache key, built once: by the fresh-hit path, or by Pingora's cache phase.
     key: Option<CacheKey>,
     /// The header fields of a `304` answering this request's revalidation, for
@@ -627,6 +630,7 @@ impl ProxyHttp for Edge {
             refusal: None,
             outcome: None,
             limited: false,
+            counted: None,
             key: None,
             not_modified: None,
         }
@@ -696,6 +700,9 @@ impl ProxyHttp for Edge {
                 )
                 .await?;
                 return Ok(true);
+            }
+            if ratelimit::GIVEN_BACK_ON_SUCCESS.contains(&path.trim_end_matches('/')) {
+                ctx.counted = Some((client, path));
             }
         }
         Ok(false)
@@ -1004,6 +1011,11 @@ impl ProxyHttp for Edge {
         resp: &mut ResponseHeader,
         ctx: &mut Ctx,
     ) -> Result<()> {
+        if let Some((client, path)) = ctx.counted.take() {
+            if resp.status.is_success() {
+                self.state.limiter.give_back(client, &path);
+            }
+        }
         let outcome = outcome_of(session);
         ctx.outcome = Some(outcome);
         let now = SystemTime::now();

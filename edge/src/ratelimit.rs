@@ -15,6 +15,12 @@ pub const LIMITED_PATHS: &[&str] = &[
     "/api/cart/coupon-apply",
 ];
 
+/// The limited calls whose success the limit gives back: a right password
+/// is not what the limit is for, and many shoppers share one address here
+/// (mobile networks' carrier NAT), so only failed sign-ins use it up, as the
+/// origin's own throttle counts only wrong passwords.
+pub const GIVEN_BACK_ON_SUCCESS: &[&str] = &["/api/auth/login"];
+
 /// Whether a request is subject to the limit.
 pub fn is_limited(method: &http::Method, path: &str) -> bool {
     method != http::Method::GET
@@ -37,6 +43,12 @@ impl RateLimiter {
             limit,
             window,
         }
+    }
+
+    /// Takes back a call [`RateLimiter::check`] counted for `client` on `path`
+    /// in this window: a sign-in that succeeded ([`GIVEN_BACK_ON_SUCCESS`]).
+    pub fn give_back(&self, client: IpAddr, path: &str) {
+        self.rate.observe(&(client, path), -1);
     }
 
     /// `Ok` to let the call through, `Err(seconds)` to answer 429 with that `Retry-After`.
@@ -72,5 +84,18 @@ mod tests {
         assert_eq!(limiter.check(a, "/api/auth/login"), Err(60));
         assert!(limiter.check(b, "/api/auth/login").is_ok());
         assert!(limiter.check(a, "/api/auth/register").is_ok());
+    }
+
+    #[test]
+    fn a_call_given_back_frees_its_place() {
+        let limiter = RateLimiter::new(2, Duration::from_secs(60));
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        for _ in 0..5 {
+            assert!(limiter.check(a, "/api/auth/login").is_ok());
+            limiter.give_back(a, "/api/auth/login");
+        }
+        assert!(limiter.check(a, "/api/auth/login").is_ok());
+        assert!(limiter.check(a, "/api/auth/login").is_ok());
+        assert_eq!(limiter.check(a, "/api/auth/login"), Err(60));
     }
 }
