@@ -28,7 +28,7 @@ const flush = () =>
 
 function api(overrides: Record<string, Route> = {}) {
   return mockFetch({
-    '/api/cart/view': { body: { cart: fullCart } },
+    '/api/cart/view': { body: { success: true, cart: fullCart, district: null, address: {} } },
     '/api/common/districts': { body: { districts: [{ district: 'Dhaka' }, { district: 'Chattogram' }] } },
     '/api/cart/get-delivery-charge': (url) => ({ body: { deliverycharge: url.searchParams.get('district') === 'Dhaka' ? 500 : 1200 } }),
     ...overrides,
@@ -169,6 +169,23 @@ describe('cart-page', () => {
     expect(document.querySelector('dl')!.textContent).toContain('Delivery৳1,200');
     expect(document.querySelector('dl')!.textContent).toContain('Total৳59,700');
     expect(localStorage.getItem(DISTRICT_KEY)).toBe('Chattogram');
+  });
+
+  it('takes the district saved with the cart when this device has none (back after a failed payment)', async () => {
+    api({ '/api/cart/view': { body: { success: true, cart: fullCart, district: 'Chattogram', address: { district: 'Chattogram' } } } });
+    render(<CartPage />);
+    await flush();
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Deliver to (district)' }).value).toBe('Chattogram');
+    expect(document.querySelector('dl')!.textContent).toContain('Delivery৳1,200');
+  });
+
+  it('keeps the district chosen on this device over the cart’s', async () => {
+    localStorage.setItem(DISTRICT_KEY, 'Dhaka');
+    api({ '/api/cart/view': { body: { success: true, cart: fullCart, district: 'Chattogram', address: { district: 'Chattogram' } } } });
+    render(<CartPage />);
+    await flush();
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Deliver to (district)' }).value).toBe('Dhaka');
+    expect(document.querySelector('dl')!.textContent).toContain('Delivery৳500');
   });
 
   it('records the cart for checkout with the coupon, then goes to /checkout', async () => {

@@ -17,7 +17,12 @@ import styles from './CartPage.module.css';
 import type { CouponApplyResponse, DeliveryChargeResponse, DistrictsResponse } from './types';
 
 export const MAX_QTY = 99;
-/** Where the chosen district and the applied coupon are kept for checkout. */
+/**
+ * Where the chosen district and the applied coupon are kept for checkout. The district chosen
+ * on this device comes first; without one (another browser, storage cleared, a gateway that
+ * brought the shopper back to another address of the shop) the cart's own, saved with the
+ * delivery address, is taken.
+ */
 export const DISTRICT_KEY = 'checkout-district';
 export const COUPON_KEY = 'checkout-coupon';
 
@@ -153,6 +158,8 @@ export function CartPage() {
       .then((r) => {
         setCart(r.cart ?? null);
         setLoadError('');
+        const saved = r.district || r.address?.district;
+        if (saved) setDistrict((chosen) => chosen || saved);
       })
       .catch((e: unknown) => setLoadError(message(e, 'Your cart could not be loaded.')));
   }, []);

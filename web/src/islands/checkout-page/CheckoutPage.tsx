@@ -97,7 +97,7 @@ export function CheckoutPage() {
       .then((r) => {
         setCart(r.cart ?? null);
         // What was saved for this cart (back from /payment, or after a payment that failed).
-        setForm((s) => prefill(s, { ...r.address, district: r.address.district || r.district }, CART));
+        setForm((s) => prefill(s, { ...r.address, district: r.address?.district || r.district }, CART));
       })
       .catch((e: unknown) => setError(e instanceof ApiError ? e.message : 'Your cart could not be loaded.'));
     apiGet<DistrictsResponse>('/api/common/districts', undefined, { quiet: true })
