@@ -4,7 +4,7 @@
 // shopper's data; a signed-in checkout lists the order under "My orders".
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { buyable, clickAddToCart, definition, email, expectCartCount, fill, launch, mobile, open, until } from './lib.mjs';
+import { PHONE, buyable, clickAddToCart, definition, email, expectCartCount, fill, launch, mobile, open, shot, until } from './lib.mjs';
 
 let browser;
 before(async () => {
@@ -140,6 +140,55 @@ test('registering keeps the guest cart, signing in merges the next guest cart, a
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').first().waitFor();
   assert.equal(new URL(page.url()).pathname, '/user/login');
+
+  watcher.check();
+  await context.close();
+});
+
+test('the profile keeps the emergency number a signed-in checkout asks for, on a phone', async () => {
+  const { context, page, watcher } = await open(browser, PHONE);
+  const [product] = buyable(1, 24);
+  const account = { name: 'Sumi Begum', email: email('emergency'), mobile: mobile(), emergency: mobile(Date.now() + 5), password: 'teak-bed-and-chair-3' };
+  await page.goto('/user/registration');
+  await fill(page, 'Full name', account.name);
+  await fill(page, 'Email', account.email);
+  await fill(page, 'Mobile number', account.mobile);
+  await fill(page, 'Emergency contact number', account.emergency);
+  await page.getByLabel('Dhaka', { exact: true }).check();
+  await fill(page, 'Password', account.password);
+  await fill(page, 'Confirm password', account.password);
+  await page.getByLabel(/I accept the\s+terms and conditions/).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL((u) => u.pathname === '/user/profile' && u.search === '?welcome');
+
+  // The profile shows the number given at sign-up, and a save (of another field) keeps it.
+  const emergency = page.getByLabel('Emergency mobile number', { exact: true });
+  await until(() => emergency.inputValue(), account.emergency, 'the profile shows the emergency number');
+  await page.getByLabel('Full name', { exact: true }).fill('');
+  await fill(page, 'Full name', 'Sumi Akter');
+  await page.getByRole('button', { name: 'Save my details' }).click();
+  await page.getByRole('status').getByText(/./).first().waitFor();
+  await shot(page, 'profile-emergency-number', true);
+  await page.reload();
+  await until(() => emergency.inputValue(), account.emergency, 'saved, the profile still has it');
+
+  // A signed-in checkout: mobile and emergency number come from the profile.
+  await page.goto(`/product/${product.seo_url}`);
+  await clickAddToCart(page);
+  await page.getByText(/Added to your cart/).waitFor();
+  await page.goto('/cart');
+  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
+  await page.waitForURL('**/checkout');
+  await until(() => page.getByLabel('Full name', { exact: true }).inputValue(), 'Sumi Akter', 'checkout fills in the name');
+  assert.equal(await page.getByLabel('Mobile number', { exact: true }).inputValue(), account.mobile);
+  assert.equal(await page.getByLabel('Emergency mobile number', { exact: true }).inputValue(), account.emergency);
+  const district = page.getByLabel('District');
+  await district.locator('option').nth(1).waitFor({ state: 'attached' });
+  await district.selectOption({ index: 1 });
+  await fill(page, 'Address', 'House 3, Road 11, Banani');
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL('**/payment');
+  await page.getByLabel('Cash on delivery').waitFor();
 
   watcher.check();
   await context.close();
