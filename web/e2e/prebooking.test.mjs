@@ -40,12 +40,27 @@ test('pre-book a product, pay an advance with bKash, and see paid and due on the
   const total = taka(await definition(page, 'Total'));
   assert.ok(min > 0 && min < total, `a part payment: minimum ${min} of ${total}`);
 
-  // Too little is refused in the page, with the range.
+  // Out of range the box says so at once, before any tap, in lakh-grouped
+  // taka, and the summary shows no amount to pay now.
+  const sentAdvances = [];
+  page.on('request', (r) => r.url().includes('/api/cart/set-paying-amount') && sentAdvances.push(r.postData()));
+  const range = `Pay between ${formatted(min)} and ${formatted(total)} now.`;
+  for (const typed of ['-1', '999999999']) {
+    await advanceField.fill(typed);
+    await page.locator('#pay-advance-hint').getByText(range, { exact: true }).waitFor();
+    assert.equal(await advanceField.getAttribute('aria-invalid'), 'true');
+    assert.equal(await definition(page, 'Pay now'), '—');
+  }
+  await shot(page, 'prebooking-advance-out-of-range');
+
+  // Too little is refused in the page, with the range, and not sent.
   await advanceField.fill(String(min - 1));
   await page.getByLabel('bKash').check();
   await page.getByLabel('I agree to the terms and conditions').check();
   await page.getByRole('button', { name: 'Pay now' }).click();
-  await page.getByText(`Pay between ${formatted(min)} and ${formatted(total)} now.`).waitFor();
+  await page.getByText(range).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/payment');
+  assert.deepEqual(sentAdvances, [], 'no out-of-range advance is sent');
 
   // A round advance above the minimum: the page shows what is left for delivery.
   const advance = Math.min(total - 1, Math.ceil((min + 1) / 100) * 100);
