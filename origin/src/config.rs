@@ -6,6 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// The sender of the shop's mail when `MAIL_FROM` is not set, and of the
+/// outbox's messages (`crate::domain::mail`).
+pub const DEFAULT_MAIL_FROM: &str = "Furniture shop <no-reply@localhost>";
+
 /// The shop's origin server: the JSON API, images and the generated site.
 #[derive(Debug, Parser)]
 #[command(name = "origin", version, about)]
@@ -110,7 +114,7 @@ pub struct ServeArgs {
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<Secret>,
     /// The sender of the shop's e-mails.
-    #[arg(long, env = "MAIL_FROM", default_value = crate::domain::mail::DEFAULT_FROM)]
+    #[arg(long, env = "MAIL_FROM", default_value = DEFAULT_MAIL_FROM)]
     pub mail_from: String,
     /// The shop's public address, used in links sent by e-mail.
     #[arg(long, env = "SITE_URL", default_value = "http://127.0.0.1:8080")]

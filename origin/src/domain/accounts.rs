@@ -11,9 +11,6 @@ use crate::domain::identity::{hash_token, new_token, TOKEN_LIFETIME_SECS};
 use crate::domain::merge;
 use crate::plumbing::error::{ApiError, ApiResult};
 
-/// Most products on a compare list (DOMAIN.md).
-pub const MAX_COMPARE: i64 = 5;
-
 /// A user as the account pages show them.
 #[derive(Debug, Clone, FromRow)]
 pub struct User {

@@ -8,9 +8,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::domain::accounts::MAX_COMPARE;
 use crate::domain::identity::Owner;
 use crate::plumbing::error::{ApiError, ApiResult};
+
+/// Most products on a compare list (DOMAIN.md).
+pub const MAX_COMPARE: i64 = 5;
 
 /// One of the two lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::message::{Body, Mailbox};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::config::Secret;
+use crate::config::{Secret, DEFAULT_MAIL_FROM};
 use crate::domain::identity::new_token;
 
 /// One plain-text message.
@@ -63,9 +63,6 @@ impl Smtp {
         Ok(())
     }
 }
-
-/// The sender of the outbox's messages (and `MAIL_FROM`'s default).
-pub const DEFAULT_FROM: &str = "Furniture shop <no-reply@localhost>";
 
 /// How a message's body is written.
 #[derive(Debug, Clone, Copy)]
@@ -138,7 +135,7 @@ fn write_outbox(dir: &Path, mail: &Mail) -> anyhow::Result<()> {
     let now = catalog::clock::now_unix();
     let name = format!("{now}-{}.eml", &new_token().0[..12]);
     let tmp = dir.join(format!(".{name}.tmp"));
-    let from: Mailbox = DEFAULT_FROM.parse().context("the outbox's sender")?;
+    let from: Mailbox = DEFAULT_MAIL_FROM.parse().context("the outbox's sender")?;
     let text = message(&from, mail, Written::ForOutbox)?.formatted();
     std::fs::write(&tmp, text).with_context(context)?;
     std::fs::rename(&tmp, dir.join(&name)).with_context(context)?;
@@ -187,7 +184,7 @@ mod tests {
         );
         assert!(text.contains("Name: রহিম"), "{text}");
         // What a mail server gets has the same headers.
-        let from: Mailbox = DEFAULT_FROM.parse().unwrap();
+        let from: Mailbox = DEFAULT_MAIL_FROM.parse().unwrap();
         let smtp = message(&from, &mail, Written::ForSmtp).unwrap().formatted();
         let smtp = String::from_utf8(smtp).unwrap();
         let encoding =

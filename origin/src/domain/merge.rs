@@ -32,8 +32,8 @@ use std::collections::HashSet;
 use catalog::db::{self, Conn};
 use sqlx::FromRow;
 
-use crate::domain::accounts::MAX_COMPARE;
 use crate::domain::cart::{MAX_LINES, MAX_QTY};
+use crate::domain::lists::MAX_COMPARE;
 use crate::domain::talk::RECENT_KEEP;
 
 /// Moves the guest `self_token`'s cart and lists into user `user_id`'s, as
