@@ -630,10 +630,12 @@ pub async fn find_or_create(
         // An account made with an address the provider does not vouch for
         // would be its maker's, not the mailbox owner's, who may later reset
         // its password and use it while the maker's provider still signs in.
+        // The web client shows only reasons it knows (SocialSignIn.tsx's
+        // REASONS): no address in it.
         return Ok(Outcome::Refused(format!(
-            "{label} could not confirm that {email} is yours, so we cannot open an account with it. \
-             Please register with your e-mail or mobile number; once you have, signing in with \
-             {label} links it with your password.",
+            "{label} could not confirm that this e-mail address is yours, so we cannot open an \
+             account with it. Please register with your e-mail or mobile number; once you have, \
+             signing in with {label} links it with your password.",
             label = kind.label()
         )));
     }

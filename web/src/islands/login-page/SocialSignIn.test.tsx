@@ -253,7 +253,7 @@ describe('login-page social sign-in', () => {
       'That sign-in with Google expired or was started elsewhere. Please try again.',
       'Facebook did not confirm your sign-in. Please try again.',
       'Facebook did not share an e-mail address with us. Please register with your e-mail or mobile number.',
-      'An account with this e-mail address exists. Please sign in with your password; Google could not confirm the address is yours.',
+      'Facebook could not confirm that this e-mail address is yours, so we cannot open an account with it. Please register with your e-mail or mobile number; once you have, signing in with Facebook links it with your password.',
       'This account is linked to another Google account.',
       'This account is closed.',
     ])

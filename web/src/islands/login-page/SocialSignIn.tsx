@@ -47,7 +47,7 @@ const REASONS = [
   'That sign-in with {p} expired or was started elsewhere. Please try again.',
   '{p} did not confirm your sign-in. Please try again.',
   '{p} did not share an e-mail address with us. Please register with your e-mail or mobile number.',
-  'An account with this e-mail address exists. Please sign in with your password; {p} could not confirm the address is yours.',
+  '{p} could not confirm that this e-mail address is yours, so we cannot open an account with it. Please register with your e-mail or mobile number; once you have, signing in with {p} links it with your password.',
   'This account is linked to another {p} account.',
   'This account is closed.',
 ];
