@@ -16,8 +16,8 @@ use serde_json::json;
 use common::checkout::{cart_lines, last_order, plain_product, ready, stock};
 use common::sim::{
     at_bkash_page, attempt, bkash_callback as callback, bkash_create as create,
-    bkash_start as start, faults, history, paid_page, report, shop_at, simulator, BKASH_ADMIN,
-    SITE,
+    bkash_start as start, faults, history, paid_page, refund_of, report, shop_at, simulator,
+    BKASH_ADMIN, SITE,
 };
 use common::TestShop;
 use origin::config::{PaymentArgs, Secret};
@@ -255,15 +255,10 @@ async fn a_tampered_amount_is_not_paid() {
     assert!(!reference.is_empty());
     assert_eq!(amount, total - 1);
     assert_eq!(history(&shop, order_id, "payment_mismatch").await, 1);
-    let (refund, given): (String, i64) = db::query_as(
-        "SELECT r.status, r.amount FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
-         WHERE p.order_id = $1",
-    )
-    .bind(order_id)
-    .fetch_one(&shop.state.pool)
-    .await
-    .unwrap();
-    assert_eq!((refund.as_str(), given), ("refunded", total - 1));
+    assert_eq!(
+        refund_of(&shop, order_id).await,
+        ("refunded".into(), total - 1)
+    );
     assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
 }
 
@@ -366,15 +361,7 @@ async fn paying_the_cart_again_cancels_the_abandoned_order_and_gives_back_a_late
     let back = at_bkash_page(&abandoned, "approve").await.unwrap();
     let sent = callback(&shop, &back).await;
     assert!(sent.contains("/fail?reason="), "{sent}");
-    let (status, amount): (String, i64) = db::query_as(
-        "SELECT r.status, r.amount FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
-         WHERE p.order_id = $1",
-    )
-    .bind(first)
-    .fetch_one(&shop.state.pool)
-    .await
-    .unwrap();
-    assert_eq!((status.as_str(), amount), ("refunded", total));
+    assert_eq!(refund_of(&shop, first).await, ("refunded".into(), total));
     assert_eq!(report(&base, BKASH_ADMIN).await["refunds"], 1);
     assert_eq!(stock(&shop, pid).await, before - 2);
 }

@@ -931,13 +931,7 @@ async fn a_reset_unlinks_a_facebook_that_made_the_account_and_tells_the_owner() 
         )
         .await;
     assert_eq!(status, StatusCode::OK);
-    let mails = common::outbox(&shop);
-    let link = mails
-        .iter()
-        .flat_map(|m| m.lines())
-        .find(|l| l.contains("reset_password?token="))
-        .expect("a reset link");
-    let token = common::token_of(link).to_string();
+    let token = common::reset_token(&shop);
     let (status, _, body) = shop
         .post_json(
             "/api/user/reset-password",

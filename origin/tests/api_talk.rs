@@ -47,35 +47,31 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
     .await
     .unwrap();
     assert!(!stored, "unpublished until answered");
-    let (_, _, index) = shop
-        .get(&format!("/api/product/question-index?seo_url={seo_url}"))
-        .await;
-    assert!(!index.to_string().contains("seasoned teak"));
+    let index = || async {
+        let uri = format!("/api/product/question-index?seo_url={seo_url}");
+        shop.get(&uri).await.2.to_string()
+    };
+    let run = |sql: String| async move {
+        db::query(&sql).execute(&shop.state.pool).await.unwrap();
+    };
+    assert!(!index().await.contains("seasoned teak"));
     // Published but not yet answered: still not shown (the tester saw it).
-    db::query(&format!(
-        "UPDATE product_question SET is_active = TRUE WHERE id = {}",
-        answer["id"]
+    let id = &answer["id"];
+    run(format!(
+        "UPDATE product_question SET is_active = TRUE WHERE id = {id}"
     ))
-    .execute(&shop.state.pool)
-    .await
-    .unwrap();
-    let (_, _, index) = shop
-        .get(&format!("/api/product/question-index?seo_url={seo_url}"))
-        .await;
-    assert!(!index.to_string().contains("seasoned teak"), "{index}");
+    .await;
+    assert!(!index().await.contains("seasoned teak"));
     // Answered: shown with its answer.
-    db::query(&format!(
-        "INSERT INTO product_question_answer (question_id, description) VALUES ({}, 'Yes, seasoned for a year.')",
-        answer["id"]
+    run(format!(
+        "INSERT INTO product_question_answer (question_id, description) VALUES ({id}, 'Yes, seasoned for a year.')"
     ))
-    .execute(&shop.state.pool)
-    .await
-    .unwrap();
-    let (_, _, index) = shop
-        .get(&format!("/api/product/question-index?seo_url={seo_url}"))
-        .await;
-    assert!(index.to_string().contains("seasoned teak"), "{index}");
-    assert!(index.to_string().contains("seasoned for a year"), "{index}");
+    .await;
+    let shown = index().await;
+    assert!(
+        shown.contains("seasoned teak") && shown.contains("seasoned for a year"),
+        "{shown}"
+    );
     for bad in [
         json!({ "product_id": pid, "description": "hi" }),
         json!({ "product_id": pid, "description": "x".repeat(1001) }),

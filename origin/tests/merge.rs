@@ -286,6 +286,28 @@ async fn cart_field(shop: &TestShop, id: i64, column: &str) -> Option<String> {
     .unwrap()
 }
 
+/// The guest's coupon, name and district are the account's cart's now.
+async fn guest_details_kept(shop: &TestShop, id: i64) {
+    for (column, want) in [
+        ("coupon_code", "WELCOME10"),
+        ("name", "Guest Name"),
+        ("district", "Chattogram"),
+    ] {
+        assert_eq!(
+            cart_field(shop, id, column).await.as_deref(),
+            Some(want),
+            "{column}"
+        );
+    }
+}
+
+/// C and D are on the account's compare list, once each.
+async fn compared_once(shop: &TestShop, id: i64, t: &Things) {
+    let mut compared = listed(shop, "compare_item", "created_at", id).await;
+    compared.sort();
+    assert_eq!(compared, vec![t.c, t.d]);
+}
+
 fn set_quantities(shop_pieces: &[(i64, i64)], times: i64, set: &[(i64, i64)]) -> bool {
     shop_pieces.len() == set.len()
         && shop_pieces
@@ -320,25 +342,12 @@ async fn an_account_with_nothing_takes_the_guest_state_whole() {
         set_quantities(&pieces, 1, &set_items(&shop, t.set).await),
         "{pieces:?}"
     );
-    assert_eq!(
-        cart_field(&shop, id, "coupon_code").await.as_deref(),
-        Some("WELCOME10")
-    );
-    assert_eq!(
-        cart_field(&shop, id, "name").await.as_deref(),
-        Some("Guest Name")
-    );
-    assert_eq!(
-        cart_field(&shop, id, "district").await.as_deref(),
-        Some("Chattogram")
-    );
+    guest_details_kept(&shop, id).await;
     assert_eq!(
         listed(&shop, "wishlist_item", "created_at", id).await,
         vec![t.w]
     );
-    let mut compared = listed(&shop, "compare_item", "created_at", id).await;
-    compared.sort();
-    assert_eq!(compared, vec![t.c, t.d]);
+    compared_once(&shop, id, &t).await;
     assert_eq!(
         listed(&shop, "recently_viewed", "viewed_at", id).await,
         vec![t.c, t.a]
@@ -377,22 +386,9 @@ async fn an_account_with_some_of_the_same_keeps_each_thing_once_and_sums_lines()
         set_quantities(&pieces, 1, &set_items(&shop, t.set).await),
         "{pieces:?}"
     );
-    assert_eq!(
-        cart_field(&shop, id, "coupon_code").await.as_deref(),
-        Some("WELCOME10")
-    );
     // The address the guest typed now wins, its district with it.
-    assert_eq!(
-        cart_field(&shop, id, "name").await.as_deref(),
-        Some("Guest Name")
-    );
-    assert_eq!(
-        cart_field(&shop, id, "district").await.as_deref(),
-        Some("Chattogram")
-    );
-    let mut compared = listed(&shop, "compare_item", "created_at", id).await;
-    compared.sort();
-    assert_eq!(compared, vec![t.c, t.d]);
+    guest_details_kept(&shop, id).await;
+    compared_once(&shop, id, &t).await;
     // The newer view first: C (2100), A (the guest's 2000), E (1500).
     assert_eq!(
         listed(&shop, "recently_viewed", "viewed_at", id).await,
@@ -466,9 +462,7 @@ async fn an_account_with_all_of_the_same_sums_within_stock_and_keeps_the_newer_v
         listed(&shop, "wishlist_item", "created_at", id).await,
         vec![t.w]
     );
-    let mut compared = listed(&shop, "compare_item", "created_at", id).await;
-    compared.sort();
-    assert_eq!(compared, vec![t.c, t.d]);
+    compared_once(&shop, id, &t).await;
     // A at the account's 3000, C at the guest's 2100: once each, newer first.
     assert_eq!(
         listed(&shop, "recently_viewed", "viewed_at", id).await,

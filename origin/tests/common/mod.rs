@@ -342,6 +342,18 @@ pub fn outbox(shop: &TestShop) -> Vec<String> {
         .collect()
 }
 
+/// The token of the newest reset link in the shop's outbox.
+pub fn reset_token(shop: &TestShop) -> String {
+    let mails = outbox(shop);
+    let link = mails
+        .iter()
+        .rev()
+        .flat_map(|m| m.lines())
+        .find(|l| l.contains("reset_password?token="))
+        .expect("a reset link in the outbox");
+    token_of(link).to_string()
+}
+
 /// The `token` of a reset link (up to its next parameter).
 pub fn token_of(link: &str) -> &str {
     let after = link.split("token=").nth(1).expect("a token in the link");

@@ -340,3 +340,15 @@ pub async fn history(shop: &TestShop, order_id: i64, status: &str) -> i64 {
     .await
     .unwrap()
 }
+
+/// The refund of order `order_id`'s one refunded payment: (status, amount).
+pub async fn refund_of(shop: &TestShop, order_id: i64) -> (String, i64) {
+    catalog::db::query_as(
+        "SELECT r.status, r.amount FROM payment_refund r JOIN payment p ON p.id = r.payment_id \
+         WHERE p.order_id = $1",
+    )
+    .bind(order_id)
+    .fetch_one(&shop.state.pool)
+    .await
+    .unwrap()
+}
