@@ -51,22 +51,17 @@ async fn questions_need_an_account_wait_for_an_answer_and_are_rate_limited() {
         let uri = format!("/api/product/question-index?seo_url={seo_url}");
         shop.get(&uri).await.2.to_string()
     };
-    let run = |sql: String| async move {
-        db::query(&sql).execute(&shop.state.pool).await.unwrap();
-    };
     assert!(!index().await.contains("seasoned teak"));
     // Published but not yet answered: still not shown (the tester saw it).
     let id = &answer["id"];
-    run(format!(
-        "UPDATE product_question SET is_active = TRUE WHERE id = {id}"
-    ))
-    .await;
+    let publish = format!("UPDATE product_question SET is_active = TRUE WHERE id = {id}");
+    db::query(&publish).execute(&shop.state.pool).await.unwrap();
     assert!(!index().await.contains("seasoned teak"));
     // Answered: shown with its answer.
-    run(format!(
+    let reply = format!(
         "INSERT INTO product_question_answer (question_id, description) VALUES ({id}, 'Yes, seasoned for a year.')"
-    ))
-    .await;
+    );
+    db::query(&reply).execute(&shop.state.pool).await.unwrap();
     let shown = index().await;
     assert!(
         shown.contains("seasoned teak") && shown.contains("seasoned for a year"),
