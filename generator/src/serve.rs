@@ -46,9 +46,9 @@ pub use crate::output::{
 pub use crate::pages::errors::{NOT_FOUND_PATH, SERVER_ERROR_PATH};
 pub use crate::pages::listing::{render_variant, FilterPanel, ListingData, Variant, ALL_PRODUCTS};
 pub use crate::pages::lite::{
-    render_lite, CartView, CheckoutValues, CheckoutView, FieldErrors, ForgotView, LiteFrame,
-    LiteLine, LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView,
-    ResetView, TrackView,
+    render_lite, CartView, CheckoutValues, CheckoutView, ConfirmForm, FieldErrors, ForgotView,
+    LiteFrame, LiteLine, LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView,
+    RegisterView, ResetView, TrackView,
 };
 pub use crate::pages::shells::shell_for_prefix;
 pub use crate::render::Site;

@@ -139,6 +139,16 @@ impl<'a> Browser<'a> {
         self.send("POST", uri, Some(encode(fields))).await
     }
 
+    /// Sends a product page's Add to cart form as a current browser does: the
+    /// static page's form has no CSRF value, and the browser says where it
+    /// came from (`Sec-Fetch-Site: same-origin`).
+    async fn add_to_cart(&mut self, fields: &[(&str, &str)]) -> Page {
+        self.extra.push(("sec-fetch-site", "same-origin".into()));
+        let page = self.post("/lite/cart/add", fields).await;
+        self.extra.pop();
+        page
+    }
+
     /// Sends the basic sign-in form.
     async fn sign_in(&mut self, csrf: &str, login: &str, password: &str) -> Page {
         let fields = [("csrf", csrf), ("login", login), ("password", password)];
@@ -232,9 +242,7 @@ async fn forms_without_the_cookies_csrf_value_or_from_elsewhere_are_refused() {
     let mut browser = Browser::new(&shop);
     let page = browser.get("/lite/login").await;
     let csrf = page.csrf();
-    let added = browser
-        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
-        .await;
+    let added = browser.add_to_cart(&[("main_pid", &pid.to_string())]).await;
     assert_eq!(added.status, StatusCode::SEE_OTHER);
     let cart = browser.get("/lite/cart").await;
     let code = hidden(&cart.text, "code");
@@ -326,10 +334,7 @@ async fn a_guest_buys_by_cash_on_delivery_and_tracks_the_order() {
     let mut browser = Browser::new(&shop);
     // The product page's form: no CSRF value (the page is public), PRG.
     let added = browser
-        .post(
-            "/lite/cart/add",
-            &[("main_pid", &pid.to_string()), ("qty", "1")],
-        )
+        .add_to_cart(&[("main_pid", &pid.to_string()), ("qty", "1")])
         .await;
     assert_eq!(added.status, StatusCode::SEE_OTHER);
     assert_eq!(added.location(), "/lite/cart?done=added");
@@ -374,11 +379,9 @@ async fn a_guest_buys_by_cash_on_delivery_and_tracks_the_order() {
     assert!(cart.text.contains("Your cart is updated."));
     assert!(cart.text.contains("value=\"2\" required"));
     // An unknown product is a 404 on the cart page.
-    let page = browser
-        .post("/lite/cart/add", &[("main_pid", "999999999")])
-        .await;
+    let page = browser.add_to_cart(&[("main_pid", "999999999")]).await;
     assert_eq!(page.status, StatusCode::NOT_FOUND);
-    let page = browser.post("/lite/cart/add", &[("main_pid", "x")]).await;
+    let page = browser.add_to_cart(&[("main_pid", "x")]).await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
 
     // Another visitor sees an empty cart of their own.
@@ -585,9 +588,7 @@ async fn a_shopper_signs_up_out_and_in_and_keeps_the_guest_cart() {
     assert!(page.text.contains("<h1>Sign in</h1>"));
 
     // As a guest again: a product in the cart, then sign in.
-    browser
-        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
-        .await;
+    browser.add_to_cart(&[("main_pid", &pid.to_string())]).await;
     let page = browser.sign_in(&csrf, email, "wrong-password").await;
     assert_eq!(page.status, StatusCode::UNAUTHORIZED);
     assert!(page.text.contains("value=\"karim.lite@example.com\""));
@@ -685,9 +686,7 @@ async fn the_basic_cart_takes_a_coupon_and_says_why_one_does_not_hold() {
         )
         .await;
     assert_eq!(page.status, StatusCode::CONFLICT, "{}", page.text);
-    let added = browser
-        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
-        .await;
+    let added = browser.add_to_cart(&[("main_pid", &pid.to_string())]).await;
     let cart = browser.get(added.location()).await;
     assert!(cart
         .text
@@ -776,9 +775,7 @@ async fn a_pre_booking_in_the_basic_cart_is_sent_to_pay_online_not_to_checkout()
     .await
     .expect("a pre-booking product");
     let mut browser = Browser::new(&shop);
-    let added = browser
-        .post("/lite/cart/add", &[("main_pid", &pid.to_string())])
-        .await;
+    let added = browser.add_to_cart(&[("main_pid", &pid.to_string())]).await;
     assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
     let cart = browser.get(added.location()).await;
     assert!(
@@ -921,4 +918,45 @@ async fn a_forgotten_password_is_reset_without_script_from_the_sign_in_page() {
     assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "{}", page.text);
     assert!(page.text.contains("Too many reset links asked for."));
     assert!(page.text.contains(&format!("value=\"{email}\"")));
+}
+
+/// A tester's finding: `/lite/cart/add` took no CSRF value and relied on the
+/// browser's `Origin` and `Sec-Fetch-Site`. A browser that sends neither (an
+/// old or proxy browser) is now asked to confirm, with a form that carries
+/// the value; a forged request from such a browser adds nothing.
+#[tokio::test]
+async fn an_add_from_a_browser_that_says_nothing_of_its_origin_is_confirmed_with_the_token() {
+    let shop = TestShop::fresh().await;
+    let (pid, title) = plain_product(&shop).await;
+    let mut browser = Browser::new(&shop);
+    let pid = pid.to_string();
+    let asked = browser
+        .post("/lite/cart/add", &[("main_pid", &pid), ("qty", "2")])
+        .await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.text);
+    assert!(asked.text.contains("Add to your cart?"), "{}", asked.text);
+    assert_eq!(hidden(&asked.text, "main_pid"), pid);
+    assert_eq!(hidden(&asked.text, "qty"), "2");
+    let cart = browser.get("/lite/cart").await;
+    assert!(!cart.text.contains(&escaped(&title)), "nothing added yet");
+    // A forged value adds nothing: the page asks again.
+    let forged = browser
+        .post(
+            "/lite/cart/add",
+            &[("csrf", &"0".repeat(64)), ("main_pid", &pid), ("qty", "2")],
+        )
+        .await;
+    assert!(forged.text.contains("Add to your cart?"));
+    // The confirmation's own form adds.
+    let csrf = hidden(&asked.text, "csrf");
+    let added = browser
+        .post(
+            "/lite/cart/add",
+            &[("csrf", &csrf), ("main_pid", &pid), ("qty", "2")],
+        )
+        .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
+    let cart = browser.get(added.location()).await;
+    assert!(cart.text.contains(&escaped(&title)), "{}", cart.text);
+    assert!(cart.text.contains("value=\"2\" required"), "{}", cart.text);
 }

@@ -171,6 +171,18 @@ pub struct MessageView {
     pub text: String,
     /// (label, href) of the way on.
     pub link: (String, String),
+    /// A form to send again with the page's CSRF value, when the page asks
+    /// to confirm what a form without one asked for.
+    pub confirm: Option<ConfirmForm>,
+}
+
+/// A form that repeats a request, with the CSRF value the page adds.
+#[derive(Debug, Clone, Default)]
+pub struct ConfirmForm {
+    pub action: String,
+    /// The request's fields, sent again as they were.
+    pub fields: Vec<(String, String)>,
+    pub button: String,
 }
 
 fn find<'a>(errors: &'a FieldErrors, field: &str) -> Option<&'a str> {

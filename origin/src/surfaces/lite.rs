@@ -40,9 +40,9 @@ use axum::Router;
 use catalog::clock;
 use catalog::pricing::taka;
 use generator::serve::{
-    CartView, CheckoutValues, CheckoutView, FieldErrors, ForgotView, LiteFrame, LiteLine,
-    LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView, ResetView,
-    Site, TrackView,
+    CartView, CheckoutValues, CheckoutView, ConfirmForm, FieldErrors, ForgotView, LiteFrame,
+    LiteLine, LiteMoney, LitePage, LoginView, MessageView, OrderSummary, OrderView, RegisterView,
+    ResetView, Site, TrackView,
 };
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
@@ -292,6 +292,7 @@ impl Lite {
             title: title.to_string(),
             text: text.to_string(),
             link: (link.0.to_string(), link.1.to_string()),
+            confirm: None,
         });
         self.page(v, status, "/lite", Top::None, page).await
     }
@@ -633,11 +634,18 @@ async fn get_cart(State(lite): State<Lite>, headers: HeaderMap, uri: Uri) -> Res
     )
 }
 
+/// The fields of a product page's Add to cart form.
+const ADD_FIELDS: [&str; 5] = ["main_pid", "qty", "variation_id", "pset_id", "fabric_id"];
+
 /// `POST /lite/cart/add` from a product page's form (`main_pid`, `qty`,
 /// `variation_id`, or `pset_id` and `fabric_id`). The product pages are
-/// static and public, so this form carries no CSRF value: it only adds to
-/// the sender's own cart, as `GET /api/cart/add-to-cart` does for anyone,
-/// and a POST from another site is still refused.
+/// static and public, so their form cannot carry the visitor's CSRF value.
+/// The add goes on when the form carries the value (the confirmation below
+/// sends it) or when the browser says the form came from this shop
+/// (`Sec-Fetch-Site: same-origin`, or an `Origin` that is this host:
+/// [`csrf::vouched_same_origin`]); from another site it is refused; and a
+/// browser that says neither (an old or proxy browser, which the basic
+/// shop is for) gets a page asking to confirm, whose form carries the value.
 async fn post_add(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> Response {
     let v = Visitor::read(lite.pool(), &headers).await;
     failed(
@@ -646,12 +654,30 @@ async fn post_add(State(lite): State<Lite>, headers: HeaderMap, body: Bytes) -> 
                 return lite.forbidden(&v, "/lite/cart").await;
             }
             let f = form(&body);
+            let given = ADD_FIELDS
+                .iter()
+                .filter_map(|k| f.get(*k).map(|val| (*k, val.as_str())));
+            if !csrf::vouched_same_origin(&headers)
+                && !csrf::accepts(&v, &headers, field(&f, "csrf"))
+            {
+                let page = LitePage::Message(MessageView {
+                    title: "Add to your cart?".into(),
+                    text: "Please confirm that you want to add this to your cart.".into(),
+                    link: ("Back to the shop".into(), "/".into()),
+                    confirm: Some(ConfirmForm {
+                        action: "/lite/cart/add".into(),
+                        fields: given
+                            .map(|(k, val)| (k.to_string(), val.to_string()))
+                            .collect(),
+                        button: "Add to cart".into(),
+                    }),
+                });
+                return lite
+                    .page(&v, StatusCode::OK, "/lite/cart", Top::None, page)
+                    .await;
+            }
             let query = form_urlencoded::Serializer::new(String::new())
-                .extend_pairs(
-                    ["main_pid", "qty", "variation_id", "pset_id", "fabric_id"]
-                        .iter()
-                        .filter_map(|k| f.get(*k).map(|val| (*k, val.as_str()))),
-                )
+                .extend_pairs(given)
                 .finish();
             let answer = lite
                 .api(

@@ -79,6 +79,26 @@ pub fn accepts(visitor: &Visitor, headers: &HeaderMap, given: &str) -> bool {
     from_hex(given.trim()).is_some_and(|bytes| mac(&visitor.token).verify_slice(&bytes).is_ok())
 }
 
+/// Whether the browser says the request comes from this shop:
+/// `Sec-Fetch-Site: same-origin`, or else an `Origin` naming this host. A
+/// browser that sends neither says nothing either way.
+pub fn vouched_same_origin(headers: &HeaderMap) -> bool {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &axum::http::HeaderValue| v.to_str().ok())
+    };
+    if let Some(site) = text("sec-fetch-site") {
+        return site.trim() == "same-origin";
+    }
+    match (text(ORIGIN.as_str()), text(HOST.as_str())) {
+        (Some(origin), Some(host)) => origin
+            .split_once("://")
+            .is_some_and(|(_, from)| from.eq_ignore_ascii_case(host)),
+        _ => false,
+    }
+}
+
 /// Whether the browser says the request comes from another site.
 pub fn cross_site(headers: &HeaderMap) -> bool {
     let text = |name| {
