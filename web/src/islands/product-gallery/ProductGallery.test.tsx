@@ -134,6 +134,26 @@ describe('product-gallery', () => {
     fireEvent.pointerUp(viewer);
   });
 
+  it('magnifies a 360 frame in full, and not at the end of a drag (tester: a blurred 3x crop of the light frame)', async () => {
+    touch(false);
+    mockFetch({ '/api/product/360degreeImages': { body: { images: frames } } });
+    gallery({ frames_360: 36 });
+    fireEvent.click(screen.getByRole('button', { name: '360° view' }));
+    await flush();
+    const viewer = screen.getByRole('slider');
+    const zoom = () => document.querySelector<HTMLElement>('[aria-hidden=true]');
+    // A drag turns the view; the click that ends it opens nothing.
+    fireEvent.pointerDown(viewer, { clientX: 200 });
+    fireEvent.pointerMove(viewer, { clientX: 200 - 150 / 4 });
+    fireEvent.pointerUp(viewer);
+    fireEvent.click(viewer);
+    expect(zoom()).toBeNull();
+    // A click on its own magnifies the frame shown, at full width and quality.
+    const at = viewer.getAttribute('aria-valuenow');
+    fireEvent.click(viewer);
+    expect(zoom()!.style.backgroundImage).toContain(`/storage/360/${at}.jpg?w=1600")`);
+  });
+
   it('leaves a fallback without images alone (interior galleries)', () => {
     document.body.innerHTML = '<div data-island="product-gallery"><ul class="g"><li>room</li></ul></div>';
     const el = document.querySelector<HTMLElement>('[data-island]')!;

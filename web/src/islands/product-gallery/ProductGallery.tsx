@@ -39,7 +39,8 @@ export function ProductGallery({
   const [w, h] = size;
   const index = view.kind === 'image' ? view.index : -1;
 
-  const zoomSrc = index >= 0 && images[index] ? imageUrl(images[index], 1600) : view.kind === '360' ? frameSrc : '';
+  const zoomPath = index >= 0 ? images[index] : view.kind === '360' ? frameSrc : '';
+  const zoomSrc = zoomPath ? imageUrl(zoomPath, 1600) : '';
   const at = (e: React.PointerEvent | React.MouseEvent) => {
     const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
     return {

@@ -2,7 +2,9 @@
 // are asked for and loaded only when the shopper opens it; then it turns by
 // itself (one frame per 80 ms) until any action of the shopper, and never on
 // touch devices. Dragging turns it (150 px a whole turn); so do the arrow
-// keys, since it is a slider. The magnifier is the gallery's zoom (3x).
+// keys, since it is a slider. The magnifier is the gallery's zoom (3x), of
+// the frame in full (`onFrame` names the frame's picture, not the light copy
+// that turns), opened by a click that was not the end of a drag.
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, apiGet } from '../../lib/api';
 import { imageUrl } from '../../lib/image';
@@ -20,13 +22,15 @@ export const isTouch = () => window.matchMedia?.('(pointer: coarse)').matches ??
 type State = 'loading' | 'ready' | 'error';
 
 export function Viewer360({ seoUrl, title, onFrame }: { seoUrl: string; title: string; onFrame?: (src: string) => void }) {
+  const [paths, setPaths] = useState<string[]>([]);
   const [frames, setFrames] = useState<string[]>([]);
   const [loaded, setLoaded] = useState(0);
   const [state, setState] = useState<State>('loading');
   const [error, setError] = useState('');
   const [frame, setFrame] = useState(0);
   const [playing, setPlaying] = useState(() => !isTouch());
-  const drag = useRef<{ x: number; frame: number } | null>(null);
+  const drag = useRef<{ x: number; frame: number; moved: boolean } | null>(null);
+  const dragged = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -34,6 +38,7 @@ export function Viewer360({ seoUrl, title, onFrame }: { seoUrl: string; title: s
       .then((r) => {
         if (!live) return;
         const urls = (r.images ?? []).map((p) => imageUrl(p, FRAME_WIDTH, FRAME_QUALITY));
+        setPaths(r.images ?? []);
         setFrames(urls);
         if (!urls.length) {
           setState('error');
@@ -68,8 +73,8 @@ export function Viewer360({ seoUrl, title, onFrame }: { seoUrl: string; title: s
   }, [state, playing, frames.length]);
 
   useEffect(() => {
-    if (frames[frame]) onFrame?.(frames[frame]);
-  }, [frame, frames, onFrame]);
+    if (paths[frame]) onFrame?.(paths[frame]);
+  }, [frame, paths, onFrame]);
 
   const n = frames.length;
   const turn = (by: number) => setFrame((f) => (((f + by) % n) + n) % n);
@@ -93,15 +98,24 @@ export function Viewer360({ seoUrl, title, onFrame }: { seoUrl: string; title: s
       aria-valuenow={frame + 1}
       onPointerDown={(e) => {
         stop();
-        drag.current = { x: e.clientX, frame };
+        drag.current = { x: e.clientX, frame, moved: false };
         (e.currentTarget as HTMLElement).setPointerCapture?.(e.pointerId);
       }}
       onPointerMove={(e) => {
         if (!drag.current) return;
         const by = Math.round(((e.clientX - drag.current.x) / DRAG_PX_PER_TURN) * n);
+        if (by) drag.current.moved = true;
         setFrame((((drag.current.frame - by) % n) + n) % n);
       }}
-      onPointerUp={() => (drag.current = null)}
+      onPointerUp={() => {
+        dragged.current = drag.current?.moved ?? false;
+        drag.current = null;
+      }}
+      onClick={(e) => {
+        // The click that ends a drag turned the view: it opens no magnifier.
+        if (dragged.current) e.stopPropagation();
+        dragged.current = false;
+      }}
       onPointerCancel={() => (drag.current = null)}
       onWheel={stop}
       onKeyDown={(e) => {
