@@ -143,3 +143,61 @@ test('back at another address of the shop, the cart still has the district saved
   watcher.check();
   await context.close();
 });
+
+test('after a payment cancelled on bKash’s page, the cart still has its district and delivery charge', async () => {
+  const { context, page, watcher } = await open(browser, PHONE);
+  const [product] = buyable(1, 31);
+  await page.goto(`/product/${product.seo_url}`);
+  await clickAddToCart(page);
+  await page.getByText(/Added to your cart/).waitFor();
+  await page.goto('/cart');
+  await page.getByRole('table').getByText(product.title).waitFor();
+  // The district is chosen at checkout (the first on the list), not on the cart page.
+  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
+  await page.waitForURL('**/checkout');
+  await fill(page, 'Full name', 'Selina Parvin');
+  await fill(page, 'Mobile number', mobile());
+  await fill(page, 'Emergency mobile number', mobile(Date.now() + 5));
+  const district = page.getByLabel('District');
+  await district.locator('option').nth(1).waitFor({ state: 'attached' });
+  const chosen = (await district.locator('option').nth(1).getAttribute('value')) ?? '';
+  await district.selectOption(chosen);
+  await fill(page, 'Address', 'House 2, Road 8, Gulshan 1');
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL('**/payment');
+  await page.getByLabel('bKash').waitFor();
+  const delivery = await definition(page, 'Delivery');
+  assert.match(delivery ?? '', /^৳[\d,]+$/);
+
+  // bKash's page: cancel. The shop's answer to it is a 4xx the page reports.
+  await page.getByLabel('bKash').check();
+  await page.getByLabel('I agree to the terms and conditions').check();
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await page.waitForURL((u) => u.pathname === '/sim/checkout');
+  watcher.expect(/\/api\//);
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page.waitForURL((u) => u.pathname === '/fail');
+  await page.getByText('You cancelled the payment.').waitFor();
+
+  // Back to the cart: the district and its charge are there, not "Choose a district".
+  await page.getByRole('link', { name: 'Back to your cart' }).click();
+  await page.waitForURL('**/cart');
+  const select = page.getByRole('combobox', { name: 'Deliver to (district)' });
+  await select.waitFor();
+  await page.locator('dt', { hasText: /^Delivery$/ }).waitFor();
+  for (let i = 0; i < 50 && (await definition(page, 'Delivery')) !== delivery; i++) await page.waitForTimeout(100);
+  assert.equal(await select.inputValue(), chosen, 'the cart keeps the district');
+  assert.equal(await definition(page, 'Delivery'), delivery, 'and its delivery charge');
+  await shot(page, 'cart-after-cancelled-payment', true);
+
+  // Try again from the cart: checkout still holds the address, the payment page the charge.
+  await page.getByRole('button', { name: 'Proceed to checkout' }).click();
+  assert.equal((await filledCheckout(page, 'Selina Parvin')).district, chosen);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL('**/payment');
+  await page.getByLabel('bKash').waitFor();
+  assert.equal(await definition(page, 'Delivery'), delivery);
+
+  watcher.check();
+  await context.close();
+});
