@@ -861,7 +861,7 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, _, _) = shop
+    let (status, _, body) = shop
         .guest_post(
             u,
             "/api/cart/set-paying-amount",
@@ -869,6 +869,13 @@ async fn pre_bookings_are_ordered_alone_and_not_paid_on_delivery() {
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The range written as prices are (tester: "Pay between ৳10950 and ৳36500 now.").
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("Pay between {} and ", catalog::pricing::taka(min))),
+        "{message}"
+    );
+    assert!(min < 1_000 || message.contains(','), "{message}");
 }
 
 /// Puts every product of set `set` in stock, and not on pre-booking, so the set can be bought.

@@ -411,7 +411,11 @@ async fn post_paying_amount(
     if !allowed.contains(&paying_amount) {
         return Err(ApiError::invalid(
             "payingAmount",
-            format!("Pay between ৳{min} and ৳{} now.", totals.grand_total),
+            format!(
+                "Pay between {} and {} now.",
+                catalog::pricing::taka(min),
+                catalog::pricing::taka(totals.grand_total)
+            ),
         ));
     }
     let mut conn = state.pool.acquire().await?;
