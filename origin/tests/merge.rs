@@ -155,6 +155,20 @@ async fn address(shop: &TestShop, who: Who<'_>, name: &str, district: &str) {
     .await;
 }
 
+/// Sets when the owner (`owner`: a condition on `recently_viewed`) viewed
+/// each product: (product id, unix seconds).
+async fn viewed_at(shop: &TestShop, owner: &str, times: &[(i64, i64)]) {
+    for (pid, at) in times {
+        sql(
+            shop,
+            &format!(
+                "UPDATE recently_viewed SET viewed_at = {at} WHERE {owner} AND product_id = {pid}"
+            ),
+        )
+        .await;
+    }
+}
+
 /// A new account (`n` tells its e-mail and mobile apart): its id and token.
 async fn account(shop: &TestShop, n: u32) -> (i64, String) {
     let (status, _, body) = shop
@@ -208,13 +222,12 @@ async fn guest_state(shop: &TestShop, guest: &str, t: &Things) {
     view(shop, g, t.a).await;
     view(shop, g, t.c).await;
     // The guest's views at known times: A at 2000, C at 2100.
-    for (pid, at) in [(t.a, 2_000), (t.c, 2_100)] {
-        sql(
-            shop,
-            &format!("UPDATE recently_viewed SET viewed_at = {at} WHERE self_token = '{guest}' AND product_id = {pid}"),
-        )
-        .await;
-    }
+    viewed_at(
+        shop,
+        &format!("self_token = '{guest}'"),
+        &[(t.a, 2_000), (t.c, 2_100)],
+    )
+    .await;
     // Questions need an account: a guest has none to bring.
     let (status, _, _) = shop
         .guest_post(
@@ -368,13 +381,12 @@ async fn an_account_with_some_of_the_same_keeps_each_thing_once_and_sums_lines()
     view(&shop, me, t.a).await;
     view(&shop, me, t.e).await;
     // The account viewed A before the guest did (1000 < 2000), E at 1500.
-    for (pid, at) in [(t.a, 1_000), (t.e, 1_500)] {
-        sql(
-            &shop,
-            &format!("UPDATE recently_viewed SET viewed_at = {at} WHERE user_id = {id} AND product_id = {pid}"),
-        )
-        .await;
-    }
+    viewed_at(
+        &shop,
+        &format!("user_id = {id}"),
+        &[(t.a, 1_000), (t.e, 1_500)],
+    )
+    .await;
     let guest = "guest-mrg-some-01.k7Qx2mZp9LwR4tYv8NsB3hJd";
     guest_state(&shop, guest, &t).await;
     let token = sign_in(&shop, guest, 2).await;
@@ -423,13 +435,12 @@ async fn an_account_with_all_of_the_same_sums_within_stock_and_keeps_the_newer_v
     view(&shop, me, t.a).await;
     view(&shop, me, t.c).await;
     // The account viewed A after the guest did (3000 > 2000), C before (1000 < 2100).
-    for (pid, at) in [(t.a, 3_000), (t.c, 1_000)] {
-        sql(
-            &shop,
-            &format!("UPDATE recently_viewed SET viewed_at = {at} WHERE user_id = {id} AND product_id = {pid}"),
-        )
-        .await;
-    }
+    viewed_at(
+        &shop,
+        &format!("user_id = {id}"),
+        &[(t.a, 3_000), (t.c, 1_000)],
+    )
+    .await;
     // Only 3 of A are left: 2 + 2 stop at the stock.
     sql(
         &shop,

@@ -317,6 +317,7 @@ async fn to_wishlist(
     ids: &HashSet<i64>,
     now: i64,
 ) -> sqlx::Result<()> {
+    let mut sets_gone = HashSet::new();
     for line in lines.iter().filter(|l| ids.contains(&l.id)) {
         db::query(
             "INSERT INTO wishlist_item (user_id, product_id, created_at, updated_at) \
@@ -329,7 +330,8 @@ async fn to_wishlist(
         .execute(&mut *conn)
         .await?;
         match line.cart_set_id {
-            Some(set) => delete_set(conn, set).await?,
+            Some(set) if sets_gone.insert(set) => delete_set(conn, set).await?,
+            Some(_) => {}
             None => delete_line(conn, line.id).await?,
         }
     }

@@ -150,10 +150,12 @@ pub async fn log_server_errors(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    // Cheap to keep (a Uri shares its bytes); written out only for an error.
+    let (method, uri) = (request.method().clone(), request.uri().clone());
     let response = next.run(request).await;
     let status = response.status();
     if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
+        let path = uri.path();
         tracing::error!(status = status.as_u16(), %method, %path, "{SERVER_ERROR_LOGGED}");
     }
     response
